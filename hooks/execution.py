@@ -1,0 +1,149 @@
+"""Executed code blocks fail the build loudly, and every formula has its check.
+
+markdown-exec, left alone, turns a failing block into a published traceback and a warning
+that names neither the page nor the block; the build passes unless it is --strict. This
+hook makes any failed block an error (strict or not) that names the page, the block's
+number and its included snippet, and the exception's last line, so nothing is published.
+
+It also keeps formulas and checks in step, page by page: every display formula carries a
+``\\label{name}``, and the page's executed output holds a check naming ``eq="name"``
+(snippets/esm.py). A formula without a check, a check naming no formula on its page, or a
+display formula without a label each fail the build.
+
+Material's hooks/shortcodes.py is the model: small, and it raises instead of warning.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+#: Fence openings of executed Python blocks (markdown-exec's exec option).
+_FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
+_EXEC_ON = re.compile(r'\bexec="(?:on|1|true|yes)"')
+_INCLUDE = re.compile(r'--8<--\s+"([^"]+)"')
+_LABEL = re.compile(r"\\label\{([^}]*)\}")
+_DISPLAY = re.compile(r'<div class="arithmatex">(.*?)</div>', re.S)
+_CHECK_EQ = re.compile(r'<div class="esm-check" data-eq="([^"]+)"')
+
+
+class _Capture(logging.Handler):
+    """Collects markdown-exec's warnings while a page is rendered."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+_capture = _Capture()
+_blocks: dict[str, list[str]] = {}   # page src_uri -> description of each executed block
+
+
+def on_config(config, **kwargs):
+    snippets = str(Path(config.config_file_path).parent / "snippets")
+    if snippets not in sys.path:
+        sys.path.insert(0, snippets)
+    os.environ["ESM_OUTPUT"] = "html"        # snippets/esm.py renders checks as HTML lines
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    logger = logging.getLogger("mkdocs.plugins.markdown_exec")
+    if _capture not in logger.handlers:
+        logger.addHandler(_capture)
+    return config
+
+
+def on_pre_build(config, **kwargs):
+    # `mkdocs serve` rebuilds in one process: forget helper modules so edits to them count.
+    for name in [m for m in sys.modules if m == "esm" or m.startswith("esm.")]:
+        del sys.modules[name]
+    _blocks.clear()
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    """Number the page's executed blocks and give each an id that names page and block."""
+    lines = markdown.split("\n")
+    described: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m or not _EXEC_ON.search(m["attrs"]):
+            if m:   # skip a non-executed python fence whole
+                i = _fence_end(lines, i, m["mark"])
+            i += 1
+            continue
+        n = len(described) + 1
+        end = _fence_end(lines, i, m["mark"])
+        body = lines[i + 1:end]
+        include = next((inc[1] for line in body if (inc := _INCLUDE.search(line))), None)
+        first = next((line.strip() for line in body if line.strip()), "(empty)")
+        described.append(f"block {n} ({include or first[:60]})")
+        if 'id="' not in m["attrs"]:
+            lines[i] = f'{lines[i]} id="{_slug(page.file.src_uri)}-b{n}"'
+        i = end + 1
+    _blocks[page.file.src_uri] = described
+    _capture.records.clear()
+    return "\n".join(lines)
+
+
+def _slug(src: str) -> str:
+    """A block id prefix safe in HTML ids: part1/intuition.md -> part1-intuition."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", src.rsplit(".", 1)[0]).strip("-")
+
+
+def _fence_end(lines: list[str], start: int, mark: str) -> int:
+    for j in range(start + 1, len(lines)):
+        if lines[j].strip().startswith(mark) and lines[j].strip().strip(mark[0]) == "":
+            return j
+    return len(lines) - 1
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    src = page.file.src_uri
+    if _capture.records:
+        errors = [_describe(src, r.getMessage()) for r in _capture.records]
+        _capture.records.clear()
+        raise PluginError("\n".join(errors))
+    _check_formulas(src, html)
+    return html
+
+
+def _describe(src: str, message: str) -> str:
+    """One readable error from markdown-exec's warning text."""
+    block = re.search(r"code block '([^']*)'", message)
+    m = block and re.fullmatch(re.escape(_slug(src)) + r"-b(\d+)", block[1])
+    n = int(m[1]) if m else None
+    described = _blocks.get(src, [])
+    where = described[n - 1] if n and n <= len(described) else (f"block {block[1]}" if block else "a block")
+    output = message.split("Output is:", 1)[-1].strip().splitlines()
+    last = next((line.strip() for line in reversed(output) if line.strip() and not line.strip().startswith("```")), "?")
+    return f"{src}: executed {where} failed: {last}"
+
+
+def _check_formulas(src: str, html: str) -> None:
+    labels: list[str] = []
+    problems: list[str] = []
+    for k, tex in enumerate(_DISPLAY.findall(html), 1):
+        found = _LABEL.findall(htmllib.unescape(tex))
+        if not found:
+            snippet = " ".join(htmllib.unescape(tex).split())[:70]
+            problems.append(f"display formula {k} has no \\label{{...}}: {snippet}")
+        labels += found
+    dupes = {x for x in labels if labels.count(x) > 1}
+    if dupes:
+        problems.append(f"labels used twice: {sorted(dupes)}")
+    checked = set(_CHECK_EQ.findall(html))
+    for label in labels:
+        if label not in checked:
+            problems.append(f"formula \\label{{{label}}} has no check naming eq=\"{label}\"")
+    for name in sorted(checked - set(labels)):
+        problems.append(f"a check names eq=\"{name}\" but the page has no formula \\label{{{name}}}")
+    if problems:
+        raise PluginError(f"{src}: formulas and checks out of step:\n  " + "\n  ".join(problems))

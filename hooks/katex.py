@@ -1,0 +1,161 @@
+"""Math rendered at build time with KaTeX: readers download no math JavaScript.
+
+pymdownx.arithmatex (generic mode) leaves each formula as
+``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
+This hook sends every formula of a page to one node process (hooks/katex_render.cjs),
+started once per build, and puts KaTeX's HTML+MathML in their place (the MathML is what
+screen readers read). An invalid formula fails the build naming the page and the formula.
+
+Display formulas carry ``\\label{name}``: the label becomes the anchor ``#eq-name`` and an
+equation number ``(P.k)``, P taken from the page's leading section number (or
+``eq_prefix`` in its front matter), k counting the page's display formulas. Links with
+class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm.py) get that
+number as their text.
+
+KaTeX's stylesheet (pointing at the woff2 fonts only) and its woff2 fonts are added to the
+site from node_modules, and the stylesheet is linked only from pages that show math.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+_MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
+_LABEL = re.compile(r"\\label\{([^}]*)\}")
+_EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
+_CSS_PATH = "assets/katex/katex.min.css"
+
+
+class _Katex:
+    """One node process for the whole build, spoken to in JSON lines."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.proc: subprocess.Popen | None = None
+        self.count = 0
+
+    def render(self, items: list[dict]) -> dict:
+        if self.proc is None:
+            if not (self.root / "node_modules" / "katex").is_dir():
+                raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
+            self.proc = subprocess.Popen(
+                ["node", str(self.root / "hooks" / "katex_render.cjs")], cwd=self.root,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+            )
+        self.count += 1
+        self.proc.stdin.write(json.dumps({"id": self.count, "items": items}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise PluginError("the KaTeX process ended unexpectedly")
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+_katex: _Katex | None = None
+_math_pages: set[str] = set()
+
+
+def on_config(config, **kwargs):
+    global _katex
+    _katex = _Katex(Path(config.config_file_path).parent)
+    return config
+
+
+def on_files(files, config, **kwargs):
+    """Add KaTeX's stylesheet and woff2 fonts (never committed; taken from node_modules)."""
+    dist = Path(config.config_file_path).parent / "node_modules" / "katex" / "dist"
+    if not dist.is_dir():
+        raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
+    css = (dist / "katex.min.css").read_text(encoding="utf-8")
+    # Every browser we serve reads woff2: drop the woff/ttf fallbacks from each @font-face.
+    css = re.sub(r',\s*url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
+    files.append(File.generated(config, _CSS_PATH, content=css))
+    for font in sorted((dist / "fonts").glob("*.woff2")):
+        files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
+    return files
+
+
+def on_pre_build(config, **kwargs):
+    _math_pages.clear()
+
+
+def _prefix(page) -> str:
+    if "eq_prefix" in page.meta:
+        return str(page.meta["eq_prefix"]) + "."
+    m = re.match(r"\s*(\d+)\b", page.title or "")
+    return f"{m[1]}." if m else ""
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    found = list(_MATH.finditer(html))
+    if not found:
+        return html
+    items, numbers, anchors = [], {}, []
+    prefix = _prefix(page)
+    for m in found:
+        raw = htmllib.unescape(m["tex"]).strip()
+        display = m["tag"] == "div"
+        tex = raw[2:-2] if raw[:2] in ("\\(", "\\[") else raw
+        anchor = None
+        if display:
+            labels = _LABEL.findall(tex)
+            tex = _LABEL.sub("", tex)
+            if labels:
+                anchor = labels[0]
+                numbers[anchor] = f"{prefix}{len(numbers) + 1}"
+                tex += rf"\tag{{{numbers[anchor]}}}"
+        items.append({"tex": tex, "display": display})
+        anchors.append(anchor)
+    reply = _katex.render(items)
+    if "error" in reply:
+        bad = items[reply["index"]]["tex"]
+        raise PluginError(f"Invalid math in {page.file.src_uri}: {bad!r}: {reply['error']}")
+    out, last = [], 0
+    for m, rendered, anchor in zip(found, reply["html"], anchors):
+        out.append(html[last:m.start()])
+        if m["tag"] == "div":
+            ident = f' id="eq-{anchor}"' if anchor else ""
+            out.append(f'<div class="math-display"{ident}>{rendered}</div>')
+        else:
+            out.append(rendered)
+        last = m.end()
+    out.append(html[last:])
+    html = "".join(out)
+
+    def number(ref):
+        name = ref["name"]
+        return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
+
+    _math_pages.add(page.file.src_uri)
+    return _EQREF.sub(number, html)
+
+
+def on_post_page(output, page, config, **kwargs):
+    if page.file.src_uri not in _math_pages:
+        return output
+    href = get_relative_url(_CSS_PATH, page.url)
+    return output.replace("</head>", f'<link rel="stylesheet" href="{href}">\n</head>', 1)
+
+
+def on_post_build(config, **kwargs):
+    if _katex is not None:
+        _katex.close()
+
+
+def on_build_error(error, **kwargs):
+    if _katex is not None:
+        _katex.close()

@@ -1,0 +1,413 @@
+"""Shared helpers for the demos of Embedding Space Math.
+
+One module, three jobs:
+
+* **checks** (`check_close`, `check_equal`, `check_true`, `check_less`): each returns one line
+  that starts with ``PASS`` and names the values compared; a failing check raises
+  `CheckFailed` whose message is the ``FAIL`` line, so a bad claim stops the build.
+  A check that verifies a displayed formula names it with ``eq="label"``; the build
+  (hooks/execution.py) insists that every ``\\label{...}`` on a page has such a check.
+* **figures** (`figure`, `svg`): matplotlib to inline SVG, byte-identical from build to
+  build, drawn in ``currentColor`` so it reads in the light and the dark scheme.
+* **shape tables** (`shape_table`): the table of objects a subsection uses, with the real
+  shapes of the demo's arrays, verified against the symbolic shapes.
+
+and the math that more than one lesson needs, each function saying which lesson introduces
+it. Demos `print` what these return: markdown-exec captures only the block's own ``print``.
+
+Under the build, hooks/execution.py sets ``ESM_OUTPUT=html`` and checks render as HTML
+lines; run on its own (``python snippets/part1/....py``) a demo prints plain text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import os
+import re
+from typing import Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "CheckFailed", "ShapeMismatch",
+    "check_close", "check_equal", "check_true", "check_less",
+    "figure", "svg", "PALETTE", "shape_table", "table",
+    "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
+    "softmax", "log_softmax", "cross_entropy",
+    "sinusoidal_positions", "rope_angles", "rope_rotate", "alibi_slopes", "alibi_bias",
+    "causal_mask", "attention",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks (introduced in 1.1; every demo uses them)
+# ---------------------------------------------------------------------------------------------
+
+class CheckFailed(AssertionError):
+    """A demo's claim did not survive being computed. The message is the FAIL line."""
+
+
+def _html_mode() -> bool:
+    return os.environ.get("ESM_OUTPUT") == "html"
+
+
+def _fmt(x) -> str:
+    """Short, stable text for a number, an array or anything else."""
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return f"{x:.6g}" if x != 0 else "0"
+    if isinstance(x, np.ndarray):
+        if x.size <= 8:
+            return "[" + ", ".join(_fmt(v) for v in x.ravel()) + "]"
+        return f"array{x.shape}"
+    if isinstance(x, tuple):
+        return "(" + ", ".join(_fmt(v) for v in x) + ("," if len(x) == 1 else "") + ")"
+    return str(x)
+
+
+def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
+    tag = f" [{eq}]" if eq else ""
+    if not ok:
+        raise CheckFailed(f"FAIL{tag} {claim}: {detail}")
+    if not _html_mode():
+        return f"PASS{tag} {claim}: {detail}"
+    ref = ""
+    if eq:
+        # hooks/katex.py replaces the text of .esm-eqref with the formula's number.
+        ref = f' <a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>'
+    data = f' data-eq="{html.escape(eq)}"' if eq else ""
+    return (
+        f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {html.escape(claim)}: '
+        f"<code>{html.escape(detail)}</code></div>\n"
+    )
+
+
+def check_close(claim: str, got, expected, *, eq: str | None = None,
+                atol: float = 1e-9, rtol: float = 0.0) -> str:
+    """PASS when ``|got - expected| <= atol + rtol*|expected|`` everywhere (numbers or arrays)."""
+    g = np.asarray(got, dtype=float)
+    e = np.asarray(expected, dtype=float)
+    if g.shape != e.shape:
+        return _emit(False, claim, f"shape {g.shape} != {e.shape}", eq)
+    diff = np.abs(g - e)
+    bound = atol + rtol * np.abs(e)
+    ok = bool(np.all(diff <= bound))
+    tol = f"{atol:g}" + (f" + {rtol:g}·|expected|" if rtol else "")
+    if g.ndim == 0:
+        detail = f"got {_fmt(g.item())}, expected {_fmt(e.item())}, |diff| {_fmt(diff.item())} <= {tol}"
+    else:
+        detail = f"max |diff| {_fmt(diff.max() if diff.size else 0.0)} <= {tol} over shape {g.shape}"
+    return _emit(ok, claim, detail, eq)
+
+
+def check_equal(claim: str, got, expected, *, eq: str | None = None) -> str:
+    """PASS when ``got == expected`` exactly (ids, shapes, counts, labels, integer arrays)."""
+    if isinstance(got, np.ndarray) or isinstance(expected, np.ndarray):
+        ok = bool(np.array_equal(got, expected))
+    else:
+        ok = bool(got == expected)
+    return _emit(ok, claim, f"got {_fmt(got)}, expected {_fmt(expected)}", eq)
+
+
+def check_true(claim: str, condition, detail: str, *, eq: str | None = None) -> str:
+    """PASS when ``condition`` holds; ``detail`` must state the values behind it."""
+    return _emit(bool(condition), claim, detail, eq)
+
+
+def check_less(claim: str, smaller, larger, *, eq: str | None = None,
+               names: tuple[str, str] = ("a", "b")) -> str:
+    """PASS when ``smaller < larger`` (both numbers)."""
+    a, b = names
+    return _emit(bool(smaller < larger), claim, f"{a} = {_fmt(smaller)} < {b} = {_fmt(larger)}", eq)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables (introduced in 1.1)
+# ---------------------------------------------------------------------------------------------
+
+class ShapeMismatch(AssertionError):
+    """A shape table's symbolic shape does not match the demo's array."""
+
+
+#: How shape symbols are typeset. Anything not listed is typeset as written.
+SYMBOLS = {
+    "V": r"\lvert\mathcal V\rvert", "T_max": r"T_{\max}", "d_k": "d_k", "d_v": "d_v",
+    "d_ff": r"d_{\mathrm{ff}}", "d/2": "d/2",
+}
+
+
+def _tex_shape(symbols: Sequence[str]) -> str:
+    if not symbols:
+        return "scalar"
+    return "$" + r"\times ".join(SYMBOLS.get(s, s) for s in symbols) + "$"
+
+
+def _cell(x) -> str:
+    return str(x).replace("|", r"\|").replace("\n", " ")
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence]) -> str:
+    """A markdown table (cells are written as given; ``|`` is escaped)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def shape_table(dims: dict[str, int], rows: Iterable[tuple]) -> str:
+    """The objects a subsection uses, their symbolic and real shapes, and their roles.
+
+    ``rows`` holds ``(object, tex_symbol, array, "B T d", role)``; the symbolic shape is a
+    space-separated list of keys of ``dims`` (``""`` for a scalar). Raises `ShapeMismatch`
+    when an array's shape is not the symbolic shape evaluated with ``dims``.
+    """
+    out = []
+    for name, symbol, array, spec, role in rows:
+        symbols = spec.split()
+        try:
+            expected = tuple(int(dims[s]) for s in symbols)
+        except KeyError as missing:
+            raise ShapeMismatch(f"{name}: no size for symbol {missing} in dims {dims}") from None
+        actual = tuple(np.shape(array))
+        if actual != expected:
+            raise ShapeMismatch(f"{name}: array shape {actual} != {spec or 'scalar'} = {expected}")
+        sym = f"${symbol}$" if symbol else ""
+        out.append((name, sym, _tex_shape(symbols), f"`{actual}`", role))
+    sizes = ", ".join(f"${SYMBOLS.get(k, k)}={v}$" for k, v in dims.items())
+    return table(("object", "symbol", "shape", "in this demo", "role"), out) + f"\nSizes in this demo: {sizes}.\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures (introduced in 1.2)
+# ---------------------------------------------------------------------------------------------
+
+#: Data colours of mid lightness: legible on the light and on the dark background.
+PALETTE = ("#2f7fd0", "#e8772e", "#1b9e77", "#cc4a8b", "#8c7ad6", "#a08c1e")
+_INK = "#010101"    # text, axes, ticks: becomes currentColor
+_GRID = "#020202"   # grid lines: becomes currentColor (kept faint by their alpha)
+
+
+def _style():
+    import matplotlib as mpl
+    from cycler import cycler
+    return mpl.rc_context({
+        "figure.figsize": (6.4, 3.6), "figure.dpi": 100,
+        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+        "font.family": "sans-serif",
+        "text.color": _INK, "axes.labelcolor": _INK, "axes.edgecolor": _INK,
+        "xtick.color": _INK, "ytick.color": _INK, "axes.titlecolor": _INK,
+        "legend.labelcolor": _INK, "legend.frameon": False,
+        "grid.color": _GRID, "grid.alpha": 0.18, "axes.grid": True,
+        "axes.spines.top": False, "axes.spines.right": False,
+        "axes.prop_cycle": cycler(color=list(PALETTE)),
+        "figure.facecolor": "none", "axes.facecolor": "none", "savefig.facecolor": "none",
+        "svg.fonttype": "none", "lines.linewidth": 1.8, "image.cmap": "viridis",
+    })
+
+
+def figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] | None = None, **kwargs):
+    """A matplotlib ``(fig, axes)`` in the site's style; pass it to `svg` when done."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with _style():
+        fig, axes = plt.subplots(nrows, ncols, figsize=size, **kwargs)
+    fig._esm_style = True
+    return fig, axes
+
+
+def _tex_caption(text: str) -> str:
+    """Escape a caption; ``$...$`` parts become math for the build-time KaTeX hook."""
+    parts = re.split(r"(\$[^$]+\$)", text)
+    out = []
+    for part in parts:
+        if len(part) > 1 and part.startswith("$") and part.endswith("$"):
+            out.append(f'<span class="arithmatex">\\({html.escape(part[1:-1])}\\)</span>')
+        else:
+            out.append(html.escape(part))
+    return "".join(out)
+
+
+def svg(fig, *, alt: str, caption: str | None = None) -> str:
+    """The figure as inline SVG wrapped in ``<figure>``; closes ``fig``.
+
+    Byte-identical across builds: no date, and a salt taken from ``alt`` that prefixes every id,
+    so that ids of two figures on one page never collide (``alt`` must differ between them).
+    Text stays text (``svg.fonttype`` none). ``alt`` is the text alternative read by screen
+    readers; ``caption`` (optional, may hold ``$math$``) is shown under the figure.
+    """
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    salt = hashlib.sha256(alt.encode()).hexdigest()[:16]
+    buf = io.StringIO()
+    with _style(), mpl.rc_context({"svg.hashsalt": salt}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,
+                    metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    text = text.replace(_INK, "currentColor").replace(_GRID, "currentColor")
+    # matplotlib names groups figure_1, axes_1, ...: prefix every id (and every reference to
+    # one) with the salt, so that two figures on one page never share an id.
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
+                  lambda m: f"{m[1]}f{salt[:8]}-{m[2]}" if m[2] in ids else m[0], text)
+    label = html.escape(alt)
+    text = text.replace("<svg ", f'<svg role="img" aria-label="{label}" class="esm-svg" ', 1)
+    text = re.sub(r"(<svg[^>]*>)", rf"\1<title>{label}</title>", text, count=1)
+    cap = f"<figcaption>{_tex_caption(caption)}</figcaption>" if caption else ""
+    return f'\n<figure class="esm-figure">\n{text.strip()}\n{cap}</figure>\n'
+
+
+# ---------------------------------------------------------------------------------------------
+# Vectors and similarity
+# ---------------------------------------------------------------------------------------------
+
+def one_hot(ids, n: int) -> np.ndarray:
+    """Rows of the identity: ``one_hot(i, n) @ E == E[i]``. Introduced in 2.2."""
+    return np.eye(n)[np.asarray(ids)]
+
+
+def normalize_rows(X, eps: float = 1e-12) -> np.ndarray:
+    """Each row divided by its L2 norm (zero rows stay zero). Introduced in 3.2."""
+    X = np.asarray(X, dtype=float)
+    norms = np.linalg.norm(X, axis=-1, keepdims=True)
+    return X / np.maximum(norms, eps)
+
+
+def cosine(u, v) -> float:
+    """cos(u, v) = <u, v> / (|u| |v|). Introduced in 3.2."""
+    u = np.asarray(u, dtype=float)
+    v = np.asarray(v, dtype=float)
+    return float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+
+
+def cosine_matrix(A, B=None) -> np.ndarray:
+    """All pairwise cosines between rows of A and rows of B (B defaults to A). Introduced in 3.2."""
+    An = normalize_rows(A)
+    Bn = An if B is None else normalize_rows(B)
+    return An @ Bn.T
+
+
+def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
+    """Indices of the k largest scores, best first, skipping ``exclude``; ties go to the
+    lower index. Introduced in 3.5."""
+    scores = np.asarray(scores, dtype=float).copy()
+    scores[list(exclude)] = -np.inf
+    order = np.argsort(-scores, kind="stable")
+    return order[:k]
+
+
+# ---------------------------------------------------------------------------------------------
+# Softmax and the language-model loss
+# ---------------------------------------------------------------------------------------------
+
+def softmax(z, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
+    """softmax(z / temperature) along ``axis``, shifted by the max for stability.
+    Introduced in 5.1 (logits) and used by attention."""
+    z = np.asarray(z, dtype=float) / temperature
+    z = z - np.max(z, axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(z, axis: int = -1) -> np.ndarray:
+    """log softmax(z), computed stably. Introduced in 5.1."""
+    z = np.asarray(z, dtype=float)
+    z = z - np.max(z, axis=axis, keepdims=True)
+    return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
+
+
+def cross_entropy(logits, y) -> float:
+    """-log softmax(logits)[y] for one example (logits of shape (|V|,)). Introduced in 5.1."""
+    return float(-log_softmax(logits)[y])
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------------------------
+
+def sinusoidal_positions(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
+    """PE[p, 2k] = sin(p / base^(2k/d)), PE[p, 2k+1] = cos(p / base^(2k/d)); shape (n, d),
+    d even. Introduced in 6.2."""
+    if d % 2:
+        raise ValueError("d must be even")
+    p = np.arange(n_positions)[:, None]
+    freq = base ** (-np.arange(0, d, 2) / d)
+    pe = np.empty((n_positions, d))
+    pe[:, 0::2] = np.sin(p * freq)
+    pe[:, 1::2] = np.cos(p * freq)
+    return pe
+
+
+def rope_angles(d: int, base: float = 10000.0) -> np.ndarray:
+    """theta_j = base^(-2j/d) for the d/2 coordinate pairs (2j, 2j+1). Introduced in 6.4."""
+    if d % 2:
+        raise ValueError("d must be even")
+    return base ** (-np.arange(0, d, 2) / d)
+
+
+def rope_rotate(x, positions, base: float = 10000.0) -> np.ndarray:
+    """Rotate each pair (x[2j], x[2j+1]) by the angle p * theta_j.
+
+    ``x`` has shape (..., T, d) or (d,); ``positions`` has shape (T,) or is a scalar.
+    Introduced in 6.4.
+    """
+    x = np.asarray(x, dtype=float)
+    d = x.shape[-1]
+    ang = np.multiply.outer(np.asarray(positions, dtype=float), rope_angles(d, base))
+    c, s = np.cos(ang), np.sin(ang)
+    a, b = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = a * c - b * s
+    out[..., 1::2] = a * s + b * c
+    return out
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """The ALiBi slopes m_h = 2^(-8h/H), h = 1..H, for H a power of two (Press et al., 2022).
+    Introduced in 6.5."""
+    if n_heads < 1 or n_heads & (n_heads - 1):
+        raise ValueError("this closed form is for a power-of-two number of heads")
+    h = np.arange(1, n_heads + 1)
+    return 2.0 ** (-8.0 * h / n_heads)
+
+
+def alibi_bias(T: int, slope: float) -> np.ndarray:
+    """The (T, T) bias -m (i - j) for keys j <= i; future keys get -inf. Introduced in 6.5."""
+    i = np.arange(T)[:, None]
+    j = np.arange(T)[None, :]
+    bias = -slope * (i - j).astype(float)
+    return np.where(j <= i, bias, -np.inf)
+
+
+# ---------------------------------------------------------------------------------------------
+# Attention
+# ---------------------------------------------------------------------------------------------
+
+def causal_mask(T: int) -> np.ndarray:
+    """Boolean (T, T): True where query i may attend to key j, i.e. j <= i. Introduced in 6.1."""
+    return np.tril(np.ones((T, T), dtype=bool))
+
+
+def attention(Q, K, V, mask=None, bias=None, temperature: float = 1.0):
+    """Scaled dot-product attention softmax(QK^T / sqrt(d_k) + bias) V.
+
+    ``Q`` (..., T_q, d_k), ``K`` (..., T_k, d_k), ``V`` (..., T_k, d_v); ``mask`` boolean
+    (T_q, T_k), True where attending is allowed; ``bias`` added to the scores. Returns
+    ``(output, weights)``. Introduced in 6.1; 7.2 varies ``temperature``.
+    """
+    Q = np.asarray(Q, dtype=float)
+    K = np.asarray(K, dtype=float)
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if bias is not None:
+        scores = scores + bias
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores, axis=-1, temperature=temperature)
+    return weights @ np.asarray(V, dtype=float), weights

@@ -1,0 +1,81 @@
+"""Shared fixtures: one strict build of the whole site per test session, and each demo
+snippet run once on its own (outside mkdocs) so the two can be compared."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import runpy
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from sitebuild import ROOT, build
+
+SNIPPETS = ROOT / "snippets"
+DOCS = ROOT / "docs"
+INCLUDE = re.compile(r'--8<--\s+"([^"]+\.py)"')
+
+
+def demo_snippets() -> list[Path]:
+    """Every demo under snippets/ (the helper module esm.py is not a demo)."""
+    return sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "esm.py" and "__pycache__" not in p.parts)
+
+
+def pages() -> list[Path]:
+    return sorted(DOCS.rglob("*.md"))
+
+
+def page_includes(page: Path) -> list[Path]:
+    return [SNIPPETS / inc for inc in INCLUDE.findall(page.read_text(encoding="utf-8"))]
+
+
+def run_snippet(path: Path) -> str:
+    """Run a demo in this process as a reader would run it (`python path`); return stdout."""
+    buf = io.StringIO()
+    old = os.environ.pop("ESM_OUTPUT", None)
+    try:
+        with contextlib.redirect_stdout(buf):
+            runpy.run_path(str(path), run_name="__main__")
+    finally:
+        if old is not None:
+            os.environ["ESM_OUTPUT"] = old
+        import matplotlib.pyplot as plt
+        plt.close("all")
+    return buf.getvalue()
+
+
+_runs: dict[Path, str] = {}
+
+
+def snippet_output(path: Path) -> str:
+    if path not in _runs:
+        _runs[path] = run_snippet(path)
+    return _runs[path]
+
+
+@dataclass
+class Site:
+    dir: Path
+    log: str
+    seconds: float
+
+    def html(self, page: str) -> str:
+        """The built HTML of a docs-relative page such as 'part1/intuition.md'."""
+        stem = page[:-3]
+        path = self.dir / ("index.html" if stem == "index" else f"{stem.removesuffix('/index')}/index.html")
+        return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Site:
+    out = tmp_path_factory.mktemp("site")
+    start = time.perf_counter()
+    result = build(out)
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, f"strict build failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}"
+    return Site(out, result.stdout + result.stderr, seconds)

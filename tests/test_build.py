@@ -1,0 +1,82 @@
+"""The strict build of the whole site: it passes, publishes no traceback, shows every check
+the demos make, renders every formula, loads nothing from outside itself, and is
+reproducible."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import DOCS, page_includes, pages, snippet_output
+from sitebuild import build
+
+pytestmark = pytest.mark.build
+
+
+def built_html(site) -> dict[str, str]:
+    return {p.relative_to(site.dir).as_posix(): p.read_text(encoding="utf-8") for p in site.dir.rglob("*.html")}
+
+
+def test_no_traceback_is_published(site):
+    for name, text in built_html(site).items():
+        assert "Traceback (most recent call last)" not in text, name
+        assert ">FAIL<" not in text and "FAIL [" not in text, name
+
+
+@pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in pages()])
+def test_every_check_of_a_page_is_shown(site, page):
+    """The page shows as many passed checks as its demos print when run on their own."""
+    expected = sum(
+        sum(line.startswith("PASS") for line in snippet_output(s).splitlines())
+        for s in page_includes(DOCS / page)
+    )
+    html = site.html(page)
+    assert html.count('<div class="esm-check"') == expected
+
+
+def test_every_formula_is_rendered(site):
+    for name, text in built_html(site).items():
+        assert 'class="arithmatex"' not in text, f"{name}: a formula was left for the browser"
+        assert "katex-error" not in text, name
+
+
+def test_math_pages_link_katex_css_and_fonts_exist(site):
+    css = site.dir / "assets" / "katex" / "katex.min.css"
+    text = css.read_text(encoding="utf-8")
+    fonts = set(re.findall(r"url\((fonts/[^)]+)\)", text))
+    assert fonts and all(f.endswith(".woff2") for f in fonts)
+    for font in fonts:
+        assert (css.parent / font).is_file(), font
+    assert 'katex.min.css' in site.html("part1/intuition.md")
+
+
+EXTERNAL = re.compile(
+    r"""(?:<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc|<link\b[^>]*\bhref)\s*=\s*["']?(?:https?:)?//"""
+    r"""|@import\s+(?:url\()?["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//""",
+    re.I,
+)
+
+
+def test_nothing_is_loaded_from_outside(site):
+    for path in site.dir.rglob("*"):
+        if path.suffix in (".html", ".css", ".js"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            hit = EXTERNAL.search(text)
+            assert not hit, f"{path.relative_to(site.dir)} loads {text[hit.start():hit.start() + 120]!r}"
+
+
+def test_two_clean_builds_are_identical(site, tmp_path):
+    again = tmp_path / "again"
+    result = build(again)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+    def digest(root: Path) -> dict[str, str]:
+        return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    first, second = digest(site.dir), digest(again)
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
