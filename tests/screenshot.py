@@ -1,0 +1,64 @@
+"""Screenshots of built pages in Debian's chromium, light and dark, to look at.
+
+    python tests/screenshot.py SITE_DIR part1/intuition/ [more pages] -o /tmp/shots
+
+Serves SITE_DIR on a free loopback port, opens each page in headless chromium (through
+Python playwright, no browser download) in both colour schemes, and writes full-page PNGs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("site", type=Path)
+    parser.add_argument("pages", nargs="+")
+    parser.add_argument("-o", "--out", type=Path, default=Path("/tmp/shots"))
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--full", action="store_true", help="whole page, not just the first screen")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+    args.out.mkdir(parents=True, exist_ok=True)
+    server, base = serve(args.site)
+    with sync_playwright() as p:
+        browser = launch(p)
+        for scheme in ("light", "dark"):
+            page = browser.new_page(viewport={"width": args.width, "height": 900}, color_scheme=scheme)
+            for rel in args.pages:
+                page.goto(base + rel)
+                page.wait_for_load_state("networkidle")
+                name = rel.strip("/").replace("/", "_") or "index"
+                path = args.out / f"{name}-{scheme}.png"
+                page.screenshot(path=str(path), full_page=args.full)
+                print(path)
+            page.close()
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
