@@ -51,7 +51,7 @@ def build(site_dir: Path, *, root: Path = ROOT, pages: list[str] | None = None,
         config = root / f".mkdocs-subset-{os.getpid()}.yml"
         nav = "\n".join(f"  - {p}" for p in ["index.md", *pages])
         config.write_text(f"INHERIT: mkdocs.yml\ndocs_dir: {tmp}\nvalidation:\n  omitted_files: info\n"
-                          f"  unrecognized_links: info\n  anchors: info\nnav:\n{nav}\n")
+                          f"  not_found: info\n  unrecognized_links: info\n  anchors: info\nnav:\n{nav}\n")
     cmd = [mkdocs_bin(root), "build", "--clean", "-f", str(config), "-d", str(site_dir)]
     if strict:
         cmd.insert(2, "--strict")
