@@ -13,7 +13,7 @@ class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm.py) g
 number as their text.
 
 KaTeX's stylesheet (pointing at the woff2 fonts only) and its woff2 fonts are added to the
-site from node_modules, and the stylesheet is linked only from pages that show math.
+site from node_modules and linked from every page (the fonts load only where used).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from mkdocs.utils import get_relative_url
 
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
@@ -66,12 +65,15 @@ class _Katex:
 
 
 _katex: _Katex | None = None
-_math_pages: set[str] = set()
 
 
 def on_config(config, **kwargs):
     global _katex
     _katex = _Katex(Path(config.config_file_path).parent)
+    # Linked from every page: Material's instant navigation swaps page bodies without reading
+    # the new <head>, so a per-page link would be missed. Fonts load only where math needs them.
+    if _CSS_PATH not in config.extra_css:
+        config.extra_css.insert(0, _CSS_PATH)
     return config
 
 
@@ -87,10 +89,6 @@ def on_files(files, config, **kwargs):
     for font in sorted((dist / "fonts").glob("*.woff2")):
         files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
     return files
-
-
-def on_pre_build(config, **kwargs):
-    _math_pages.clear()
 
 
 def _prefix(page) -> str:
@@ -140,15 +138,7 @@ def on_page_content(html, page, config, files, **kwargs):
         name = ref["name"]
         return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
 
-    _math_pages.add(page.file.src_uri)
     return _EQREF.sub(number, html)
-
-
-def on_post_page(output, page, config, **kwargs):
-    if page.file.src_uri not in _math_pages:
-        return output
-    href = get_relative_url(_CSS_PATH, page.url)
-    return output.replace("</head>", f'<link rel="stylesheet" href="{href}">\n</head>', 1)
 
 
 def on_post_build(config, **kwargs):
