@@ -227,7 +227,13 @@ def _tex_caption(text: str) -> str:
     out = []
     for part in parts:
         if len(part) > 1 and part.startswith("$") and part.endswith("$"):
-            out.append(f'<span class="arithmatex">\\({html.escape(part[1:-1])}\\)</span>')
+            # Inside a tabbed output the caption is parsed as inline Markdown: arithmatex would
+            # wrap a literal \\( again and emphasis could eat `_`. Entities hide the TeX from both;
+            # hooks/katex.py unescapes it.
+            tex = html.escape(part[1:-1])
+            for ch, ent in (("\\", "&#92;"), ("_", "&#95;"), ("*", "&#42;"), ("`", "&#96;")):
+                tex = tex.replace(ch, ent)
+            out.append(f'<span class="arithmatex">&#92;({tex}&#92;)</span>')
         else:
             out.append(html.escape(part))
     return "".join(out)
@@ -244,6 +250,13 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     import matplotlib as mpl
     import matplotlib.pyplot as plt
     salt = hashlib.sha256(alt.encode()).hexdigest()[:16]
+    # Text made after `figure` returned (legends, ax.text) missed the style and would be drawn
+    # in pure black, unreadable on the dark scheme: give default-black text the ink colour.
+    from matplotlib.colors import to_hex
+    from matplotlib.text import Text
+    for t in fig.findobj(Text):
+        if to_hex(t.get_color()) == "#000000":
+            t.set_color(_INK)
     buf = io.StringIO()
     with _style(), mpl.rc_context({"svg.hashsalt": salt}):
         fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,
@@ -411,3 +424,29 @@ def attention(Q, K, V, mask=None, bias=None, temperature: float = 1.0):
         scores = np.where(mask, scores, -np.inf)
     weights = softmax(scores, axis=-1, temperature=temperature)
     return weights @ np.asarray(V, dtype=float), weights
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradients by finite differences (introduced in 2.2; 2.4 and later gradient checks use it)
+# ---------------------------------------------------------------------------------------------
+
+def numerical_grad(f, X, eps: float = 1e-6) -> np.ndarray:
+    """Central differences (f(X + eps e_k) - f(X - eps e_k)) / (2 eps) for every entry k of X.
+
+    ``f`` maps an array shaped like ``X`` to a number; ``X`` is not modified. Costs 2 X.size
+    calls of ``f``: meant for the small arrays of the demos. Introduced in 2.2.
+    """
+    X = np.array(X, dtype=float)
+    G = np.zeros_like(X)
+    for k in np.ndindex(X.shape):
+        old = X[k]
+        X[k] = old + eps
+        up = f(X)
+        X[k] = old - eps
+        down = f(X)
+        X[k] = old
+        G[k] = (up - down) / (2 * eps)
+    return G
+
+
+__all__ += ["numerical_grad"]
