@@ -264,6 +264,10 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     plt.close(fig)
     text = buf.getvalue()
     text = text[text.index("<svg"):]
+    # matplotlib keeps the source of every text as an XML comment (<!-- $\tau$ -->, tick labels
+    # <!-- $\mathdefault{10^{0}}$ -->); the page's math extension would take their $...$ for
+    # formulas. The comments carry nothing the figure needs: drop them. (Found in 7.2.)
+    text = re.sub(r"[ \t]*<!--.*?-->[ \t]*\n?", "", text, flags=re.S)
     text = text.replace(_INK, "currentColor").replace(_GRID, "currentColor")
     # matplotlib names groups figure_1, axes_1, ...: prefix every id (and every reference to
     # one) with the salt, so that two figures on one page never share an id.

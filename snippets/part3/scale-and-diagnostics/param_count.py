@@ -1,0 +1,56 @@
+"""8.1 Parameter counting: the embedding tables of three published configurations, and their
+share of the whole model."""
+import math
+
+from esm import check_equal, table
+
+# Published configurations (model cards / config.json of the released checkpoints).
+CONFIGS = {
+    "GPT-2 small": dict(V=50257, d=768, T_max=1024, types=0, tied=True, L=12, d_ff=3072),
+    "BERT-base": dict(V=30522, d=768, T_max=512, types=2, tied=True, L=12, d_ff=3072),
+    "Llama 2 7B": dict(V=32000, d=4096, T_max=0, types=0, tied=False, L=32, d_ff=11008),
+}
+
+def closed_form(c):
+    """|V| d (input) + |V| d if untied (output) + T_max d (learned positions) + types * d."""
+    return c["V"] * c["d"] * (1 + (not c["tied"])) + c["T_max"] * c["d"] + c["types"] * c["d"]
+
+# Independent: the embedding tensors as the checkpoints name them, counted from their shapes.
+TENSORS = {
+    "GPT-2 small": {"wte.weight": (50257, 768), "wpe.weight": (1024, 768)},
+    "BERT-base": {"word_embeddings.weight": (30522, 768), "position_embeddings.weight": (512, 768),
+                  "token_type_embeddings.weight": (2, 768)},
+    "Llama 2 7B": {"embed_tokens.weight": (32000, 4096), "lm_head.weight": (32000, 4096)},
+}
+
+def whole_model(name, c):
+    """Every parameter of the released model, block by block (biases and norms included)."""
+    d, f, L = c["d"], c["d_ff"], c["L"]
+    emb = sum(math.prod(s) for s in TENSORS[name].values())
+    if name == "GPT-2 small":     # fused qkv + proj with biases, MLP with biases, 2 LayerNorms
+        return emb + L * ((3 * d * d + 3 * d) + (d * d + d) + (d * f + f) + (f * d + d) + 4 * d) + 2 * d
+    if name == "BERT-base":       # q, k, v, o with biases, MLP, 2 LayerNorms; embedding LN; pooler
+        return emb + 2 * d + L * (4 * (d * d + d) + (d * f + f) + (f * d + d) + 4 * d) + (d * d + d)
+    return emb + L * (4 * d * d + 3 * d * f + 2 * d) + d   # Llama: no biases, RMSNorm gains only
+
+PUBLISHED_TOTAL = {"GPT-2 small": 124_439_808, "BERT-base": 109_482_240, "Llama 2 7B": 6_738_415_616}
+
+rows = []
+for name, c in CONFIGS.items():
+    n_emb = closed_form(c)
+    n_tensors = sum(math.prod(s) for s in TENSORS[name].values())
+    print(check_equal(f"{name}: closed form equals the sum over its embedding tensors' shapes",
+                      n_emb, n_tensors, eq="param-count"))
+    total = whole_model(name, c)
+    print(check_equal(f"{name}: block-by-block total equals the published parameter count",
+                      total, PUBLISHED_TOTAL[name]))
+    rows.append((name, f"{c['V']:,}", f"{c['d']:,}", f"{c['V'] * c['d']:,}",
+                 "tied (0)" if c["tied"] else f"{c['V'] * c['d']:,}",
+                 f"{c['T_max'] * c['d'] + c['types'] * c['d']:,}" if c["T_max"] else "RoPE (0)",
+                 f"{n_emb:,}", f"{total:,}", f"{n_emb / total:.1%}"))
+
+print(table(("model", r"$\lvert\mathcal V\rvert$", "$d$", "input table", "output head",
+             "positions (+ types)", "embedding total", "whole model", "share"), rows))
+gpt2_untied = 2 * 50257 * 768 + 1024 * 768
+print(check_equal("tying saves GPT-2 small one |V| x d table: 38,597,376 parameters",
+                  gpt2_untied - closed_form(CONFIGS["GPT-2 small"]), 38_597_376))
