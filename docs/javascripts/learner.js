@@ -1,0 +1,380 @@
+/* Embedding Space Math: private notes, skill checks and the practice queue.
+ *
+ * Everything stays in this browser's localStorage; nothing is sent anywhere. The markup
+ * comes from hooks/learner.py. Material's instant navigation swaps page content without a
+ * reload, so each page is set up from `document$.subscribe(...)`, and the event handlers
+ * are bound once, on the document.
+ *
+ * Note text is only ever put in a textarea's `value` or a node's `textContent`: it is never
+ * interpreted as HTML.
+ */
+(function () {
+  "use strict";
+
+  var NOTES_KEY = "esm.notes.v1";
+  var QUIZ_KEY = "esm.quiz.v1";
+  var NOTES_LIMIT = 8000;
+  var EXPORT_FORMAT = "embedding-space-math-notes";
+  var DAY = 24 * 60 * 60 * 1000;
+  /* Days until a missed question comes back, after its 1st, 2nd, 3rd, 4th right answer
+   * since it was last missed; after the 4th it leaves the queue. */
+  var INTERVALS = [1, 3, 7, 21];
+  var LETTERS = "abcdef";
+
+  /* ---------------------------------------------------------------- storage */
+
+  function load(key) {
+    try {
+      var value = JSON.parse(window.localStorage.getItem(key) || "{}");
+      return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  function save(key, value) {
+    try {
+      window.localStorage.setItem(key, JSON.stringify(value));
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /* ---------------------------------------------------------- the schedule */
+
+  /** The record of a question after one answer (a pure function; `now` in ms). */
+  function answer(rec, choice, correct, now) {
+    var r = {
+      choice: choice, correct: correct, right: 0, wrong: 0, streak: 0,
+      queued: false, due: null, last: now
+    };
+    if (rec) {
+      r.right = rec.right || 0;
+      r.wrong = rec.wrong || 0;
+      r.streak = rec.streak || 0;
+      r.queued = !!rec.queued;
+      r.due = rec.due === undefined ? null : rec.due;
+    }
+    if (correct) {
+      r.right += 1;
+      r.streak += 1;
+      if (r.queued) {
+        if (r.streak > INTERVALS.length) {
+          r.queued = false;
+          r.due = null;
+        } else {
+          r.due = now + INTERVALS[r.streak - 1] * DAY;
+        }
+      }
+    } else {
+      r.wrong += 1;
+      r.streak = 0;
+      r.queued = true;
+      r.due = now;
+    }
+    return r;
+  }
+
+  function isDue(rec, now) {
+    return !!rec && rec.queued === true && typeof rec.due === "number" && rec.due <= now;
+  }
+
+  /* ----------------------------------------------------------------- notes */
+
+  function notesPanel() {
+    return document.querySelector(".esm-notes[data-page]");
+  }
+
+  function showCount(panel, text) {
+    var count = panel.querySelector(".esm-notes-count");
+    if (count) {
+      count.textContent = text.length.toLocaleString("en-US") + " / " +
+        NOTES_LIMIT.toLocaleString("en-US") + " characters";
+      count.classList.toggle("esm-notes-count--full", text.length >= NOTES_LIMIT);
+    }
+  }
+
+  function initNotes() {
+    var panel = notesPanel();
+    if (!panel) return;
+    var area = panel.querySelector(".esm-notes-text");
+    var entry = load(NOTES_KEY)[panel.getAttribute("data-page")];
+    area.value = entry && typeof entry.text === "string" ? entry.text.slice(0, NOTES_LIMIT) : "";
+    showCount(panel, area.value);
+  }
+
+  function saveNote(panel, area) {
+    if (area.value.length > NOTES_LIMIT) area.value = area.value.slice(0, NOTES_LIMIT);
+    var notes = load(NOTES_KEY);
+    var page = panel.getAttribute("data-page");
+    if (area.value) {
+      notes[page] = { text: area.value, updated: new Date().toISOString() };
+    } else {
+      delete notes[page];
+    }
+    var ok = save(NOTES_KEY, notes);
+    showCount(panel, area.value);
+    status(panel, ok ? "" : "Could not save: this browser refuses local storage.");
+  }
+
+  function status(panel, text) {
+    var el = panel.querySelector(".esm-notes-status");
+    if (el) el.textContent = text;
+  }
+
+  function exportNotes(panel) {
+    var notes = load(NOTES_KEY);
+    var data = {
+      format: EXPORT_FORMAT, version: 1,
+      exported: new Date().toISOString(), notes: notes
+    };
+    var blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+    var url = URL.createObjectURL(blob);
+    var link = document.createElement("a");
+    link.href = url;
+    link.download = "embedding-space-math-notes-" + data.exported.slice(0, 10) + ".json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    var n = Object.keys(notes).length;
+    status(panel, "Exported notes of " + n + " page" + (n === 1 ? "" : "s") + ".");
+  }
+
+  /** Merge an export into the stored notes; returns how many pages were imported. */
+  function importNotes(text) {
+    var data = JSON.parse(text);
+    if (!data || data.format !== EXPORT_FORMAT || typeof data.notes !== "object" || !data.notes) {
+      throw new Error("not a notes export of this site");
+    }
+    var notes = load(NOTES_KEY);
+    var n = 0;
+    Object.keys(data.notes).forEach(function (page) {
+      var entry = data.notes[page];
+      if (entry && typeof entry.text === "string" && entry.text) {
+        notes[page] = {
+          text: entry.text.slice(0, NOTES_LIMIT),
+          updated: typeof entry.updated === "string" ? entry.updated : new Date().toISOString()
+        };
+        n += 1;
+      }
+    });
+    if (!save(NOTES_KEY, notes)) throw new Error("this browser refuses local storage");
+    return n;
+  }
+
+  function onImport(panel, input) {
+    var file = input.files && input.files[0];
+    if (!file) return;
+    if (file.size > 2 * 1024 * 1024) {
+      status(panel, "Not imported: the file is larger than 2 MB.");
+      input.value = "";
+      return;
+    }
+    file.text().then(function (text) {
+      var n = importNotes(text);
+      initNotes();
+      status(panel, "Imported notes of " + n + " page" + (n === 1 ? "" : "s") + ".");
+    }).catch(function (err) {
+      status(panel, "Not imported: " + (err && err.message ? err.message : "unreadable file") + ".");
+    }).then(function () {
+      input.value = "";
+    });
+  }
+
+  /* ----------------------------------------------------------- questions */
+
+  function chosen(fieldset) {
+    var input = fieldset.querySelector("input[type=radio]:checked");
+    return input ? parseInt(input.value, 10) : null;
+  }
+
+  function showFeedback(fieldset, choice) {
+    var right = parseInt(fieldset.getAttribute("data-answer"), 10);
+    var correct = choice === right;
+    var verdict = fieldset.querySelector(".esm-q-verdict");
+    verdict.textContent = correct ? "Correct." :
+      "Not quite: the answer is (" + LETTERS.charAt(right) + ").";
+    fieldset.querySelector(".esm-q-explain").hidden = false;
+    fieldset.classList.toggle("esm-q--right", correct);
+    fieldset.classList.toggle("esm-q--wrong", !correct);
+    var labels = fieldset.querySelectorAll(".esm-q-choice");
+    for (var i = 0; i < labels.length; i++) {
+      labels[i].classList.toggle("esm-q-choice--answer", i === right);
+    }
+  }
+
+  function clearFeedback(fieldset) {
+    fieldset.querySelector(".esm-q-verdict").textContent = "";
+    fieldset.querySelector(".esm-q-explain").hidden = true;
+    fieldset.classList.remove("esm-q--right", "esm-q--wrong");
+    var inputs = fieldset.querySelectorAll("input[type=radio]");
+    for (var i = 0; i < inputs.length; i++) inputs[i].checked = false;
+    var labels = fieldset.querySelectorAll(".esm-q-choice");
+    for (var j = 0; j < labels.length; j++) labels[j].classList.remove("esm-q-choice--answer");
+  }
+
+  function submit(fieldset) {
+    var choice = chosen(fieldset);
+    if (choice === null) {
+      fieldset.querySelector(".esm-q-verdict").textContent = "Choose an answer first.";
+      return;
+    }
+    var qid = fieldset.getAttribute("data-qid");
+    var correct = choice === parseInt(fieldset.getAttribute("data-answer"), 10);
+    var records = load(QUIZ_KEY);
+    records[qid] = answer(records[qid], choice, correct, Date.now());
+    save(QUIZ_KEY, records);
+    showFeedback(fieldset, choice);
+    var section = fieldset.closest(".esm-skillcheck");
+    if (section) showScore(section, records);
+    if (fieldset.closest(".esm-practice")) showQueue(records);
+  }
+
+  function showScore(section, records) {
+    var qs = section.querySelectorAll(".esm-q");
+    var answered = 0, right = 0;
+    for (var i = 0; i < qs.length; i++) {
+      var rec = records[qs[i].getAttribute("data-qid")];
+      if (rec && rec.choice !== null && rec.choice !== undefined) {
+        answered += 1;
+        if (rec.correct) right += 1;
+      }
+    }
+    section.querySelector(".esm-skillcheck-score").textContent = answered === 0 ? "" :
+      "Score: " + right + " of " + qs.length + " right (" + answered + " answered), saved in this browser.";
+  }
+
+  function initSkillChecks() {
+    var sections = document.querySelectorAll(".esm-skillcheck");
+    if (!sections.length) return;
+    var records = load(QUIZ_KEY);
+    for (var s = 0; s < sections.length; s++) {
+      var qs = sections[s].querySelectorAll(".esm-q");
+      for (var i = 0; i < qs.length; i++) {
+        var rec = records[qs[i].getAttribute("data-qid")];
+        if (rec && typeof rec.choice === "number") {
+          var input = qs[i].querySelector('input[type=radio][value="' + rec.choice + '"]');
+          if (input) {
+            input.checked = true;
+            showFeedback(qs[i], rec.choice);
+          }
+        }
+      }
+      showScore(sections[s], records);
+    }
+  }
+
+  function resetCheck(section) {
+    var records = load(QUIZ_KEY);
+    var qs = section.querySelectorAll(".esm-q");
+    for (var i = 0; i < qs.length; i++) {
+      delete records[qs[i].getAttribute("data-qid")];
+      clearFeedback(qs[i]);
+    }
+    save(QUIZ_KEY, records);
+    showScore(section, records);
+  }
+
+  /* ------------------------------------------------------- practice queue */
+
+  function showQueue(records) {
+    var root = document.querySelector(".esm-practice");
+    var summary = document.querySelector(".esm-practice-summary");
+    var later = document.querySelector(".esm-practice-later");
+    if (!root || !summary) return;
+    var now = Date.now();
+    var shown = root.querySelectorAll(".esm-q:not([hidden])").length;
+    var upcoming = [];
+    var qs = root.querySelectorAll(".esm-q");
+    for (var i = 0; i < qs.length; i++) {
+      var rec = records[qs[i].getAttribute("data-qid")];
+      if (rec && rec.queued && !isDue(rec, now)) {
+        upcoming.push({ due: rec.due, what: qs[i].querySelector(".esm-q-origin").textContent, right: rec.streak });
+      }
+    }
+    summary.textContent = shown === 0 ?
+      "Nothing to practise now. Questions you miss in a skill check come back here." :
+      shown + " question" + (shown === 1 ? "" : "s") + " to practise now.";
+    if (later) {
+      while (later.firstChild) later.removeChild(later.firstChild);
+      upcoming.sort(function (a, b) { return a.due - b.due; });
+      upcoming.forEach(function (u) {
+        var li = document.createElement("li");
+        li.textContent = u.what + ": back on " + new Date(u.due).toISOString().slice(0, 10) +
+          " (right " + u.right + " time" + (u.right === 1 ? "" : "s") + " since the last miss)";
+        later.appendChild(li);
+      });
+      later.hidden = upcoming.length === 0;
+      var heading = document.querySelector(".esm-practice-later-title");
+      if (heading) heading.hidden = upcoming.length === 0;
+    }
+  }
+
+  function initPractice() {
+    var root = document.querySelector(".esm-practice");
+    if (!root) return;
+    var records = load(QUIZ_KEY);
+    var now = Date.now();
+    var qs = Array.prototype.slice.call(root.querySelectorAll(".esm-q"));
+    /* Due questions first, the most often missed first among them. */
+    qs.sort(function (a, b) {
+      var ra = records[a.getAttribute("data-qid")] || {}, rb = records[b.getAttribute("data-qid")] || {};
+      return (rb.wrong || 0) - (ra.wrong || 0);
+    });
+    qs.forEach(function (q) {
+      root.appendChild(q);
+      q.hidden = !isDue(records[q.getAttribute("data-qid")], now);
+      clearFeedback(q);
+    });
+    showQueue(records);
+  }
+
+  /* ------------------------------------------------------------- wiring */
+
+  function init() {
+    initNotes();
+    initSkillChecks();
+    initPractice();
+  }
+
+  if (!window.__esmLearnerBound) {
+    window.__esmLearnerBound = true;
+    document.addEventListener("input", function (ev) {
+      var t = ev.target;
+      if (t && t.classList && t.classList.contains("esm-notes-text")) {
+        var panel = t.closest(".esm-notes");
+        if (panel) saveNote(panel, t);
+      }
+    });
+    document.addEventListener("change", function (ev) {
+      var t = ev.target;
+      if (t && t.classList && t.classList.contains("esm-notes-import")) {
+        var panel = t.closest(".esm-notes");
+        if (panel) onImport(panel, t);
+      }
+    });
+    document.addEventListener("click", function (ev) {
+      var t = ev.target && ev.target.closest ? ev.target.closest("button") : null;
+      if (!t) return;
+      if (t.classList.contains("esm-q-submit")) submit(t.closest(".esm-q"));
+      else if (t.classList.contains("esm-skillcheck-reset")) resetCheck(t.closest(".esm-skillcheck"));
+      else if (t.classList.contains("esm-notes-export")) exportNotes(t.closest(".esm-notes"));
+    });
+  }
+
+  window.ESMLearner = {
+    answer: answer, isDue: isDue, importNotes: importNotes,
+    INTERVALS: INTERVALS, DAY: DAY, NOTES_LIMIT: NOTES_LIMIT,
+    NOTES_KEY: NOTES_KEY, QUIZ_KEY: QUIZ_KEY
+  };
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(init);
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();
