@@ -35,7 +35,7 @@ __all__ = [
     "check_close", "check_equal", "check_true", "check_less",
     "figure", "svg", "PALETTE", "shape_table", "table",
     "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
-    "softmax", "log_softmax", "cross_entropy",
+    "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
     "sinusoidal_positions", "rope_angles", "rope_rotate", "alibi_slopes", "alibi_bias",
     "causal_mask", "attention",
 ]
@@ -138,7 +138,7 @@ class ShapeMismatch(AssertionError):
 #: How shape symbols are typeset. Anything not listed is typeset as written.
 SYMBOLS = {
     "V": r"\lvert\mathcal V\rvert", "T_max": r"T_{\max}", "d_k": "d_k", "d_v": "d_v",
-    "d_ff": r"d_{\mathrm{ff}}", "d/2": "d/2",
+    "d_ff": r"d_{\mathrm{ff}}", "d/2": "d/2", "V+k": r"(\lvert\mathcal V\rvert+k)",
 }
 
 
@@ -343,6 +343,17 @@ def log_softmax(z, axis: int = -1) -> np.ndarray:
 def cross_entropy(logits, y) -> float:
     """-log softmax(logits)[y] for one example (logits of shape (|V|,)). Introduced in 5.1."""
     return float(-log_softmax(logits)[y])
+
+
+def log_sigmoid(x) -> np.ndarray:
+    """log sigma(x) = -log(1 + exp(-x)), computed stably for large |x|. Introduced in 4.2
+    (linear probes) and used by 5.2 (negative sampling)."""
+    return -np.logaddexp(0.0, -np.asarray(x, dtype=float))
+
+
+def sigmoid(x) -> np.ndarray:
+    """sigma(x) = 1 / (1 + exp(-x)), computed stably for large |x|. Introduced in 4.2."""
+    return np.exp(log_sigmoid(x))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -171,3 +171,14 @@ def test_attention_against_a_loop():
         wi = [x / sum(e) for x in e]
         assert np.allclose(w[i, :i + 1], wi) and np.allclose(w[i, i + 1:], 0)
         assert np.allclose(out[i], sum(wi[j] * V[j] for j in range(i + 1)))
+
+
+# -- sigmoid (4.2, 5.2) -------------------------------------------------------------------------
+
+def test_sigmoid_and_log_sigmoid_against_math_and_in_the_tails():
+    for x in (-30.0, -2.5, 0.0, 0.7, 30.0):
+        assert math.isclose(float(esm.sigmoid(x)), 1 / (1 + math.exp(-x)), rel_tol=1e-12)
+        assert math.isclose(float(esm.log_sigmoid(x)), -math.log1p(math.exp(-x)), rel_tol=1e-12, abs_tol=1e-300)
+    big = esm.log_sigmoid(np.array([-1000.0, 1000.0]))     # no overflow, no -inf, no nan
+    assert big[0] == -1000.0 and big[1] == 0.0
+    assert np.allclose(esm.sigmoid(np.array([-3.0, 3.0])).sum(), 1.0)   # sigma(-x) = 1 - sigma(x)
