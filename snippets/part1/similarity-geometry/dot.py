@@ -1,0 +1,34 @@
+"""3.1 Dot product: u^T v = sum_k u_k v_k = ||u|| ||v|| cos(theta); it grows with the lengths."""
+import math
+
+import numpy as np
+
+from esm import check_close, check_equal, shape_table
+
+u = np.array([3.0, 4.0])
+v = np.array([4.0, 3.0])
+theta = math.atan2(u[1], u[0]) - math.atan2(v[1], v[0])      # angle between them, from their own angles
+print(check_close("u = (3, 4), v = (4, 3): u^T v = 24", u @ v, 24.0, atol=1e-12))
+print(check_close("u^T v = ||u|| ||v|| cos(theta), theta from atan2 (0.2838 rad)",
+                  u @ v, 5.0 * 5.0 * math.cos(theta), atol=1e-12, eq="dot-product"))
+
+rng = np.random.default_rng(31)
+d, n = 64, 5
+Q = rng.normal(0.0, 1.0, (n, d))          # five query vectors
+K = rng.normal(0.0, 1.0, (n, d))          # five key vectors
+S = Q @ K.T                               # all 25 dot products at once
+print(shape_table({"n": n, "d": d}, [
+    ("queries", "Q", Q, "n d", r"one vector $\mathbf u$ per row"),
+    ("keys", "K", K, "n d", r"one vector $\mathbf v$ per row"),
+    ("scores", r"QK^\top", S, "n n", r"entry $(a,b)$ is $\mathbf u_a^\top\mathbf v_b$"),
+]))
+loop = np.array([[sum(Q[a, k] * K[b, k] for k in range(d)) for b in range(n)] for a in range(n)])
+print(check_close("Q K^T equals the sum over coordinates (loop)", S, loop, atol=1e-12, eq="dot-product"))
+# The polar form in d = 64: the angle from the law of cosines, arccos((|u|^2+|v|^2-|u-v|^2)/(2|u||v|)).
+a, b = Q[0], K[0]
+na, nb, nab = np.sqrt(np.sum(a * a)), np.sqrt(np.sum(b * b)), np.sqrt(np.sum((a - b) ** 2))
+ang = math.acos((na**2 + nb**2 - nab**2) / (2 * na * nb))
+print(check_close("in d = 64 too: u^T v = ||u|| ||v|| cos(theta), theta from the triangle's sides",
+                  a @ b, na * nb * math.cos(ang), atol=1e-9, eq="dot-product"))
+print(check_close("doubling u doubles every score (magnitude-sensitive)", (2 * Q) @ K.T, 2 * S, atol=1e-12))
+print(check_equal("sign: u^T(-u) < 0 for any nonzero u", bool(u @ (-u) < 0), True))

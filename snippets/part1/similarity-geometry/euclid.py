@@ -1,0 +1,47 @@
+"""3.3 Euclidean distance: ||u - v||^2 = ||u||^2 + ||v||^2 - 2 u^T v; on unit vectors 2 - 2 cos."""
+import numpy as np
+
+from esm import check_close, check_equal, cosine, cosine_matrix, normalize_rows, shape_table, table, top_k
+
+u = np.array([3.0, 4.0])
+v = np.array([4.0, 3.0])
+print(check_close("u = (3, 4), v = (4, 3): ||u - v||^2 = 25 + 25 - 2 x 24 = 2",
+                  (u - v) @ (u - v), u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
+uh, vh = u / 5, v / 5
+print(check_close("unit vectors (0.6, 0.8), (0.8, 0.6): squared distance 0.08 = 2 - 2 x 0.96",
+                  np.sum((uh - vh) ** 2), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
+
+rng = np.random.default_rng(33)
+n, d = 6, 5
+A = rng.normal(0.0, 1.0, (n, d)) * rng.uniform(0.3, 3.0, (n, 1))
+sq = np.sum(A * A, axis=1)
+D2 = sq[:, None] + sq[None, :] - 2 * A @ A.T          # all squared distances from norms and a Gram matrix
+D2 = np.maximum(D2, 0.0)                              # rounding can leave -1e-16 on the diagonal
+U = normalize_rows(A)
+D2u = np.sum((U[:, None, :] - U[None, :, :]) ** 2, axis=-1)
+
+print(shape_table({"n": n, "d": d}, [
+    ("vectors", "A", A, "n d", "rows of different lengths"),
+    ("squared distances", "", D2, "n n", r"from $\lVert\mathbf a\rVert^2$, $\lVert\mathbf b\rVert^2$ and $A A^\top$"),
+    ("unit-row squared distances", "", D2u, "n n", r"equal to $2-2\cos$"),
+]))
+loop = np.array([[sum((A[a, k] - A[b, k]) ** 2 for k in range(d)) for b in range(n)] for a in range(n)])
+print(check_close("norms + Gram matrix equal the squared differences summed in a loop",
+                  D2, loop, atol=1e-12, eq="euclid-expand"))
+print(check_close("unit rows: squared distances equal 2 - 2 cos for all 36 pairs",
+                  D2u, 2 - 2 * cosine_matrix(A), atol=1e-12, eq="euclid-unit"))
+same = all(np.array_equal(top_k(-D2u[a], 2, exclude=[a]), top_k(cosine_matrix(A)[a], 2, exclude=[a]))
+           for a in range(n))
+print(check_equal("unit rows: the 2 nearest by distance are the 2 most similar by cosine, for every row",
+                  same, True))
+
+# Without normalisation the two rankings can disagree.
+q = np.array([1.0, 0.0])
+far_same_dir = np.array([3.0, 0.3])       # almost the direction of q, but long
+near_other_dir = np.array([0.7, 0.7])     # 45 degrees away, but close
+C = [cosine(q, far_same_dir), cosine(q, near_other_dir)]
+dist = [np.linalg.norm(q - far_same_dir), np.linalg.norm(q - near_other_dir)]
+print(check_equal("raw vectors: cosine prefers (3, 0.3), distance prefers (0.7, 0.7)",
+                  (int(np.argmax(C)), int(np.argmin(dist))), (0, 1)))
+print(table(("candidate", "cosine with q = (1, 0)", "distance to q"),
+            [("(3, 0.3)", f"{C[0]:.4f}", f"{dist[0]:.4f}"), ("(0.7, 0.7)", f"{C[1]:.4f}", f"{dist[1]:.4f}")]))

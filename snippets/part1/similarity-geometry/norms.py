@@ -1,0 +1,54 @@
+"""3.4 Norms and frequency effects: a logit is ||h|| ||w_j|| cos(theta_j), so long rows win.
+
+The vocabulary, its frequencies and the link between frequency and row length are made up
+for the demo: the point is what a length difference does to scores, whatever its cause.
+"""
+import math
+
+import numpy as np
+
+from esm import PALETTE, check_close, check_equal, check_less, figure, shape_table, softmax, svg, table
+
+words = ["the", "of", "and", "river", "creek", "delta"]
+counts = np.array([5000, 3000, 2500, 40, 5, 3])        # a Zipf-like frequency profile
+norm = 0.6 + 0.18 * np.log(counts)                            # long rows for frequent tokens
+angle = np.radians([58, 75, 95, 20, 5, 40])            # direction of each row
+W = norm[:, None] * np.c_[np.cos(angle), np.sin(angle)]       # output rows w_j (|V| x 2)
+r = 1.5
+h = r * np.array([1.0, 0.0])                                  # a state pointing at "water" words (angle 0)
+z = W @ h
+cos_j = (W @ h) / (np.linalg.norm(W, axis=1) * np.linalg.norm(h))
+
+V, d = W.shape
+print(shape_table({"V": V, "d": d}, [
+    ("output rows", "W", W, "V d", r"$\lVert\mathbf w_j\rVert$ grows with the token's count"),
+    ("hidden state", r"\mathbf h", h, "d", r"$\lVert\mathbf h\rVert=1.5$, direction $0^\circ$"),
+    ("logits", r"\mathbf z", z, "V", r"$z_j=\mathbf w_j^\top\mathbf h$"),
+]))
+print(check_close("z_j = ||h|| ||w_j|| cos(0 - angle_j) for all 6 tokens (closed form from the construction)",
+                  z, r * norm * np.cos(angle), atol=1e-12, eq="norm-logit"))
+print(check_equal("the largest cosine belongs to 'creek' (5 degrees away)", words[int(np.argmax(cos_j))], "creek"))
+print(check_equal("the largest logit belongs to 'river', whose row is longer", words[int(np.argmax(z))], "river"))
+print(check_less("'the' points 58 degrees away, yet outscores 'creek' by length alone",
+                 z[words.index("creek")], z[words.index("the")], names=("z_creek", "z_the")))
+p1, p3 = softmax(z), softmax(3 * z)
+H = lambda p: float(-(p * np.log(p)).sum())
+print(check_less("tripling ||h|| sharpens the distribution (entropy in nats)", H(p3), H(p1),
+                 names=("H(3||h||)", "H(||h||)")))
+print(table(("token", "count", r"$\lVert\mathbf w_j\rVert$", r"$\cos\theta_j$", "$z_j$", r"$z_j$ with unit rows"),
+            [(w, c, f"{n_:.3f}", f"{cj:.3f}", f"{zj:.3f}", f"{r * cj:.3f}")
+             for w, c, n_, cj, zj in zip(words, counts, norm, cos_j, z)]))
+
+fig, ax = figure(size=(5.4, 3.0))
+sc = ax.scatter(cos_j, z, s=30 + 40 * norm, c=[PALETTE[1] if c > 100 else PALETTE[0] for c in counts])
+for w, x, y in zip(words, cos_j, z):
+    ax.annotate(w, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=8)
+grid = np.linspace(0.1, 1.0, 50)
+for s in (norm.min(), norm.max()):
+    ax.plot(grid, r * s * grid, "--", lw=1, color=PALETTE[2], alpha=0.7)
+ax.set_xlabel("cosine with h")
+ax.set_ylabel("logit")
+print(svg(fig, alt="Scatter of logit against cosine: frequent tokens with long rows sit above rare ones at equal cosine",
+          caption="Each token's cosine with $\\mathbf h$ against its logit. Dashed lines: "
+                  "$z=\\lVert\\mathbf h\\rVert s\\cos\\theta$ for the shortest and longest row length $s$. "
+                  "Orange: frequent tokens."))
