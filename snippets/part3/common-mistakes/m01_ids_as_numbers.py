@@ -1,0 +1,26 @@
+"""9.1 Token ids fed as numbers impose an order; a lookup does not."""
+import numpy as np
+
+from esm import check_close
+
+ids = np.array([0, 1, 2, 3])
+target = np.array([1.0, -1.0, 1.0, -1.0])      # any per-token value the model should produce
+
+# Wrong: the id as a one-number input, y = w * id + b. Best least-squares fit of the targets.
+A = np.stack([ids, np.ones(len(ids))], axis=1).astype(float)
+coef, *_ = np.linalg.lstsq(A, target, rcond=None)
+wrong = A @ coef
+# Right: a lookup table of one trainable number per id (d = 1) can hold any target exactly.
+E = target[:, None].copy()
+right = E[ids, 0]
+
+print(f"wrong (w * id + b): fitted {np.round(wrong, 3)}, squared error {np.sum((wrong - target) ** 2):.3f}")
+print(f"right (E[id]):      fitted {right}, squared error {np.sum((right - target) ** 2):.3f}")
+# Independent: the least-squares residual of a line in closed form, Syy - Sxy^2 / Sxx, by loops.
+xm, ym = sum(ids) / len(ids), sum(target) / len(target)
+Sxx = sum((x - xm) ** 2 for x in ids)
+Sxy = sum((x - xm) * (y - ym) for x, y in zip(ids, target))
+Syy = sum((y - ym) ** 2 for y in target)
+print(check_close("wrong: the best line through (id, target) misses by Syy - Sxy^2/Sxx = 3.2 of 4",
+                  float(np.sum((wrong - target) ** 2)), Syy - Sxy ** 2 / Sxx, atol=1e-12))
+print(check_close("right: a lookup fits every token's value exactly", right, target, atol=0.0))

@@ -1,0 +1,19 @@
+"""9.2 Dot product and cosine rank neighbours differently once norms differ."""
+import numpy as np
+
+from esm import check_equal, cosine, table, top_k
+
+rng = np.random.default_rng(92)
+d = 8
+E = rng.normal(0.0, 1.0, (6, d))
+E[5] = 5.0 * (0.5 * E[2] + rng.normal(0.0, 1.0, d))  # row 5: loosely related, five times longer
+q = E[2] + 0.3 * rng.normal(0.0, 1.0, d)       # a query that is a noisy copy of row 2
+
+dots = E @ q
+coss = np.array([cosine(q, e) for e in E])
+print(table(("row", "norm", "dot with q", "cosine with q"),
+            [(i, f"{np.linalg.norm(E[i]):.2f}", f"{dots[i]:.2f}", f"{coss[i]:.3f}") for i in range(len(E))]))
+print(check_equal("wrong: ranking by dot product returns the large-norm row 5",
+                  int(top_k(dots, 1)[0]), 5))
+print(check_equal("right: ranking by cosine returns row 2, the row the query was made from",
+                  int(top_k(coss, 1)[0]), 2))

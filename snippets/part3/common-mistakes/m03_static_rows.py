@@ -1,0 +1,23 @@
+"""9.3 The input row is not the meaning in context: one attention layer already separates it."""
+import numpy as np
+
+from esm import attention, causal_mask, check_close, check_less, cosine
+
+rng = np.random.default_rng(93)
+V, d = 10, 8
+E = rng.normal(0.0, 1.0, (V, d))
+WQ, WK, WV = (rng.normal(0.0, d ** -0.5, (d, d)) for _ in range(3))
+texts = {"river bank": np.array([1, 5]), "money bank": np.array([2, 5])}   # id 5 = "bank"
+
+def layer(ids):
+    X = E[ids]
+    A, _ = attention(X @ WQ, X @ WK, X @ WV, mask=causal_mask(len(ids)))
+    return X + A
+
+rows = {k: E[v][-1] for k, v in texts.items()}
+states = {k: layer(v)[-1] for k, v in texts.items()}
+print(check_close("wrong: the input rows of 'bank' are identical in both texts (cos = 1)",
+                  cosine(*rows.values()), 1.0, atol=1e-12))
+c = cosine(*states.values())
+print(check_less("right: after one attention layer the two states of 'bank' differ", c, 0.999,
+                 names=("cos of states", "0.999")))

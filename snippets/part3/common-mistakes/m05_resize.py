@@ -1,0 +1,28 @@
+"""9.5 New token ids need new rows in the input table and in the output head."""
+import numpy as np
+
+from esm import check_equal, check_true
+
+rng = np.random.default_rng(95)
+V, d, k = 8, 4, 2
+E = rng.normal(0.0, 1.0, (V, d))
+W = rng.normal(0.0, 1.0, (V, d))               # untied output head
+new_ids = np.array([V, V + 1])                 # the tokenizer now emits ids 8 and 9
+
+try:                                           # wrong: use the new ids with the old table
+    E[new_ids]
+    error = None
+except IndexError as exc:
+    error = str(exc)
+print(check_true("wrong: looking up id 8 in an 8-row table fails", error is not None,
+                 f"IndexError: {error}"))
+h = rng.normal(0.0, 1.0, d)
+print(check_equal("wrong: the old head still scores only 8 tokens, so ids 8 and 9 can never be predicted",
+                  (W @ h).shape, (V,)))
+
+# Right: grow both tables, new rows at the mean row, and check every new id has a row and a logit.
+E2 = np.vstack([E, np.tile(E.mean(0), (k, 1))])
+W2 = np.vstack([W, np.tile(W.mean(0), (k, 1))])
+print(check_equal("right: the resized table serves ids 8 and 9", E2[new_ids].shape, (k, d)))
+print(check_equal("right: the resized head gives |V| + k logits", (W2 @ h).shape, (V + k,)))
+print(check_equal("right: old rows are untouched by the resize", E2[:V], E))

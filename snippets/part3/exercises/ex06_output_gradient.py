@@ -1,0 +1,28 @@
+"""Exercise 10.6: the gradient of the LM loss with respect to each output row."""
+import numpy as np
+
+from esm import check_close, cross_entropy, shape_table, softmax
+
+rng = np.random.default_rng(106)
+V, d, y = 5, 3, 2
+W = rng.normal(0.0, 1.0, (V, d))
+h = rng.normal(0.0, 1.0, d)
+p = softmax(W @ h)
+G = np.outer(p - np.eye(V)[y], h)                # row j: (p_j - 1{j = y}) h
+
+print(shape_table({"V": V, "d": d}, [
+    ("head", "W", W, "V d", "one output row per token"), ("state", r"\mathbf h", h, "d", ""),
+    ("probabilities", r"\mathbf p", p, "V", r"$\operatorname{softmax}(W\mathbf h)$"),
+    ("gradient", r"\nabla_W\ell", G, "V d", r"row $j$ is $(p_j-\mathbf 1\{j=y\})\mathbf h$"),
+]))
+eps = 1e-6
+num = np.zeros_like(W)
+for j in range(V):
+    for k in range(d):
+        Wp, Wm = W.copy(), W.copy()
+        Wp[j, k] += eps; Wm[j, k] -= eps
+        num[j, k] = (cross_entropy(Wp @ h, y) - cross_entropy(Wm @ h, y)) / (2 * eps)
+print(check_close("(b) the closed form equals central finite differences", G, num, atol=1e-8))
+print(check_close("(b) the rows of the gradient sum to zero (the p_j sum to 1)", G.sum(0), np.zeros(d), atol=1e-12))
+print(f"\nloss {cross_entropy(W @ h, y):.4f}; p_y = {p[y]:.4f}; |grad of row y| = {np.linalg.norm(G[y]):.4f} "
+      f"= (1 - p_y) |h| = {(1 - p[y]) * np.linalg.norm(h):.4f}; every one of the {V} rows gets a gradient.")
