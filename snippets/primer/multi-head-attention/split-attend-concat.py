@@ -1,0 +1,64 @@
+"""P5 Multi-head attention at GPT-2 small's width: 768 = 12 x 64; split, attend, concatenate,
+project; each step against a loop over heads."""
+import math
+
+import numpy as np
+
+from esm import (attention, causal_mask, check_close, check_equal, check_true, merge_heads, multi_head_attention,
+                 shape_table, split_heads, table)
+
+rng = np.random.default_rng(8)
+T, d, H = 5, 768, 12
+d_k = d // H
+X = rng.normal(size=(T, d))
+W_Q, W_K, W_V, W_O = (rng.normal(size=(d, d)) / math.sqrt(d) for _ in range(4))
+mask = causal_mask(T)
+
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+Qh, Kh, Vh = split_heads(Q, H), split_heads(K, H), split_heads(V, H)      # (H, T, d_k)
+heads, A = attention(Qh, Kh, Vh, mask)                                     # every head at once
+concat = merge_heads(heads)                                                # (T, d)
+out = concat @ W_O
+
+print(check_equal("GPT-2 small: 12 heads of width 64 fill the 768-wide model", H * d_k, 768))
+print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
+    ("inputs", "X", X, "T d", "one row per token"),
+    ("query weights, all heads", "W_Q", W_Q, "d d", "columns of head $h$: $W_Q^{(h)}$"),
+    ("queries of all heads", "Q^{(1..H)}", Qh, "H T d_k", "$Q^{(h)}=XW_Q^{(h)}$"),
+    ("attention weights", "A^{(1..H)}", A, "H T T", "one $T\\times T$ pattern per head"),
+    ("head outputs", "\\text{head}_{1..H}", heads, "H T d_k", "each head mixes its own values"),
+    ("concatenation", "[\\text{head}_1,\\dots,\\text{head}_H]", concat, "T d", "heads side by side"),
+    ("output projection", "W_O", W_O, "d d", "mixes the heads"),
+    ("output", "\\operatorname{MHA}(X)", out, "T d", "same shape as the input"),
+]))
+
+loop_q = np.stack([X @ W_Q[:, h * d_k:(h + 1) * d_k] for h in range(H)])
+print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 of W_Q (loop over heads)", Qh, loop_q,
+                  eq="split", atol=1e-12))
+loop_heads = [attention(X @ W_Q[:, c], X @ W_K[:, c], X @ W_V[:, c], mask)[0]
+              for c in (slice(h * d_k, (h + 1) * d_k) for h in range(H))]
+print(check_close("each head is an ordinary attention on its own projections (head 7 computed alone)", heads[7],
+                  loop_heads[7], eq="head", atol=1e-12))
+print(check_close("concatenate then project: np.concatenate of the 12 heads times W_O", out,
+                  np.concatenate(loop_heads, axis=1) @ W_O, eq="multihead", atol=1e-10))
+print(check_close("the helper esm.multi_head_attention gives the same output", multi_head_attention(X, W_Q, W_K, W_V, W_O, H,
+                  mask), out, atol=1e-10))
+
+# Heads split the projections, not the embedding: head 0 reads every input coordinate.
+X2 = X.copy()
+X2[:, 700] += 1.0                                   # a coordinate far outside 'columns 0..63'
+moved = float(np.abs(attention(split_heads(X2 @ W_Q, H), split_heads(X2 @ W_K, H), split_heads(X2 @ W_V, H),
+                               mask)[0][0] - heads[0]).max())
+print(check_true("changing input coordinate 700 changes head 0's output", moved > 1e-3, f"max change {moved:.3f}"))
+
+# Parameters do not depend on the number of heads: count the per-head arrays for each H.
+rows = []
+for n_heads in (1, 2, 4, 8, 12, 16):
+    dk = d // n_heads
+    arrays = [np.empty(d)]                                          # b_O
+    for _ in range(n_heads):                                        # per head: W_Q, W_K, W_V, their biases, W_O rows
+        arrays += [np.empty((d, dk)) for _ in range(3)] + [np.empty(dk) for _ in range(3)] + [np.empty((dk, d))]
+    rows.append((n_heads, d // n_heads, f"{sum(a.size for a in arrays):,}"))
+print(table(("heads $H$", "head width $d_k=d/H$", "parameters (weights and biases)"), rows))
+print(check_equal("at d = 768 every choice of H counts 4 d^2 + 4 d = 2,362,368 parameters",
+                  {r[2] for r in rows}, {f"{4 * d * d + 4 * d:,}"}, eq="mha-params"))

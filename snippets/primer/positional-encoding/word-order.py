@@ -1,0 +1,40 @@
+"""P2 The problem: without positions, attention cannot tell 'the cat ate the fish' from
+'the fish ate the cat'; adding a position vector to each row fixes that."""
+import numpy as np
+
+from esm import attention, check_close, check_true, shape_table, sinusoidal_positions
+
+rng = np.random.default_rng(2)
+vocab = {"the": 0, "cat": 1, "ate": 2, "fish": 3}
+d = 8
+E = rng.normal(size=(len(vocab), d))
+W_Q, W_K, W_V = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(3))
+
+def self_attn(H):
+    return attention(H @ W_Q, H @ W_K, H @ W_V)[0]
+
+s1 = ["the", "cat", "ate", "the", "fish"]
+s2 = ["the", "fish", "ate", "the", "cat"]
+X1, X2 = E[[vocab[w] for w in s1]], E[[vocab[w] for w in s2]]
+T = len(s1)
+
+# Attention commutes with any reordering P of the rows: Attn(P X) = P Attn(X).
+perm = rng.permutation(T)
+P = np.eye(T)[perm]
+print(check_close("permuting the input rows permutes the output rows, nothing else", self_attn(P @ X1), P @ self_attn(X1),
+                  eq="equivariance"))
+Z1, Z2 = self_attn(X1), self_attn(X2)
+print(check_close("without positions, 'cat' gets the same output in both sentences (position 1 vs 4)",
+                  Z1[1], Z2[4]))
+
+PE = sinusoidal_positions(T, d)
+H1, H2 = X1 + PE, X2 + PE
+loop = np.array([[X1[t, j] + PE[t, j] for j in range(d)] for t in range(T)])
+print(check_close("the input to the first layer is token row plus position row", H1, loop, eq="add-position"))
+print(shape_table({"T": T, "d": d}, [
+    ("token rows", "X", X1, "T d", "row $t$ is $\\mathbf x_t$"),
+    ("position rows", "P_{\\text{pos}}", PE, "T d", "row $t$ is $\\mathbf p_t$ (sinusoidal)"),
+    ("first-layer input", "H", H1, "T d", "$X+P_{\\text{pos}}$"),
+]))
+gap = float(np.linalg.norm(self_attn(H1)[1] - self_attn(H2)[4]))
+print(check_true("with positions added, the two outputs for 'cat' differ", gap > 0.1, f"distance {gap:.3f} > 0.1"))

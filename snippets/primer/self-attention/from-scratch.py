@@ -1,0 +1,76 @@
+"""P3 Self-attention from scratch in numpy: the four steps, each against a loop, with a
+causal mask."""
+import math
+
+import numpy as np
+
+from esm import attention, causal_mask, check_close, check_equal, check_true, figure, shape_table, svg
+
+rng = np.random.default_rng(5)
+T, d, d_k, d_v = 6, 8, 4, 4
+X = rng.normal(size=(T, d))                          # one row per token (embedding + position)
+W_Q = rng.normal(size=(d, d_k)) / math.sqrt(d)
+W_K = rng.normal(size=(d, d_k)) / math.sqrt(d)
+W_V = rng.normal(size=(d, d_v)) / math.sqrt(d)
+
+# Step 1: project every token to a query, a key and a value.
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+# Step 2: every query against every key.
+S = Q @ K.T
+# Step 3: scale, mask the future, softmax along each row.
+mask = causal_mask(T)
+scaled = np.where(mask, S / math.sqrt(d_k), -np.inf)
+A = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+A = A / A.sum(axis=1, keepdims=True)
+# Step 4: each output is the weighted average of the values.
+Z = A @ V
+
+print(shape_table({"T": T, "d": d, "d_k": d_k, "d_v": d_v}, [
+    ("inputs", "X", X, "T d", "row $t$ is token $t$'s vector"),
+    ("query weights", "W_Q", W_Q, "d d_k", "learned"),
+    ("queries", "Q", Q, "T d_k", "what each token looks for"),
+    ("keys", "K", K, "T d_k", "what each token offers to be found by"),
+    ("values", "V", V, "T d_v", "what each token hands over"),
+    ("scores", "S", S, "T T", "$S_{ij}=\\mathbf q_i^\\top\\mathbf k_j$"),
+    ("weights", "A", A, "T T", "row $i$: how query $i$ splits its attention"),
+    ("outputs", "Z", Z, "T d_v", "one context-aware vector per token"),
+]))
+
+loop_q = np.array([[sum(X[t, a] * W_Q[a, c] for a in range(d)) for c in range(d_k)] for t in range(T)])
+print(check_close("Q = X W_Q: row t is x_t^T W_Q (loop over coordinates)", Q, loop_q, eq="qkv"))
+loop_s = np.array([[sum(Q[i, c] * K[j, c] for c in range(d_k)) for j in range(T)] for i in range(T)])
+print(check_close("S_ij = q_i . k_j (loop over queries and keys)", S, loop_s, eq="scores"))
+loop_a = np.zeros((T, T))
+for i in range(T):
+    e = [math.exp(S[i, j] / math.sqrt(d_k)) for j in range(i + 1)]   # only keys j <= i
+    for j in range(i + 1):
+        loop_a[i, j] = e[j] / sum(e)
+print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys j <= i (math.exp loop)", A, loop_a, eq="weights"))
+loop_z = np.array([sum(A[i, j] * V[j] for j in range(T)) for i in range(T)])
+print(check_close("z_i = sum_j A_ij v_j (loop over keys)", Z, loop_z, eq="output"))
+print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", Z, attention(Q, K, V, mask)[0]))
+print(check_close("every row of A sums to 1", A.sum(axis=1), np.ones(T)))
+print(check_equal("no weight on future keys: entries above the diagonal", A[np.triu_indices(T, 1)],
+                  np.zeros(T * (T - 1) // 2)))
+print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
+
+# 'bank': the same input row in two different contexts gets two different outputs.
+Y = X.copy()
+Y[:3] = rng.normal(size=(3, d))                     # change the context before position 3 only
+Z2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
+print(check_equal("token 3 has the same input row in both sequences", Y[3], X[3]))
+gap = float(np.linalg.norm(Z2[3] - Z[3]))
+print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|z_3 - z_3'| = {gap:.3f} > 0.1"))
+
+fig, ax = figure(size=(3.6, 3.0))
+im = ax.imshow(np.where(mask, A, np.nan), cmap="viridis", vmin=0, vmax=1)
+ax.set_xlabel("key $j$")
+ax.set_ylabel("query $i$")
+ax.grid(False)
+for i in range(T):
+    for j in range(i + 1):
+        ax.text(j, i, f"{A[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                color="white" if A[i, j] < 0.55 else "black")
+print(svg(fig, alt="Lower-triangular heatmap of causal attention weights for six tokens, with the weight "
+          "printed in each cell; the first row is a single 1.00",
+          caption="Causal attention weights $A$: each row sums to 1; blank cells are the masked future."))

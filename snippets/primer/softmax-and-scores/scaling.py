@@ -1,0 +1,65 @@
+"""P4 Why divide by sqrt(d_k): the variance of q.k grows like d_k, large scores saturate the
+softmax, and a saturated softmax passes almost no gradient."""
+import math
+
+import numpy as np
+
+from esm import PALETTE, check_close, check_less, figure, softmax, svg, table
+
+rng = np.random.default_rng(4)
+n = 2000
+dims = [4, 16, 64, 256, 1024]
+var_raw, var_scaled = [], []
+for d_k in dims:
+    q, k = rng.normal(size=(n, d_k)), rng.normal(size=(n, d_k))   # unit-variance entries
+    dots = np.einsum("nd,nd->n", q, k)
+    var_raw.append(dots.var())
+    var_scaled.append((dots / math.sqrt(d_k)).var())
+print(table(("$d_k$", "measured Var$(\\mathbf q^\\top\\mathbf k)$", "$d_k$ (closed form)",
+             "measured Var$(\\mathbf q^\\top\\mathbf k/\\sqrt{d_k})$"),
+            [(d, f"{v:.1f}", d, f"{w:.3f}") for d, v, w in zip(dims, var_raw, var_scaled)]))
+print(check_close(f"measured variance of q.k over {n} pairs matches d_k (within 10 %)", np.array(var_raw),
+                  np.array(dims, dtype=float), rtol=0.10, atol=0.0, eq="dot-variance"))
+print(check_close("after dividing by sqrt(d_k) the variance is about 1 at every d_k", np.array(var_scaled),
+                  np.ones(len(dims)), atol=0.10))
+
+# The notes' two saturation examples, computed.
+a50, a500 = softmax(np.array([50.0, 52.0, 48.0])), softmax(np.array([500.0, 520.0, 480.0]))
+print(check_close("softmax(50, 52, 48) = (0.117, 0.867, 0.016), not (0.1, 0.8, 0.1)", a50,
+                  np.array([0.1173, 0.8668, 0.0159]), atol=5e-5))
+print(check_less("softmax(500, 520, 480): the runner-up weight is below 1e-8", a500[0], 1e-8,
+                 names=("weight of 500", "1e-8")))
+
+# Gradient: the Jacobian of softmax, da_i/ds_j = a_i (delta_ij - a_j), against finite differences.
+s = rng.normal(size=5)
+a = softmax(s)
+J = np.diag(a) - np.outer(a, a)
+h = 1e-6
+fd = np.column_stack([(softmax(s + h * np.eye(5)[j]) - softmax(s - h * np.eye(5)[j])) / (2 * h) for j in range(5)])
+print(check_close("softmax Jacobian a_i(delta_ij - a_j) equals central finite differences", J, fd, eq="softmax-jacobian",
+                  atol=1e-9))
+
+# Saturation with and without the scaling, at d_k = 512 and T = 16 keys, 500 random queries.
+d_k, T, m = 512, 16, 500
+Q, K = rng.normal(size=(m, d_k)), rng.normal(size=(T, d_k))
+stats = {}
+for name, S in (("unscaled", Q @ K.T), ("scaled by 1/sqrt(d_k)", Q @ K.T / math.sqrt(d_k))):
+    A = softmax(S)
+    J_all = A[:, :, None] * np.eye(T) - A[:, :, None] * A[:, None, :]      # one Jacobian per query
+    jac = np.linalg.norm(J_all, axis=(1, 2))
+    stats[name] = (float(S.std()), float(A.max(axis=1).mean()), float(np.median(jac)))
+print(table(("scores", "std of scores", "mean largest weight", "median Jacobian norm $\\lVert J\\rVert_F$"),
+            [(k, f"{v[0]:.2f}", f"{v[1]:.3f}", f"{v[2]:.2e}") for k, v in stats.items()]))
+print(check_less("unscaled scores pass a far smaller gradient (median Jacobian norm)",
+                 stats["unscaled"][2], stats["scaled by 1/sqrt(d_k)"][2] / 100, names=("unscaled", "scaled / 100")))
+
+fig, ax = figure(size=(5.2, 2.8))
+ax.loglog(dims, var_raw, "o-", color=PALETTE[0], label="Var$(\\mathbf{q}^\\top\\mathbf{k})$ measured")
+ax.loglog(dims, dims, ":", color=PALETTE[4], label="$d_k$")
+ax.loglog(dims, var_scaled, "s--", color=PALETTE[1], label="after dividing by $\\sqrt{d_k}$")
+ax.set_xlabel("$d_k$")
+ax.set_ylabel("variance")
+ax.legend(loc="center right", frameon=False, fontsize=8)
+print(svg(fig, alt="Log-log plot of the measured variance of q dot k against d_k: it follows the line "
+          "variance = d_k, while the scaled version stays at 1",
+          caption="Measured over 2000 random pairs with unit-variance entries per $d_k$."))

@@ -1,0 +1,93 @@
+"""P6 A pre-norm transformer block (GPT-2 style) forward pass: layer norm, multi-head
+attention, feed-forward, residuals; checked against a token-by-token loop."""
+import math
+
+import numpy as np
+
+from esm import causal_mask, check_close, check_true, layer_norm, multi_head_attention, shape_table
+
+rng = np.random.default_rng(12)
+T, d, H = 5, 16, 4
+d_k, d_ff = d // H, 4 * d
+
+
+def gelu(x):
+    """GELU, tanh form (as in GPT-2)."""
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+p = {name: rng.normal(size=shape) * 0.3 for name, shape in {
+    "W_Q": (d, d), "W_K": (d, d), "W_V": (d, d), "W_O": (d, d), "b_Q": (d,), "b_K": (d,), "b_V": (d,), "b_O": (d,),
+    "W_1": (d, d_ff), "b_1": (d_ff,), "W_2": (d_ff, d), "b_2": (d,),
+    "g_1": (d,), "beta_1": (d,), "g_2": (d,), "beta_2": (d,)}.items()}
+p["g_1"] += 1.0
+p["g_2"] += 1.0
+X = rng.normal(size=(T, d))
+mask = causal_mask(T)
+
+# The block, vectorised.
+N1 = layer_norm(X, p["g_1"], p["beta_1"])
+attn = multi_head_attention(N1, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H, mask, p["b_Q"], p["b_K"], p["b_V"], p["b_O"])
+U = X + attn                                                   # residual around attention
+N2 = layer_norm(U, p["g_2"], p["beta_2"])
+F_hidden = gelu(N2 @ p["W_1"] + p["b_1"])
+ffn = F_hidden @ p["W_2"] + p["b_2"]
+Y = U + ffn                                                    # residual around the feed-forward
+
+print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k, "d_ff": d_ff}, [
+    ("block input", "X", X, "T d", "the residual stream"),
+    ("normalised input", "\\operatorname{LN}_1(X)", N1, "T d", "each row: mean 0, variance 1, then $\\gamma,\\beta$"),
+    ("attention output", "\\operatorname{MHA}(\\cdot)", attn, "T d", f"{H} heads of width {d_k}"),
+    ("after first residual", "U", U, "T d", "$X+\\operatorname{MHA}(\\operatorname{LN}_1(X))$"),
+    ("first FFN weights", "W_1", p["W_1"], "d d_ff", "expand to $4d$"),
+    ("FFN hidden layer", "\\phi(\\cdot)", F_hidden, "T d_ff", "GELU, token by token"),
+    ("second FFN weights", "W_2", p["W_2"], "d_ff d", "back to $d$"),
+    ("block output", "Y", Y, "T d", "$U+\\operatorname{FFN}(\\operatorname{LN}_2(U))$: same shape as $X$"),
+]))
+
+# Independent implementation: one token at a time, plain Python sums for the statistics.
+def ln_row(x, g, b):
+    mu = sum(x) / len(x)
+    var = sum((v - mu) ** 2 for v in x) / len(x)
+    return np.array([(v - mu) / math.sqrt(var + 1e-5) for v in x]) * g + b
+
+
+ln_loop = np.array([ln_row(list(X[t]), p["g_1"], p["beta_1"]) for t in range(T)])
+print(check_close("layer norm, vectorised vs row by row with Python sums", N1, ln_loop, eq="layer-norm", atol=1e-12))
+ffn_loop = np.array([gelu(N2[t] @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"] for t in range(T)])
+print(check_close("the feed-forward acts on each token separately (loop over tokens)", ffn, ffn_loop, eq="ffn", atol=1e-12))
+
+Y_loop = np.zeros((T, d))
+for t in range(T):                                             # token t sees tokens 0..t only
+    n = [ln_row(list(X[j]), p["g_1"], p["beta_1"]) for j in range(t + 1)]
+    q = n[t] @ p["W_Q"] + p["b_Q"]
+    ks = [nj @ p["W_K"] + p["b_K"] for nj in n]
+    vs = [nj @ p["W_V"] + p["b_V"] for nj in n]
+    head_out = []
+    for h in range(H):
+        c = slice(h * d_k, (h + 1) * d_k)
+        e = [math.exp(float(q[c] @ k[c]) / math.sqrt(d_k)) for k in ks]
+        head_out.append(sum(w / sum(e) * v[c] for w, v in zip(e, vs)))
+    u = X[t] + np.concatenate(head_out) @ p["W_O"] + p["b_O"]
+    n2 = ln_row(list(u), p["g_2"], p["beta_2"])
+    Y_loop[t] = u + gelu(n2 @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+print(check_close("the whole block vs a token-by-token loop (attention by explicit sums)", Y, Y_loop, eq="block",
+                  atol=1e-10))
+
+
+def block(Z):
+    Uz = Z + multi_head_attention(layer_norm(Z, p["g_1"], p["beta_1"]), p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H,
+                                  mask, p["b_Q"], p["b_K"], p["b_V"], p["b_O"])
+    return Uz + gelu(layer_norm(Uz, p["g_2"], p["beta_2"]) @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+
+
+X_late = X.copy()
+X_late[3:] = rng.normal(size=(T - 3, d))                       # change tokens 3 and 4 only
+print(check_close("changing tokens 3 and 4 leaves the outputs of tokens 0..2 unchanged (causal)", block(X_late)[:3],
+                  Y[:3], atol=1e-12))
+
+# Residuals: with the sublayers' output weights and biases at zero, the block is the identity.
+zeroed = multi_head_attention(N1, p["W_Q"], p["W_K"], p["W_V"], np.zeros((d, d)), H, mask, p["b_Q"], p["b_K"], p["b_V"], 0.0)
+U0 = X + zeroed
+Y0 = U0 + gelu(layer_norm(U0, p["g_2"], p["beta_2"]) @ p["W_1"] + p["b_1"]) @ np.zeros((d_ff, d))
+print(check_close("with W_O = 0, W_2 = 0 and zero output biases the block passes X through unchanged", Y0, X, atol=0))
