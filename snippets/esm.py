@@ -253,10 +253,13 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # Text made after `figure` returned (legends, ax.text) missed the style and would be drawn
     # in pure black, unreadable on the dark scheme: give default-black text the ink colour.
     from matplotlib.colors import to_hex
+    from matplotlib.legend import Legend
     from matplotlib.text import Text
     for t in fig.findobj(Text):
         if to_hex(t.get_color()) == "#000000":
             t.set_color(_INK)
+    for legend in fig.findobj(Legend):       # likewise legend frames: opaque white by default
+        legend.set_frame_on(False)
     buf = io.StringIO()
     with _style(), mpl.rc_context({"svg.hashsalt": salt}):
         fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,

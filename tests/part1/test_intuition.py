@@ -95,3 +95,17 @@ def test_pipeline_shapes_for_a_padded_batch():
     for b in range(2):
         for t in range(T):
             np.testing.assert_array_equal(X[b, t], E[ids[b, t]])
+
+
+def test_legends_and_late_text_follow_the_colour_scheme():
+    """Figures of 1.2 and 1.4 add a legend and cell labels after `figure()` returned: esm.svg must
+    still draw their text in currentColor, without an opaque legend frame."""
+    fig, ax = esm.figure()
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend()
+    ax.text(0.5, 0.5, "late text")
+    out = esm.svg(fig, alt="legend test")
+    import re
+    texts = re.findall(r"<text[^>]*>(?:a line|late text)</text>", out)
+    assert len(texts) == 2 and all("fill: currentColor" in t for t in texts)
+    assert "#ffffff" not in out.lower()

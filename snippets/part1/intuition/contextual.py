@@ -68,7 +68,7 @@ ax.set_ylabel("cosine between the two texts")
 ax.set_ylim(0.5, 1.05)
 ax.legend(loc="lower left")
 print(svg(fig, alt="Cosine between the states of 'bank' in two texts, equal at layer 0, lower after each layer",
-          caption=r"The same id in two texts: identical at $\ell=0$, pulled apart by the context "
-                  r"after each hand-made layer. 'the' comes first and has no context to read."))
+          caption=r"The same id in two texts: identical at $\ell=0$, apart once the hand-made layers "
+                  r"have read the context. 'the' comes first and has no context to read."))
 print(table(("layer", "cos, 'bank' in A vs B", "cos, 'the' in A vs B"),
             [(l, f"{c:.4f}", f"{c0:.4f}") for l, (c, c0) in enumerate(zip(cos_by_layer, cos_the))]))
