@@ -445,6 +445,61 @@ def attention(Q, K, V, mask=None, bias=None, temperature: float = 1.0):
 
 
 # ---------------------------------------------------------------------------------------------
+# Transformer pieces (introduced in the primer, chapters P5 and P6)
+# ---------------------------------------------------------------------------------------------
+
+def split_heads(X, n_heads: int) -> np.ndarray:
+    """(..., T, H*d_k) -> (..., H, T, d_k): head h gets columns h*d_k .. (h+1)*d_k - 1.
+    Introduced in primer chapter P5 (multi-head attention)."""
+    X = np.asarray(X, dtype=float)
+    *lead, T, width = X.shape
+    if width % n_heads:
+        raise ValueError(f"width {width} is not divisible by {n_heads} heads")
+    return np.swapaxes(X.reshape(*lead, T, n_heads, width // n_heads), -3, -2)
+
+
+def merge_heads(X) -> np.ndarray:
+    """(..., H, T, d_k) -> (..., T, H*d_k), the inverse of `split_heads` (concatenation of the
+    heads along the feature axis). Introduced in primer chapter P5."""
+    X = np.asarray(X, dtype=float)
+    *lead, H, T, dk = X.shape
+    return np.swapaxes(X, -3, -2).reshape(*lead, T, H * dk)
+
+
+def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5) -> np.ndarray:
+    """gamma * (x - mean(x)) / sqrt(var(x) + eps) + beta over the last axis (biased variance,
+    as in PyTorch's LayerNorm). Introduced in primer chapter P6 (the transformer block)."""
+    X = np.asarray(X, dtype=float)
+    mu = X.mean(axis=-1, keepdims=True)
+    var = X.var(axis=-1, keepdims=True)
+    out = (X - mu) / np.sqrt(var + eps)
+    if gamma is not None:
+        out = out * np.asarray(gamma, dtype=float)
+    if beta is not None:
+        out = out + np.asarray(beta, dtype=float)
+    return out
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None,
+                         b_Q=0.0, b_K=0.0, b_V=0.0, b_O=0.0) -> np.ndarray:
+    """Multi-head attention: project (X W + b), split into ``n_heads`` heads of width
+    d/n_heads, scaled dot-product `attention` per head, concatenate, project by W_O (+ b_O).
+
+    ``X`` (..., T, d); ``W_Q``, ``W_K``, ``W_V``, ``W_O`` (d, d); ``mask`` boolean (T, T).
+    Returns (..., T, d). Introduced in primer chapter P5; the block of P6 uses it.
+    """
+    X = np.asarray(X, dtype=float)
+    Q = split_heads(X @ W_Q + b_Q, n_heads)
+    K = split_heads(X @ W_K + b_K, n_heads)
+    V = split_heads(X @ W_V + b_V, n_heads)
+    heads, _ = attention(Q, K, V, mask=mask)
+    return merge_heads(heads) @ W_O + b_O
+
+
+__all__ += ["split_heads", "merge_heads", "layer_norm", "multi_head_attention"]
+
+
+# ---------------------------------------------------------------------------------------------
 # Gradients by finite differences (introduced in 2.2; 2.4 and later gradient checks use it)
 # ---------------------------------------------------------------------------------------------
 
