@@ -1,0 +1,78 @@
+"""5.3 GloVe: weighted least squares on log co-occurrence counts; zero counts drop out."""
+import numpy as np
+
+from esm import PALETTE, check_close, check_equal, check_less, figure, shape_table, svg
+
+x_max, alpha = 100.0, 0.75                       # the values of Pennington et al. (2014)
+
+
+def f(x):
+    """GloVe's weight: (x / x_max)^alpha below x_max, 1 above; f(0) = 0."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x < x_max, (x / x_max) ** alpha, 1.0)
+
+
+rng = np.random.default_rng(53)
+V, d = 12, 3
+A = rng.normal(0, 0.7, (V, d))                   # hidden "true" vectors that generate the counts
+logits = A @ A.T + 1.5
+X = rng.poisson(np.exp(logits)).astype(float)    # a toy symmetric-ish co-occurrence matrix
+X = np.triu(X) + np.triu(X, 1).T                 # make it exactly symmetric
+nz = X > 0
+
+W = rng.normal(0, 0.1, (V, d))                   # word vectors w_i
+Wt = rng.normal(0, 0.1, (V, d))                  # context vectors w~_j
+b, bt = np.zeros(V), np.zeros(V)
+
+
+def glove_loss(W, Wt, b, bt):
+    r = W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0))
+    return float(np.sum(f(X) * np.where(nz, r, 0.0) ** 2))
+
+
+start = glove_loss(W, Wt, b, bt)
+lr, steps = 0.01, 300
+for _ in range(steps):                           # full-batch gradient descent
+    r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
+    G = 2 * f(X) * r                             # d J / d (w_i . w~_j + b_i + b~_j)
+    W, Wt, b, bt = W - lr * G @ Wt, Wt - lr * G.T @ W, b - lr * G.sum(1), bt - lr * G.sum(0)
+end = glove_loss(W, Wt, b, bt)
+
+print(shape_table({"V": V, "d": d}, [
+    ("co-occurrence counts", "X", X, "V V", r"$X_{ij}$: times $j$ appears near $i$"),
+    ("weights", "f(X)", f(X), "V V", r"0 where $X_{ij}=0$, 1 from $x_{\max}=100$ up"),
+    ("word vectors", "W", W, "V d", r"rows $\mathbf w_i$"),
+    ("context vectors", r"\tilde W", Wt, "V d", r"rows $\tilde{\mathbf w}_j$"),
+    ("biases", r"\mathbf b,\ \tilde{\mathbf b}", b, "V", "one scalar per word (and per context)"),
+]))
+
+loop = 0.0
+for i in range(V):
+    for j in range(V):
+        if X[i, j] > 0:
+            loop += f(X[i, j]) * (W[i] @ Wt[j] + b[i] + bt[j] - np.log(X[i, j])) ** 2
+print(check_close("objective: masked matrix form vs a double loop over nonzero X_ij",
+                  end, float(loop), atol=1e-9, eq="glove"))
+points = np.array([0.0, 1.0, 10.0, 50.0, 100.0, 1000.0])
+by_hand = [0.0, 10 ** -1.5, 10 ** -0.75, 2 ** -0.75, 1.0, 1.0]   # (1/100)^(3/4) = 10^(-3/2), ...
+print(check_close("f at 0, 1, 10, 50, 100, 1000 vs 0, 10^-1.5, 10^-0.75, 2^-0.75, 1, 1", f(points), by_hand,
+                  atol=1e-12, eq="glove-weight"))
+print(check_equal(f"the {int(np.sum(~nz))} zero counts get weight 0, so log 0 is never needed",
+                  int(np.sum(f(X)[~nz] != 0)), 0))
+print(check_less(f"objective after {steps} gradient steps < at the start", end, start,
+                 names=("after", "start")))
+big = X >= 20
+fit = W @ Wt.T + b[:, None] + bt[None, :]
+err = np.abs(fit - np.log(np.where(nz, X, 1.0)))[big]
+print(check_less(f"on the {int(big.sum())} pairs with X_ij >= 20 the fit reproduces log X_ij", err.max(), 0.3,
+                 names=("max |w.w~ + b + b~ - log X|", "bound")))
+
+fig, ax = figure(size=(6.4, 2.6))
+xs = np.linspace(0, 150, 301)
+ax.plot(xs, f(xs), color=PALETTE[0])
+ax.axvline(x_max, color=PALETTE[1], lw=1, ls="--")
+ax.text(x_max + 2, 0.1, r"$x_{\max}=100$", color=PALETTE[1])
+ax.set_xlabel(r"co-occurrence count $X_{ij}$")
+ax.set_ylabel(r"weight $f(X_{ij})$")
+print(svg(fig, alt="GloVe weighting function: rising as a three-quarter power from 0 to 1 at 100, flat after",
+          caption="Rare pairs get small weights; pairs seen 100 times or more all count the same."))

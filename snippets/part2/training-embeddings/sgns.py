@@ -1,0 +1,106 @@
+"""5.2 Skip-gram with negative sampling on a tiny corpus: the loss falls, related words converge."""
+import math
+
+import numpy as np
+
+from esm import PALETTE, check_close, check_less, check_true, cosine, figure, log_sigmoid, shape_table, sigmoid, svg
+
+corpus = """the cat chased the mouse . the dog chased the cat . the cat ate the fish .
+the dog ate the bone . a dog slept on the mat . a cat slept on the mat .
+the dog barked at the mouse . the cat hunted the mouse . the dog hunted the cat .
+she baked the bread . he sliced the bread . she sliced the cheese . he ate the bread .
+she ate the cheese . he baked a cake . she sliced a cake . he ate a cake with cheese .""".split()
+vocab = sorted(set(corpus))
+idx = {w: i for i, w in enumerate(vocab)}
+ids = np.array([idx[w] for w in corpus])
+V, d, window, K = len(vocab), 8, 2, 4
+
+counts = np.bincount(ids, minlength=V).astype(float)
+noise = counts ** 0.75 / np.sum(counts ** 0.75)  # the noise distribution P_n(w) proportional to f(w)^(3/4)
+
+centres, outs = [], []                           # every (centre, context) pair within the window
+for t in range(len(ids)):
+    for s in range(max(0, t - window), min(len(ids), t + window + 1)):
+        if s != t:
+            centres.append(ids[t])
+            outs.append(ids[s])
+centres, outs = np.array(centres), np.array(outs)
+N = len(centres)
+
+rng = np.random.default_rng(52)
+Vin = rng.normal(0, 0.1, (V, d))                 # centre-word vectors v_c (the embeddings kept)
+Uout = rng.normal(0, 0.1, (V, d))                # context-word vectors u_o
+
+
+def sgns_loss(Vin, Uout, c, o, neg):
+    """Per-pair loss -log s(u_o.v_c) - sum_k log s(-u_nk.v_c); c, o of shape (N,), neg (N, K)."""
+    vc = Vin[c]
+    pos = log_sigmoid(np.sum(Uout[o] * vc, axis=1))
+    negs = log_sigmoid(-np.einsum("nkd,nd->nk", Uout[neg], vc)).sum(axis=1)
+    return -(pos + negs)
+
+
+before = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
+neg0 = rng.choice(V, size=(N, K), p=noise)
+start = sgns_loss(Vin, Uout, centres, outs, neg0).mean()
+lr, epochs, batch = 0.05, 20, 64          # lr per pair (word2vec starts at 0.025)
+history = []
+for epoch in range(epochs):
+    order = rng.permutation(N)
+    for b in range(0, N, batch):
+        j = order[b:b + batch]
+        c, o = centres[j], outs[j]
+        neg = rng.choice(V, size=(len(j), K), p=noise)
+        vc = Vin[c]
+        g_pos = sigmoid(np.sum(Uout[o] * vc, axis=1)) - 1.0            # d loss / d (u_o . v_c)
+        g_neg = sigmoid(np.einsum("nkd,nd->nk", Uout[neg], vc))        # d loss / d (u_nk . v_c)
+        grad_vc = g_pos[:, None] * Uout[o] + np.einsum("nk,nkd->nd", g_neg, Uout[neg])
+        dU = np.zeros_like(Uout)
+        np.add.at(dU, o, g_pos[:, None] * vc)
+        np.add.at(dU, neg, g_neg[:, :, None] * vc[:, None, :])
+        dV = np.zeros_like(Vin)
+        np.add.at(dV, c, grad_vc)
+        Vin -= lr * dV                            # summed over the batch: one step per pair
+        Uout -= lr * dU
+    history.append(sgns_loss(Vin, Uout, centres, outs, neg0).mean())
+
+print(shape_table({"V": V, "d": d, "N": N, "K": K}, [
+    ("centre vectors", "V_{\\text{in}}", Vin, "V d", r"row $\mathbf v_c$; the embeddings kept"),
+    ("context vectors", "U", Uout, "V d", r"row $\mathbf u_o$"),
+    ("centre ids", r"\mathbf c", centres, "N", f"one per (centre, context) pair within {window} words"),
+    ("context ids", r"\mathbf o", outs, "N", "the word observed next to the centre"),
+    ("negatives", "n_{k}", neg0, "N K", r"drawn from $P_n$"),
+    ("noise distribution", "P_n", noise, "V", r"$\propto f(w)^{3/4}$"),
+]))
+
+c, o, ng = centres[:3], outs[:3], neg0[:3]
+loop = [-math.log(1 / (1 + math.exp(-float(Uout[o[i]] @ Vin[c[i]]))))
+        - sum(math.log(1 / (1 + math.exp(float(Uout[n] @ Vin[c[i]])))) for n in ng[i]) for i in range(3)]
+print(check_close("per-pair loss: vectorised vs math.log/math.exp in a loop", sgns_loss(Vin, Uout, c, o, ng),
+                  loop, atol=1e-12, eq="sgns"))
+pn = [counts[w] ** 0.75 / sum(f ** 0.75 for f in counts) for w in range(V)]
+print(check_close("noise probabilities f^(3/4) / sum f^(3/4) vs a loop", noise, pn, atol=1e-15, eq="noise"))
+uni = counts / counts.sum()
+print(check_true("the 3/4 power lowers the commonest word and raises the rarest",
+                 noise[idx["the"]] < uni[idx["the"]] and noise[idx["with"]] > uni[idx["with"]],
+                 f"P(the): {uni[idx['the']]:.3f} -> {noise[idx['the']]:.3f}; "
+                 f"P(with): {uni[idx['with']]:.4f} -> {noise[idx['with']]:.4f}"))
+print(check_less(f"mean loss on fixed negatives after {epochs} epochs < at the start", history[-1], start,
+                 names=("after", "start")))
+after = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
+print(check_true("cat and dog end up closer than cat and bread", after[0] > after[1] and after[0] > before[0],
+                 f"cos(cat, dog) {before[0]:.2f} -> {after[0]:.2f}; cos(cat, bread) {before[1]:.2f} -> {after[1]:.2f}"))
+
+fig, axes = figure(1, 2, size=(7.2, 2.6))
+axes[0].plot(range(epochs + 1), [start] + history, color=PALETTE[0])
+axes[0].set_xlabel("epoch")
+axes[0].set_ylabel("mean loss per pair")
+top = np.argsort(-counts, kind="stable")[:8]
+x = np.arange(len(top))
+axes[1].bar(x - 0.2, uni[top], 0.4, color=PALETTE[4], label="unigram f")
+axes[1].bar(x + 0.2, noise[top], 0.4, color=PALETTE[1], label=r"$\propto f^{3/4}$")
+axes[1].set_xticks(x, [vocab[i] for i in top], rotation=45, ha="right")
+axes[1].legend(loc="upper right", frameon=False)
+print(svg(fig, alt="Left: skip-gram training loss falling over epochs. Right: unigram and three-quarter-power "
+          "noise probabilities of the eight commonest words", caption="Training loss on a fixed set of "
+          "negatives (left); the 3/4 power flattens the unigram distribution (right)."))
