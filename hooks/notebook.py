@@ -1,0 +1,392 @@
+"""The theory notebook: made from text, executed at every build, shipped light.
+
+Its source, docs/notebook/theory.py, is a jupytext percent file (reviewable as text). At every
+build this hook
+
+1. makes the notebook: the source's cells, with the helper cell (tagged ``esm-helpers``)
+   filled with the snippets/esm.py code it names on its ``# esm:`` lines and whatever that code
+   uses, copied from esm's source (the helpers are written once, in esm.py); stable cell ids,
+   no outputs. It ships as ``notebook/theory.ipynb`` and is what mkdocs-jupyter executes (in a
+   fresh kernel, ``execute: true``, ``allow_errors: false``, no cache);
+2. turns a failing cell into a build error naming the notebook, the cell (its number and its
+   line in the source), its demo and the exception, instead of mkdocs-jupyter's traceback;
+3. rewrites the rendered notebook so that it is light and looks like the other pages: drops
+   mkdocs-jupyter's ~570 KB of inline CSS and its scripts (an empty ``<script src="">``, a
+   cdnjs mermaid loader, MathJax, a clipboard element); gives code cells Material's code-block
+   markup (its highlighting and copy button); turns printed ``PASS`` lines into the site's
+   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for hooks/katex.py; adds
+   a download link. It runs before hooks/execution.py and hooks/katex.py (priority 50), which
+   then treat the page like any other: every display formula labelled and checked, all math
+   rendered at build time.
+
+A notebook that is not in an explicit nav (a subset build of other pages) is not built.
+"""
+
+from __future__ import annotations
+
+import ast
+import html as htmllib
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+log = logging.getLogger("mkdocs.hooks.notebook")
+
+NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext percent file
+DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships
+HELPER_TAG = "esm-helpers"
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+#: esm code that a notebook replaces: there, checks print plain PASS lines (this hook turns
+#: them into the site's check lines), whatever ESM_OUTPUT the kernel inherits.
+NOTEBOOK_OVERRIDES = {
+    "_html_mode": (
+        "def _html_mode() -> bool:\n"
+        '    """In a notebook checks print plain PASS lines."""\n'
+        "    return False"
+    ),
+}
+
+_state: dict = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Making the notebook
+# ---------------------------------------------------------------------------------------------
+
+def helper_source(esm_path: Path, names: list[str]) -> str:
+    """The code of esm's top-level ``names`` and of every esm name they use, in esm's order,
+    preceded by the imports that code needs: a cell that runs without esm installed."""
+    text = esm_path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    defs: dict[str, ast.stmt] = {}
+    imports: list[tuple[str, str]] = []          # (bound name, import statement)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defs[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    defs[target.id] = node
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                stmt = f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                imports.append((bound, stmt))
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            for alias in node.names:
+                stmt = f"from {node.module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                imports.append((alias.asname or alias.name, stmt))
+
+    def code(name: str) -> str:
+        if name in NOTEBOOK_OVERRIDES:
+            return NOTEBOOK_OVERRIDES[name]
+        node = defs[name]
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
+        while start > 0 and lines[start - 1].startswith("#:"):   # keep a "#:" doc comment
+            start -= 1
+        return "\n".join(lines[start:node.end_lineno])
+
+    def used(source: str) -> set[str]:
+        return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+
+    unknown = [n for n in names if n not in defs]
+    if unknown:
+        raise PluginError(f"{NOTEBOOK}: the helper cell names {unknown}, which snippets/esm.py does not define")
+    needed: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo += [n for n in used(code(name)) if n in defs and n not in needed]
+    chosen = [name for name in dict.fromkeys(defs) if name in needed]
+    blocks: list[str] = []
+    for name in chosen:           # an Assign binding several names is written once
+        block = code(name)
+        if block not in blocks:
+            blocks.append(block)
+    refs = set().union(*(used(b) for b in blocks))
+    head = list(dict.fromkeys(stmt for bound, stmt in imports if bound in refs))
+    intro = ("# Helpers copied from snippets/esm.py when the site was built (the site's one helper\n"
+             "# module): checks that print PASS lines, figures, and the math the lessons share.")
+    return intro + "\n" + "\n".join(head) + "\n\n\n" + "\n\n\n".join(blocks) + "\n"
+
+
+def build_notebook(source: Path, esm_path: Path):
+    """The notebook from its percent-format source, helper cell filled, ready to ship."""
+    import jupytext
+    import nbformat
+
+    nb = jupytext.read(source, fmt="py:percent")
+    helper_cells = 0
+    for k, cell in enumerate(nb.cells):
+        tags = list(cell.metadata.get("tags", []))
+        cell.metadata = {"tags": tags} if tags else {}
+        cell.id = f"cell-{k + 1:02d}"
+        if HELPER_TAG in tags:
+            names = " ".join(re.findall(r"^#\s*esm:(.*)$", cell.source, re.M)).split()
+            if not names:
+                raise PluginError(f"{NOTEBOOK}: the {HELPER_TAG} cell names no helper on a '# esm:' line")
+            cell.source = helper_source(esm_path, names)
+            helper_cells += 1
+    if helper_cells != 1:
+        raise PluginError(f"{NOTEBOOK}: expected one cell tagged {HELPER_TAG}, found {helper_cells}")
+    nb.metadata = {"kernelspec": dict(KERNEL), "language_info": {"name": "python"}}
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nbformat.validate(nb)
+    return nb
+
+
+def cell_lines(source: Path) -> list[int]:
+    """The source line (1-based) where each cell of a percent file starts."""
+    text = source.read_text(encoding="utf-8").splitlines()
+    return [i + 1 for i, line in enumerate(text) if re.match(r"#\s*%%", line)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Build events
+# ---------------------------------------------------------------------------------------------
+
+def on_config(config, **kwargs):
+    root = Path(config.config_file_path).parent
+    snippets = str(root / "snippets")
+    if snippets not in sys.path:
+        sys.path.insert(0, snippets)
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is not None:
+        c = plugin.config
+        wrong = [f"{k}: {c[k]!r} (needs {v!r})" for k, v in
+                 (("execute", True), ("allow_errors", False), ("cache", False)) if c[k] != v]
+        if wrong:
+            raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
+                              "an error: " + "; ".join(wrong))
+    _state.clear()
+    _state["root"] = root
+    return config
+
+
+def _nav_paths(nav) -> set[str]:
+    out: set[str] = set()
+    for item in nav if isinstance(nav, list) else [nav]:
+        if isinstance(item, dict):
+            for value in item.values():
+                out |= _nav_paths(value)
+        elif isinstance(item, list):
+            out |= _nav_paths(item)
+        elif isinstance(item, str):
+            out.add(item)
+    return out
+
+
+@event_priority(50)       # before mkdocs-jupyter's on_files, which must see the made notebook
+def on_files(files, config, **kwargs):
+    src = files.get_file_from_path(NOTEBOOK)
+    if src is None:
+        return files
+    files.remove(src)
+    if config.nav is not None and NOTEBOOK not in _nav_paths(config.nav):
+        log.info("%s is not in the nav: not built", NOTEBOOK)
+        return files
+    import jupytext
+    import nbformat
+
+    source = Path(src.abs_src_path)
+    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
+    tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
+    made = tmp / NOTEBOOK                      # what mkdocs-jupyter reads and executes
+    made.parent.mkdir(parents=True)
+    made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
+    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source))
+    # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
+    files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
+                      use_directory_urls=config.use_directory_urls))
+    files.append(File.generated(config, DOWNLOAD, content=nbformat.writes(nb) + "\n"))
+    return files
+
+
+@event_priority(-50)      # after mkdocs-jupyter's on_pre_page, which replaces page.render
+def on_pre_page(page, config, files, **kwargs):
+    if page.file.src_uri != NOTEBOOK:
+        return page
+    render = page.render
+
+    def render_or_fail(config, files):
+        try:
+            render(config, files)
+        except Exception as error:              # noqa: BLE001 - reported, never published
+            raise PluginError(describe_failure(error)) from None
+
+    page.render = render_or_fail
+    return page
+
+
+def describe_failure(error: Exception) -> str:
+    """One line naming the notebook, the cell, its source line, its demo and the error."""
+    nb, lines = _state.get("nb"), _state.get("lines", [])
+    message = str(error)
+    m = re.search(r"the following cell:\n-{18}\n(.*?)\n-{18}\n", message, re.S)
+    if nb is None or m is None or not hasattr(error, "ename"):
+        last = message.strip().splitlines()[-1] if message.strip() else type(error).__name__
+        return f"{NOTEBOOK}: the notebook could not be executed: {type(error).__name__}: {last}"
+    cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip() == m[1].strip()]
+    k = cells[0] if cells else None
+    where = "a cell"
+    if k is not None:
+        line = f", line {lines[k]}" if k < len(lines) else ""
+        heading = next((h for c in reversed(nb.cells[:k]) if c.cell_type == "markdown"
+                        for h in re.findall(r"^#{1,6}\s+(.+)$", c.source, re.M)[-1:]), None)
+        where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", demo '{heading}'" if heading else "") + ")"
+    evalue = " ".join(str(error.evalue).split())
+    return f"{NOTEBOOK}: notebook {where} failed: {error.ename}: {evalue}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewriting the rendered notebook
+# ---------------------------------------------------------------------------------------------
+
+_DROP = re.compile(
+    r"<style\b[^>]*>.*?</style>|<script\b[^>]*>.*?</script>|<!--.*?-->"
+    r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
+    r'|<div class="clipboard-copy-txt" id="cell-\d+">.*?</div>'
+    r'|\s*<div class="jp-Collapser [^"]*">\s*</div>'
+    r'|<div class="celltoolbar">.*?</span>\s*</span>\s*</div>\s*</div>',
+    re.S,
+)
+_CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)\s*"><pre><span></span>(.*?)</pre></div>', re.S)
+_TEXT_OUT = re.compile(
+    r'<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*<pre>(.*?)</pre>\s*</div>', re.S)
+_MARKDOWN = re.compile(r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"[^>]*>)(.*?)(</div>)', re.S)
+_DISPLAY_P = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.S)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
+_PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
+_PASS = re.compile(r"^PASS(?: \[([^\]]+)\])? (.*?): (.*)$")
+
+STYLE = """<style>
+.esm-notebook .jp-Cell { margin: 0; }
+.esm-notebook .jp-CodeCell .highlight { margin: 0.8em 0 0; }
+.esm-notebook .jp-CodeCell .highlight pre { margin: 0; }
+.esm-notebook .esm-nb-output { margin: 0 0 1em; padding: 0.3em 0 0.1em; }
+.esm-notebook .esm-nb-output pre { margin: 0.2em 0; }
+.esm-notebook .esm-nb-output pre > code { font-size: 0.72rem; background: transparent;
+  white-space: pre-wrap; padding: 0.3em 0.8em;
+  border-left: 0.2rem solid var(--md-default-fg-color--lightest); }
+.esm-notebook .jp-RenderedHTML { margin: 0 0 1em; }
+.esm-notebook details.esm-helpers pre > code { max-height: 30em; }
+.md-typeset .esm-download { margin: 0 0 1.2em; }
+</style>
+"""
+
+
+def _math(segment: str) -> str:
+    """Mark the math of rendered Markdown for hooks/katex.py (code spans are left alone)."""
+    out, last = [], 0
+    for m in _PROTECT.finditer(segment):
+        out.append(_math_text(segment[last:m.start()]))
+        out.append(m[0])
+        last = m.end()
+    out.append(_math_text(segment[last:]))
+    return "".join(out)
+
+
+def _math_text(text: str) -> str:
+    text = _DISPLAY_P.sub(lambda m: f'<div class="arithmatex">\\[{m[1]}\\]</div>', text)
+    text = _DISPLAY.sub(lambda m: f'<div class="arithmatex">\\[{m[1]}\\]</div>', text)
+    return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m[1]}\\)</span>', text)
+
+
+def _output(m: re.Match) -> str:
+    """A text output: PASS lines become the site's check lines, the rest stays as text."""
+    import esm
+
+    parts, plain = [], []
+
+    def flush():
+        if plain:
+            parts.append("<pre><code>" + "\n".join(plain) + "</code></pre>")
+            plain.clear()
+
+    for raw in m[1].rstrip("\n").split("\n"):
+        line = htmllib.unescape(re.sub(r"<[^>]+>", "", raw))      # drop ANSI colour spans
+        p = _PASS.match(line)
+        if p:
+            flush()
+            old = os.environ.get("ESM_OUTPUT")
+            os.environ["ESM_OUTPUT"] = "html"
+            try:
+                parts.append(esm._emit(True, p[2], p[3], p[1]).strip())
+            finally:
+                if old is None:
+                    os.environ.pop("ESM_OUTPUT")
+                else:
+                    os.environ["ESM_OUTPUT"] = old
+        else:
+            plain.append(raw)
+    flush()
+    return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
+
+
+def rewrite(html: str, download_href: str, helper_summary: str) -> str:
+    """The rendered notebook, light and in the site's own markup (see the module docstring)."""
+    html = _DROP.sub("", html)
+    html = re.sub(r'\s(?:id="cell-id=[^"]*"|tabindex="0")', "", html)
+    html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>{m[2]}</code></pre></div>', html)
+    html = re.sub(r'<span class="w">(\s*)</span>', r"\1", html)     # whitespace needs no span
+    html = _TEXT_OUT.sub(_output, html)
+    html = _MARKDOWN.sub(lambda m: m[1] + _math(m[2]) + m[3], html)
+    html = html.replace('<a class="anchor-link" href=', '<a class="headerlink" title="Permanent link" href=')
+    html = html.replace('<div class="jupyter-wrapper">', '<div class="jupyter-wrapper esm-notebook">', 1)
+    # the helper cell: its code folded under a summary
+    tag = f"celltag_{HELPER_TAG}"
+    at = html.find(tag)
+    if at >= 0:
+        m = re.compile(r'<div class="language-python highlight">.*?</div>', re.S).search(html, at)
+        if m:   # folded, and as plain text: highlighting would weigh five times as much
+            plain = re.sub(r"<span[^>]*>|</span>", "", m[0])
+            html = (html[:m.start()] + f'<details class="abstract esm-helpers"><summary>{helper_summary}</summary>'
+                    + plain + "</details>" + html[m.end():])
+    link = (f'<p class="esm-download"><a class="md-button" href="{download_href}" download>'
+            f"Download the notebook (theory.ipynb)</a> It runs on its own with numpy and matplotlib.</p>")
+    html = re.sub(r"(</h1>)", lambda m: m[1] + "\n" + link, html, count=1)
+    if link not in html:
+        html = link + html
+    return STYLE + html
+
+
+@event_priority(50)       # before hooks/execution.py and hooks/katex.py
+def on_page_content(html, page, config, files, **kwargs):
+    if page.file.src_uri != NOTEBOOK:
+        return html
+    nb = _state["nb"]
+    helper = next(c for c in nb.cells if HELPER_TAG in c.metadata.get("tags", []))
+    n_defs = sum(1 for line in helper.source.splitlines() if re.match(r"(def|class) ", line))
+    summary = (f"Helper cell: {n_defs} functions and classes copied from snippets/esm.py "
+               f"at build time ({len(helper.source.splitlines())} lines)")
+    href = get_relative_url(DOWNLOAD, page.url)
+    return rewrite(html, href, summary)
+
+
+def _cleanup(**kwargs):
+    tmp = _state.pop("tmp", None)
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def on_post_build(config, **kwargs):
+    _cleanup()
+
+
+def on_build_error(error, **kwargs):
+    _cleanup()
