@@ -1,0 +1,112 @@
+"""The part-3 pages as built: solutions folded with their checks inside, an offline diagram
+that follows the colour scheme, the references linked, and the numbers in the prose equal to
+the numbers the demos print."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import DOCS, SNIPPETS, snippet_output
+from sitebuild import build
+
+PAGES = ["part3/attention-bridge.md", "part3/scale-and-diagnostics.md", "part3/common-mistakes.md",
+         "part3/exercises.md", "part3/why-it-matters.md", "part3/conceptual-bridge.md"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("part3-site")
+    result = build(out, pages=PAGES)
+    assert result.returncode == 0, result.stderr[-4000:]
+    return lambda page: (out / page[:-3] / "index.html").read_text(encoding="utf-8")
+
+
+def test_every_solution_is_folded_and_holds_its_checks(built):
+    html = built("part3/exercises.md")
+    blocks = re.findall(r"<details class=\"success\"( open)?>(.*?)</details>", html, re.S)
+    assert len(blocks) == 10
+    for opened, body in blocks:
+        assert not opened, "a solution is open before the reader opens it"
+        assert "<summary>Solution</summary>" in body
+        assert body.count('<div class="esm-check"') >= 2
+        assert "(a)" in body and "(b)" in body and "(c)" in body
+
+
+def test_every_exercise_states_difficulty_and_asks_shapes_number_consequence():
+    text = (DOCS / "part3" / "exercises.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## ", text, flags=re.M)[1:]
+    assert len(sections) == 10
+    for sec in sections:
+        question = sec.split('??? success "Solution"')[0]
+        assert re.search(r"\*\*Difficulty:\*\* [★☆]{3}", question)
+        assert "**(a)**" in question and "**(b)**" in question and "**(c)**" in question
+        assert re.search(r'^    ```python exec="on"', sec, re.M), "the solution's fence must sit inside the fold"
+
+
+def test_each_mistake_has_a_wrong_and_a_right_check():
+    text = (DOCS / "part3" / "common-mistakes.md").read_text(encoding="utf-8")
+    demos = re.findall(r'--8<-- "(part3/common-mistakes/[^"]+)"', text)
+    assert len(demos) == 10
+    for demo in demos:
+        out = snippet_output(SNIPPETS / demo)
+        passes = [line for line in out.splitlines() if line.startswith("PASS")]
+        assert any("wrong" in p for p in passes) and any("right" in p for p in passes), demo
+
+
+def test_bridge_diagram_is_offline_svg_in_current_color(built):
+    html = built("part3/conceptual-bridge.md")
+    fig = re.search(r'<figure class="esm-figure">(.*?)</figure>', html, re.S)[1]
+    svg = fig[fig.index("<svg"):fig.index("</svg>")]
+    for name in ("token ids", "rows", "positions", "attention + MLP", "contextual states", "logits"):
+        assert name in svg, name
+    assert "currentColor" in svg and "#000000" not in svg and "#010101" not in svg
+    assert not re.search(r"(href|src)=\"(https?:)?//", svg)
+    assert "mermaid" not in html.lower()
+
+
+def test_references_are_linked(built):
+    html = built("part3/conceptual-bridge.md")
+    for href in ("https://arxiv.org/abs/1301.3781", "https://aclanthology.org/D14-1162/",
+                 "https://arxiv.org/abs/1706.03762", "https://arxiv.org/abs/2104.09864",
+                 "https://arxiv.org/abs/2108.12409"):
+        assert f'href="{href}"' in html, href
+
+
+def test_why_it_matters_is_a_table(built):
+    html = built("part3/why-it-matters.md")
+    table = re.search(r"<table>(.*?)</table>", html, re.S)[1]
+    assert table.count("<tr>") >= 9
+
+
+# Numbers written in the prose, and the demo that prints them.
+PROSE = [
+    ("attention-bridge.md", "attention-bridge/qkv.py", ["-0.227", "0.085"], ["-0.2269", "0.0852"]),
+    ("attention-bridge.md", "attention-bridge/soft_lookup.py", ["0.462", "1.471"], ["0.462", "1.471"]),
+    ("attention-bridge.md", "attention-bridge/contextualize.py", ["0.944, 0.848, 0.770"],
+     ["cos 0.944", "cos 0.848", "cos 0.770"]),
+    ("attention-bridge.md", "attention-bridge/pca.py", ["48.3%", "29.1%", "7.9%"], ["48.3%", "29.1%", "7.9%"]),
+    ("attention-bridge.md", "attention-bridge/retrieval.py", ["0.92"], ["| 0.92 |"]),
+    ("scale-and-diagnostics.md", "scale-and-diagnostics/quantize.py", ["0.99996", "0.988"],
+     ["0.999961", "0.987966"]),
+    ("scale-and-diagnostics.md", "scale-and-diagnostics/dashboard.py", ["0.732", "2.90"], ["raw 0.732", "median 2.90"]),
+    ("scale-and-diagnostics.md", "scale-and-diagnostics/outliers.py", ["+9.4", "-4.9"], ["+9.39", "-4.91"]),
+    ("common-mistakes.md", "common-mistakes/m07_anisotropy.py", ["0.966", "68%", "99%"], ["0.966", "68%", "99%"]),
+    ("common-mistakes.md", "common-mistakes/m06_pca_literal.py", ["17.4%", "24%"], ["17.4%", "24%"]),
+    ("common-mistakes.md", "common-mistakes/m08_analogies.py", ["5 of 11"], ["5 of 11"]),
+    ("exercises.md", "exercises/ex06_output_gradient.py", ["0.1517", "0.2904"], ["0.1517", "0.2904"]),
+    ("exercises.md", "exercises/ex08_rope.py", ["4.4018", "-6.8536"], ["4.4018", "-6.8536"]),
+    ("exercises.md", "exercises/ex05_anisotropy.py", ["0.703", "0.692"], ["0.703", "0.692"]),
+]
+
+
+@pytest.mark.parametrize("page, demo, in_page, in_output", PROSE, ids=[p[1] for p in PROSE])
+def test_prose_numbers_are_the_demo_numbers(page, demo, in_page, in_output):
+    text = (DOCS / "part3" / page).read_text(encoding="utf-8").replace("{,}", ",")
+    text = text.replace("$-", "-").replace("$+", "+")
+    out = snippet_output(SNIPPETS / "part3" / demo)
+    for s in in_page:
+        assert s in text, (page, s)
+    for s in in_output:
+        assert s in out, (demo, s)
