@@ -1,0 +1,137 @@
+"""Claims of docs/part2/geometry-of-meaning.md (4.1-4.5), checked against independent
+computations: plain-Python loops, closed forms, and properties on random inputs."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import runpy
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import DOCS, SNIPPETS
+
+PAGE = (DOCS / "part2" / "geometry-of-meaning.md").read_text(encoding="utf-8")
+
+
+def demo(name: str) -> dict:
+    """The namespace of a demo after it ran (its printed output discarded)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        ns = runpy.run_path(str(SNIPPETS / "part2" / "geometry-of-meaning" / f"{name}.py"))
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    return ns
+
+
+def pycos(u, v) -> float:
+    dot = sum(float(a) * float(b) for a, b in zip(u, v))
+    return dot / (math.sqrt(sum(float(a) ** 2 for a in u)) * math.sqrt(sum(float(b) ** 2 for b in v)))
+
+
+# -- 4.1 analogy ---------------------------------------------------------------------------------
+
+def test_analogy_excluding_inputs_gives_queen_and_including_them_gives_king():
+    ns = demo("analogy")
+    E, words = ns["E"], ns["words"]
+    i = {w: k for k, w in enumerate(words)}
+    target = [E[i["king"]][c] - E[i["man"]][c] + E[i["woman"]][c] for c in range(E.shape[1])]
+    scores = {w: pycos(E[i[w]], target) for w in words}
+    ranked = sorted(words, key=lambda w: -scores[w])
+    assert ranked[0] == "king"                               # an input wins when inputs compete
+    assert [w for w in ranked if w not in ("man", "woman", "king")][0] == "queen"
+    assert ranked.index("queen") == 2
+    for w, shown in (("king", "0.781"), ("woman", "0.612"), ("queen", "0.580")):
+        assert f"{scores[w]:.3f}" == shown and shown in PAGE
+
+
+# -- 4.2 probes and projectors -------------------------------------------------------------------
+
+@given(st.integers(2, 12), st.integers(1, 5), st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_projector_is_symmetric_idempotent_with_trace_k(d, k, seed):
+    k = min(k, d)
+    rng = np.random.default_rng(seed)
+    U, _ = np.linalg.qr(rng.normal(size=(d, k)))
+    P = U @ U.T
+    assert np.allclose(P, P.T) and np.allclose(P @ P, P) and math.isclose(np.trace(P), k, abs_tol=1e-9)
+    x = rng.normal(size=d)
+    r = x - P @ x                                            # the residual is orthogonal to the subspace
+    assert np.allclose(U.T @ r, 0.0, atol=1e-10)
+
+
+def test_probe_accuracy_and_direction_and_removal():
+    ns = demo("probe")
+    w, b, X, y, u = ns["w"], ns["b"], ns["X"], ns["y"], ns["u"]
+    correct = sum(int((1 / (1 + math.exp(-(float(w @ x) + b))) > 0.5) == t) for x, t in zip(X[300:], y[300:]))
+    assert correct / 100 == 0.90 and "0.90 accuracy" in PAGE
+    assert math.isclose(0.5 * (1 + math.erf(1.2 / math.sqrt(2))), 0.885, abs_tol=5e-4)
+    assert f"{abs(pycos(w, u)):.3f}" == "0.951"
+    assert ns["acc2"] == 0.48 and "scores 0.48" in PAGE
+
+
+# -- 4.3 mean pairwise cosine --------------------------------------------------------------------
+
+@given(st.integers(2, 12), st.integers(2, 6), st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_mean_cosine_closed_form_equals_the_pair_average(n, d, seed):
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    pairs = [pycos(X[i], X[j]) for i in range(n) for j in range(n) if i != j]
+    S = sum(X[i] / np.linalg.norm(X[i]) for i in range(n))
+    assert math.isclose(sum(pairs) / len(pairs), (S @ S - n) / (n * (n - 1)), abs_tol=1e-12)
+
+
+def test_common_direction_prediction():
+    ns = demo("isotropy")
+    assert math.isclose(ns["aniso"], 32 / (32 + 32), abs_tol=0.01)
+    assert abs(ns["iso"]) < 0.01
+    assert "$\\bar c=-0.004$" in PAGE and "to $0.500$" in PAGE and "$-0.012$" in PAGE
+
+
+# -- 4.4 whitening -------------------------------------------------------------------------------
+
+@given(st.integers(2, 6), st.integers(0, 10_000))
+@settings(max_examples=30, deadline=None)
+def test_whitening_makes_the_covariance_the_identity(d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, d)) @ rng.normal(size=(d, d)) + rng.normal(size=d)
+    mu = X.mean(axis=0)
+    S = (X - mu).T @ (X - mu) / len(X)
+    lam, Q = np.linalg.eigh(S)
+    Xw = (X - mu) @ (Q / np.sqrt(lam)) @ Q.T
+    assert np.allclose(Xw.T @ Xw / len(X), np.eye(d), atol=1e-8)
+    # symmetric Sigma^{-1/2} squared is the inverse of Sigma
+    W = (Q / np.sqrt(lam)) @ Q.T
+    assert np.allclose(W @ W, np.linalg.inv(S), atol=1e-6 * np.abs(np.linalg.inv(S)).max())
+
+
+def test_whitening_numbers_on_the_page():
+    ns = demo("whitening")
+    assert f"{ns['mean_cos'](ns['X']):.3f}" == "0.368" and "0.368" in PAGE
+    assert f"{ns['kept_c']:.2f}" == "2.98" and f"{ns['kept_w']:.2f}" == "1.64"
+    assert "2.98" in PAGE and "1.64" in PAGE
+    assert math.isclose(np.linalg.norm(ns["mu"]), 5.0, abs_tol=1e-12)   # "a common offset of length 5"
+
+
+# -- 4.5 debiasing -------------------------------------------------------------------------------
+
+@given(st.integers(2, 10), st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_projecting_out_a_unit_direction(d, seed):
+    rng = np.random.default_rng(seed)
+    b = rng.normal(size=d)
+    b /= np.linalg.norm(b)
+    x = rng.normal(size=d)
+    xp = [x[c] - sum(x[k] * b[k] for k in range(d)) * b[c] for c in range(d)]
+    assert abs(sum(xp[c] * b[c] for c in range(d))) < 1e-12
+    y = rng.normal(size=d)
+    y -= (y @ b) * b                                         # any direction orthogonal to b
+    assert math.isclose(sum(xp[c] * y[c] for c in range(d)), float(x @ y), abs_tol=1e-12)
+
+
+def test_debias_numbers():
+    ns = demo("debias")
+    assert f"{ns['b_hat'] @ ns['g']:.3f}" == "0.955"
+    assert f"{ns['gap_v']:.2f}" == "1.24" and "1.24" in PAGE

@@ -1,0 +1,200 @@
+"""Claims of docs/part2/training-embeddings.md (5.1-5.5), checked against independent
+computations: finite differences written here, plain-Python loops, closed forms."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import runpy
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import DOCS, SNIPPETS
+
+PAGE = (DOCS / "part2" / "training-embeddings.md").read_text(encoding="utf-8")
+
+
+def demo(name: str) -> dict:
+    with contextlib.redirect_stdout(io.StringIO()):
+        ns = runpy.run_path(str(SNIPPETS / "part2" / "training-embeddings" / f"{name}.py"))
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    return ns
+
+
+def fd(f, X, eps=1e-6):
+    """Central finite differences, independent of esm.numerical_grad."""
+    X = np.array(X, dtype=float)
+    G = np.zeros_like(X)
+    for k in np.ndindex(X.shape):
+        up, down = X.copy(), X.copy()
+        up[k] += eps
+        down[k] -= eps
+        G[k] = (f(up) - f(down)) / (2 * eps)
+    return G
+
+
+def ce(W, h, y) -> float:
+    z = [float(sum(W[j][c] * h[c] for c in range(len(h)))) for j in range(len(W))]
+    m = max(z)
+    return -(z[y] - m) + math.log(sum(math.exp(v - m) for v in z))
+
+
+# -- 5.1 --------------------------------------------------------------------------------------------
+
+@given(st.integers(2, 9), st.integers(1, 5), st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None)
+def test_output_row_and_hidden_gradients_against_finite_differences(V, d, seed):
+    rng = np.random.default_rng(seed)
+    W, h = rng.normal(size=(V, d)), rng.normal(size=d)
+    y = int(rng.integers(V))
+    z = W @ h
+    p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    coef = p - np.eye(V)[y]
+    assert np.allclose(np.outer(coef, h), fd(lambda M: ce(M, h, y), W), atol=1e-7)
+    assert np.allclose(W.T @ coef, fd(lambda v: ce(W, v, y), h), atol=1e-7)
+    assert abs(np.outer(coef, h).sum(axis=0)).max() < 1e-12   # the mean row does not move
+
+
+def test_lm_gradient_numbers():
+    ns = demo("lm_gradient")
+    assert f"{ns['p'][5]:.3f}" == "0.270" and f"{ns['loss']:.3f}" == "1.309"
+    assert int(np.argmax(ns["p"])) == 7 and f"{ns['p'][7]:.3f}" == "0.376"
+    drop = ns["loss"] - ce(ns["W"] - 0.05 * ns["grad_W"], ns["h"], 5)
+    assert f"{drop:.4f}" == "0.0681" and "0.0681" in PAGE and "0.0690" in PAGE
+
+
+# -- 5.2 --------------------------------------------------------------------------------------------
+
+def sgns_pair_loss(v, u_o, U_neg) -> float:
+    def logsig(x):
+        return -math.log1p(math.exp(-x)) if x > -30 else x
+    return -logsig(float(u_o @ v)) - sum(logsig(-float(u @ v)) for u in U_neg)
+
+
+@given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 10_000))
+@settings(max_examples=30, deadline=None)
+def test_sgns_gradients_used_in_training_against_finite_differences(d, K, seed):
+    rng = np.random.default_rng(seed)
+    v, u_o, U_neg = rng.normal(size=d), rng.normal(size=d), rng.normal(size=(K, d))
+    sig = lambda x: 1 / (1 + math.exp(-x))                       # noqa: E731
+    g_pos = sig(u_o @ v) - 1.0
+    g_neg = np.array([sig(u @ v) for u in U_neg])
+    assert np.allclose(g_pos * u_o + g_neg @ U_neg, fd(lambda x: sgns_pair_loss(x, u_o, U_neg), v), atol=1e-7)
+    assert np.allclose(g_pos * v, fd(lambda x: sgns_pair_loss(v, x, U_neg), u_o), atol=1e-7)
+    assert np.allclose(np.outer(g_neg, v), fd(lambda x: sgns_pair_loss(v, u_o, x), U_neg), atol=1e-7)
+
+
+def test_noise_distribution_and_training_claims():
+    ns = demo("sgns")
+    counts, noise, idx = ns["counts"], ns["noise"], ns["idx"]
+    assert math.isclose(noise.sum(), 1.0, abs_tol=1e-12)
+    for a, b in ((idx["the"], idx["with"]), (idx["cat"], idx["dog"])):
+        assert math.isclose(noise[a] / noise[b], (counts[a] / counts[b]) ** 0.75, rel_tol=1e-12)
+    assert len(ns["corpus"]) == 99 and ns["V"] == 24 and ns["N"] == 390
+    assert "99\ntokens" in PAGE or "99 tokens" in PAGE.replace("\n", " ")
+    assert f"{ns['start']:.3f}" == "3.464" and f"{ns['history'][-1]:.3f}" == "2.204"
+    assert f"{ns['after'][0]:.2f}" == "0.98" and f"{ns['after'][1]:.2f}" == "0.42"
+
+
+# -- 5.3 --------------------------------------------------------------------------------------------
+
+def test_glove_weight_function():
+    ns = demo("glove")
+    f = ns["f"]
+    assert float(f(0.0)) == 0.0 and float(f(100.0)) == 1.0 and float(f(1e6)) == 1.0
+    assert math.isclose(float(f(100 - 1e-9)), 1.0, abs_tol=1e-9)   # continuous at x_max
+    xs = np.linspace(0, 100, 501)
+    assert np.all(np.diff(f(xs)) >= 0)                               # non-decreasing
+    for x, shown in ((1, "0.032"), (10, "0.178"), (50, "0.595")):
+        assert f"{(x / 100) ** 0.75:.3f}" == shown and shown in PAGE
+
+
+def test_glove_gradient_step_against_finite_differences():
+    ns = demo("glove")
+    X, f = ns["X"], ns["f"]
+    nz = X > 0
+    rng = np.random.default_rng(3)
+    V, d = ns["V"], ns["d"]
+    W, Wt, b, bt = rng.normal(size=(V, d)), rng.normal(size=(V, d)), rng.normal(size=V), rng.normal(size=V)
+
+    def J(W, Wt, b, bt):
+        total = 0.0
+        for i in range(V):
+            for j in range(V):
+                if X[i, j] > 0:
+                    total += float(f(X[i, j])) * (W[i] @ Wt[j] + b[i] + bt[j] - math.log(X[i, j])) ** 2
+        return total
+
+    r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
+    G = 2 * f(X) * r                                                  # as in the demo's loop
+    assert np.allclose(G @ Wt, fd(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
+    assert np.allclose(G.T @ W, fd(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
+    assert np.allclose(G.sum(1), fd(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
+    assert int((~nz).sum()) == 14 and f"{ns['start']:.1f}" == "287.9" and f"{ns['end']:.2f}" == "3.55"
+
+
+# -- 5.4 --------------------------------------------------------------------------------------------
+
+def test_drift_training_matches_a_per_example_loop():
+    """The demo's vectorised update (np.add.at) against a plain loop over the batch, 3 steps."""
+    ns = demo("drift")
+    E0, W0, inputs, targets = ns["E0"], ns["W0"], ns["inputs"], ns["targets"]
+    E, W = E0.copy(), W0.copy()
+    r = np.random.default_rng(0)
+    batch, lr = 100, 0.5
+    for _ in range(3):
+        j = r.integers(0, len(inputs), batch)
+        gE, gW = np.zeros_like(E), np.zeros_like(W)
+        for x, y in zip(inputs[j], targets[j]):
+            z = W @ E[x]
+            p = np.exp(z - z.max())
+            p /= p.sum()
+            p[y] -= 1.0
+            gW += np.outer(p, E[x]) / batch
+            gE[x] += W.T @ p / batch
+        E, W = E - lr * gE, W - lr * gW
+    assert np.allclose(ns["fine_tune"](steps=3), E, atol=1e-12)
+
+
+def test_drift_claims():
+    ns = demo("drift")
+    counts, drift, E0, E1 = ns["counts"], ns["drift"], ns["E0"], ns["E1"]
+    unseen = counts == 0
+    assert unseen.sum() == 15 and np.array_equal(E1[unseen], E0[unseen])
+    assert counts[0] == 876 and f"{drift[0]:.3f}" == "0.609" and counts[24] == 22 and f"{drift[24]:.3f}" == "0.009"
+    # Spearman by hand: ranks of counts and drifts over seen rows (no ties among drifts)
+    c, dr = counts[~unseen], drift[~unseen]
+    rc = [sorted(c).index(v) + (list(c).count(v) - 1) / 2 for v in c]   # average rank for ties
+    rd = [sorted(dr).index(v) for v in dr]
+    rho = np.corrcoef(rc, rd)[0, 1]
+    assert rho > 0.7
+    assert math.isclose(0.995 ** 60, 0.740, abs_tol=5e-4) and "0.995^{60}=0.740" in PAGE
+
+
+# -- 5.5 --------------------------------------------------------------------------------------------
+
+@given(st.integers(2, 30), st.integers(1, 5), st.integers(1, 6), st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_kl_closed_form_and_jensen_bound(V, k, d, seed):
+    rng = np.random.default_rng(seed)
+    E, h = rng.normal(size=(V, d)) + rng.normal(size=d), rng.normal(size=d)
+    z = [float(E[i] @ h) for i in range(V)]
+    zmean = float(E.mean(axis=0) @ h)                            # logit of the mean row
+    Z = sum(math.exp(v) for v in z)
+    Zp = Z + k * math.exp(zmean)
+    kl = sum(math.exp(v) / Z * math.log((math.exp(v) / Z) / (math.exp(v) / Zp)) for v in z)
+    assert math.isclose(kl, math.log(1 + k * math.exp(zmean) / Z), rel_tol=1e-9, abs_tol=1e-12)
+    assert kl <= math.log(1 + k / V) + 1e-12
+
+
+def test_resize_numbers():
+    ns = demo("resize")
+    assert f"{ns['kl_mean'].max():.4f}" == "0.0091" and f"{math.log(1 + 3 / 200):.4f}" == "0.0149"
+    assert f"{ns['kl_rand'].mean():.2f}" == "2.42" and f"{ns['kl_mean'].mean():.4f}" == "0.0040"
+    assert f"{np.median(ns['p_new_rand']):.2f}" == "0.85"
+    for s in ("0.0091", "0.0149", "2.42", "0.0040", "85%"):
+        assert s in PAGE
