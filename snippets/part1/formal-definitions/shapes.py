@@ -25,9 +25,9 @@ print(check_close("X[b, t, :] = E[ids[b, t], :] for every b and t (double loop)"
 print(check_equal("X has shape (B, T, d) = (2, 3, 3)", X.shape, (2, 3, 3), eq="batch-lookup"))
 print(check_close("first vector X[0, 0] is row 1 of E = [0.3, 0.4, 0.5]", X[0, 0], [0.3, 0.4, 0.5], atol=1e-12))
 flat = E[ids.reshape(-1)].reshape(B, T, d)          # what embedding layers do internally
-print(check_close("flatten the ids to B*T, look up, reshape: the same array", flat, X))
+print(check_close("flatten the ids to B x T = 6 entries, look up, reshape: the same array", flat, X))
 print(check_equal("looking up the transposed ids gives (T, B, d): a different layout",
                   E[ids.T].shape, (T, B, d)))
 act = np.broadcast_to(np.float16(0), (8, 2048, 4096))  # shape only, no memory used
-print(check_equal("X for B=8, T=2048, d=4096 in fp16: 8*2048*4096*2 bytes (128 MiB)",
+print(check_equal("X for B=8, T=2048, d=4096 in fp16: 8 x 2048 x 4096 x 2 bytes (128 MiB)",
                   act.nbytes, 128 * 2**20))
