@@ -310,7 +310,7 @@ def _notes_html(page: Page) -> str:
         "Export them to keep a copy or move them to another browser.</p>"
         '<label class="esm-notes-label" for="esm-notes-text">Notes on this page</label>'
         f'<textarea id="esm-notes-text" class="esm-notes-text" rows="6" maxlength="{NOTES_LIMIT}" '
-        'aria-describedby="esm-notes-count" spellcheck="true"></textarea>'
+        'aria-describedby="esm-notes-count" spellcheck="true" autocomplete="off"></textarea>'
         f'<p id="esm-notes-count" class="esm-notes-count">0 / {NOTES_LIMIT:,} characters</p>'
         '<div class="esm-notes-actions">'
         '<button type="button" class="md-button esm-notes-export">Export all notes (JSON)</button>'

@@ -17,7 +17,7 @@
   var EXPORT_FORMAT = "embedding-space-math-notes";
   var DAY = 24 * 60 * 60 * 1000;
   /* Days until a missed question comes back, after its 1st, 2nd, 3rd, 4th right answer
-   * since it was last missed; after the 4th it leaves the queue. */
+   * since it was last missed; the 5th right answer in a row takes it out of the queue. */
   var INTERVALS = [1, 3, 7, 21];
   var LETTERS = "abcdef";
 

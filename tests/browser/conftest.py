@@ -1,0 +1,152 @@
+"""Browser fixtures: the session's strict build (tests/conftest.py's `site`) served on a
+loopback port, and Debian's chromium driven by Python playwright (no browser download).
+
+Chromium is looked for in $CHROMIUM, then on PATH, then at /usr/bin/chromium; `.ci/run`
+installs it with apt-get when missing. A missing browser fails these tests: it never skips
+them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from screenshot import CHROMIUM_ARGS, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def chromium_path() -> str:
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    pytest.fail("chromium not found: install Debian's chromium (.ci/run does: apt-get install -y chromium) "
+                "or point $CHROMIUM at it")
+
+
+def page_sources() -> list[str]:
+    """Every page of the nav in mkdocs.yml, in reading order, as docs-relative sources."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)   # !relative, !ENV
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader)
+
+    def walk(items) -> list[str]:
+        out: list[str] = []
+        for item in items:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            if isinstance(value, list):
+                out += walk(value)
+            elif isinstance(value, str) and "://" not in value:
+                out.append(value)
+        return out
+
+    return walk(config["nav"])
+
+
+def url_of(src: str) -> str:
+    """docs-relative source -> site-relative URL (use_directory_urls)."""
+    stem = src.rsplit(".", 1)[0]           # page.md, notebook.ipynb, notebook.py
+    if stem == "index":
+        return ""
+    return stem.removesuffix("/index") + "/"
+
+
+def lesson_sources() -> list[str]:
+    return [s for s in page_sources() if "/" in s]
+
+
+@pytest.fixture(scope="session")
+def built(request):
+    """The session's strict build; ESM_SITE=/path/to/site reuses a build made before
+    (for iterating on these tests only: `make test` always uses the session build)."""
+    if os.environ.get("ESM_SITE"):
+        from conftest import Site
+        return Site(Path(os.environ["ESM_SITE"]), "", 0.0)
+    return request.getfixturevalue("site")
+
+
+@pytest.fixture(scope="session")
+def base_url(built):
+    server, base = serve(built.dir)
+    yield base
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@dataclass
+class Traffic:
+    """What a browser context did: console errors, failed and off-site requests, bytes."""
+    base: str
+    errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    offsite: list[str] = field(default_factory=list)
+    bytes: int = 0
+    requests: int = 0
+
+    def watch_page(self, page) -> None:
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def watch_context(self, ctx) -> None:
+        ctx.on("request", self._request)
+        ctx.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        ctx.on("response", lambda r: self.failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
+        ctx.on("requestfinished", self._finished)
+
+    def _request(self, r) -> None:
+        self.requests += 1
+        if not r.url.startswith((self.base, "data:", "blob:")):
+            self.offsite.append(r.url)
+
+    def _finished(self, r) -> None:
+        try:
+            sizes = r.sizes()
+            self.bytes += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        except Exception:   # the page was closed before the sizes were known
+            pass
+
+    def problems(self) -> list[str]:
+        return ([f"error: {e}" for e in self.errors] + [f"failed: {f}" for f in self.failed]
+                + [f"left the site: {u}" for u in self.offsite])
+
+
+@pytest.fixture
+def open_page(browser, base_url):
+    """open_page(rel, scheme="light") -> (page, traffic): a fresh context (fresh storage)."""
+    contexts = []
+
+    def _open(rel: str, scheme: str = "light", *, context=None, wait: str = "networkidle"):
+        ctx = context or browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
+                                             accept_downloads=True)
+        if context is None:
+            contexts.append(ctx)
+        if os.environ.get("ESM_SITE") and not (Path(os.environ["ESM_SITE"]) / rel / "index.html").is_file():
+            pytest.skip(f"{rel} is not in the site at $ESM_SITE")
+        traffic = Traffic(base_url)
+        traffic.watch_context(ctx)
+        page = ctx.new_page()
+        traffic.watch_page(page)
+        page.goto(base_url + rel, wait_until=wait)
+        return page, traffic
+
+    yield _open
+    for ctx in contexts:
+        ctx.close()

@@ -1,0 +1,169 @@
+"""Every page of the built site in a real browser (Debian's chromium), in light and dark:
+it loads with no console error, no failed request and no request leaving the site; every
+formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure is visible
+(it has a size and enough pixels that stand out from the background); axe-core finds no
+serious or critical accessibility violation; lesson pages show reading time, previous and
+next links. The page weights are written to page-weights.txt next to the built site."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+
+import pytest
+
+from browser.conftest import AXE, lesson_sources, page_sources, url_of
+
+PAGES = page_sources()
+SCHEMES = ["light", "dark"]
+#: Largest transfer of one page (HTML, CSS, JS, fonts, search index excluded or not).
+PAGE_BUDGET = 3_000_000
+
+RAW_TEX = r"""
+() => {
+  const root = document.querySelector("article") || document.body;
+  const skip = (el) => !el || el.closest("pre, code, .katex, script, style, textarea, .highlight");
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const tex = /\\[()[\]]|\$\$|\\(?:frac|mathbf|mathbb|mathcal|lvert|rvert|lVert|sum|top|sqrt|label|operatorname|text|cdot|times|in|le|ge|alpha|theta)\b|\$[^$\s]{1,40}\$/;
+  const bad = [];
+  let node;
+  while ((node = walker.nextNode())) {
+    if (skip(node.parentElement)) continue;
+    if (tex.test(node.textContent)) bad.push(node.textContent.trim().slice(0, 100));
+  }
+  return {
+    raw: bad,
+    arithmatex: document.querySelectorAll(".arithmatex").length,
+    errors: document.querySelectorAll(".katex-error").length,
+  };
+}
+"""
+
+REVEAL = r"""
+(el) => {
+  // Open the tab and the <details> that hold this figure, as a reader would.
+  const labels = [];
+  let block = el.closest(".tabbed-block");
+  while (block) {
+    const set = block.closest(".tabbed-set");
+    const blocks = Array.from(block.parentElement.children).filter((c) => c.classList.contains("tabbed-block"));
+    const index = blocks.indexOf(block);
+    const label = set.querySelectorAll(":scope > .tabbed-labels > label")[index];
+    if (label) labels.push(label);
+    block = set.parentElement ? set.parentElement.closest(".tabbed-block") : null;
+  }
+  for (let d = el.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+  return labels.reverse();
+}
+"""
+
+#: All of axe's rules in the light scheme; in the dark one only those colours can break.
+AXE_RUN = """
+async (colourOnly) => {
+  const options = { resultTypes: ["violations"] };
+  if (colourOnly) options.runOnly = ["color-contrast", "link-in-text-block"];
+  const result = await axe.run(document, options);
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+  }));
+}
+"""
+
+
+def background_rgb(page) -> tuple[int, int, int]:
+    color = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    parts = [int(float(x)) for x in color[color.index("(") + 1:color.index(")")].split(",")[:3]]
+    return tuple(parts)
+
+
+def visible_fraction(png: bytes, bg: tuple[int, int, int]) -> float:
+    """Share of pixels whose luminance differs clearly from the page background."""
+    import numpy as np
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float)
+    weights = np.array([0.2126, 0.7152, 0.0722])
+    far = np.abs(rgb @ weights - np.array(bg, dtype=float) @ weights) > 60
+    return float(far.mean()) if far.size else 0.0
+
+
+_weights: dict[str, int] = {}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("src", PAGES)
+def test_page_in_browser(open_page, built, src, scheme):
+    rel = url_of(src)
+    page, traffic = open_page(rel, scheme)
+    problems: list[str] = []
+
+    # The colour scheme took effect.
+    want = "slate" if scheme == "dark" else "default"
+    got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+    assert got == want, f"{src}: colour scheme {got!r}, expected {want!r}"
+
+    # Formulas: all rendered, none left as TeX.
+    tex = page.evaluate(RAW_TEX)
+    if tex["arithmatex"]:
+        problems.append(f"{tex['arithmatex']} .arithmatex elements left")
+    if tex["errors"]:
+        problems.append(f"{tex['errors']} KaTeX errors")
+    problems += [f"raw TeX visible: {t!r}" for t in tex["raw"]]
+
+    # Figures: each has a size and visibly stands out from the background in this scheme.
+    bg = background_rgb(page)
+    figures = page.locator("article .esm-figure svg, article img")
+    for k in range(figures.count()):
+        fig = figures.nth(k)
+        for label in page.evaluate_handle(REVEAL, fig.element_handle()).get_properties().values():
+            label.as_element().click()
+        fig.scroll_into_view_if_needed()
+        box = fig.bounding_box()
+        if not box or box["width"] < 40 or box["height"] < 40 or not fig.is_visible():
+            problems.append(f"figure {k + 1} is not visible ({box})")
+            continue
+        share = visible_fraction(fig.screenshot(), bg)
+        if share < 0.004:
+            problems.append(f"figure {k + 1} barely stands out in {scheme} mode ({share:.2%} of pixels)")
+
+    # Accessibility: no serious or critical violation.
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(AXE_RUN, scheme == "dark")
+    for v in violations:
+        if v["impact"] in ("serious", "critical"):
+            problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}")
+
+    page.wait_for_load_state("networkidle")
+    problems += traffic.problems()
+    if scheme == "light":
+        _weights[src] = traffic.bytes
+        record = built.dir.parent / "page-weights.txt"
+        record.write_text("".join(f"{w:>10,d}  {s}\n" for s, w in sorted(_weights.items())))
+        record.with_suffix(".json").write_text(json.dumps(_weights, indent=1))
+        if traffic.bytes > PAGE_BUDGET:
+            problems.append(f"page weight {traffic.bytes:,d} bytes > budget {PAGE_BUDGET:,d}")
+    assert not problems, f"{src} ({scheme}):\n  " + "\n  ".join(problems)
+
+
+def built_html(built, src: str) -> str:
+    return (built.dir / url_of(src) / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("src", lesson_sources())
+def test_lesson_page_shows_reading_time_and_notes(built, src):
+    if os.environ.get("ESM_SITE") and not (built.dir / url_of(src)).is_dir():
+        pytest.skip("not in the site at $ESM_SITE")
+    html = built_html(built, src)
+    assert 'class="esm-readmeta"' in html and " min read" in html, f"{src}: no reading time"
+    assert 'class="esm-notes"' in html, f"{src}: no notes panel"
+
+
+def test_previous_and_next_links(built):
+    """Material's footer links: only the first page lacks 'previous', only the last 'next'."""
+    pages = [s for s in PAGES if (built.dir / url_of(s) / "index.html").is_file()]
+    no_prev = [s for s in pages if "md-footer__link--prev" not in built_html(built, s)]
+    no_next = [s for s in pages if "md-footer__link--next" not in built_html(built, s)]
+    assert no_prev == ["index.md"]
+    assert len(no_next) == 1, no_next
