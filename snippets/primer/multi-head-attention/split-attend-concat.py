@@ -33,23 +33,23 @@ print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
 ]))
 
 loop_q = np.stack([X @ W_Q[:, h * d_k:(h + 1) * d_k] for h in range(H)])
-print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 of W_Q (loop over heads)", Qh, loop_q,
+print(check_close("head h's queries are X times columns (h-1) d_k .. h d_k - 1 of W_Q, h = 1..12 (loop over heads)", Qh, loop_q,
                   eq="split", atol=1e-12))
 loop_heads = [attention(X @ W_Q[:, c], X @ W_K[:, c], X @ W_V[:, c], mask)[0]
               for c in (slice(h * d_k, (h + 1) * d_k) for h in range(H))]
-print(check_close("each head is an ordinary attention on its own projections (head 7 computed alone)", heads[7],
+print(check_close("each head is an ordinary attention on its own projections (head 8 computed alone)", heads[7],
                   loop_heads[7], eq="head", atol=1e-12))
 print(check_close("concatenate then project: np.concatenate of the 12 heads times W_O", out,
                   np.concatenate(loop_heads, axis=1) @ W_O, eq="multihead", atol=1e-10))
 print(check_close("the helper esm.multi_head_attention gives the same output", multi_head_attention(X, W_Q, W_K, W_V, W_O, H,
                   mask), out, atol=1e-10))
 
-# Heads split the projections, not the embedding: head 0 reads every input coordinate.
+# Heads split the projections, not the embedding: head 1 reads every input coordinate.
 X2 = X.copy()
 X2[:, 700] += 1.0                                   # a coordinate far outside 'columns 0..63'
 moved = float(np.abs(attention(split_heads(X2 @ W_Q, H), split_heads(X2 @ W_K, H), split_heads(X2 @ W_V, H),
                                mask)[0][0] - heads[0]).max())
-print(check_true("changing input coordinate 700 changes head 0's output", moved > 1e-3, f"max change {moved:.3f}"))
+print(check_true("changing input coordinate 700 changes the output of head 1 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
 
 # Parameters do not depend on the number of heads: count the per-head arrays for each H.
 rows = []
