@@ -83,9 +83,15 @@ def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
         ref = f' <a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>'
     data = f' data-eq="{html.escape(eq)}"' if eq else ""
     return (
-        f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {html.escape(claim)}: '
-        f"<code>{html.escape(detail)}</code></div>\n"
+        f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}: '
+        f"<code>{_literal(detail)}</code></div>\n"
     )
+
+
+def _literal(text: str) -> str:
+    """Escape text for HTML that Markdown may still parse (inside tabs): ``a*b*c`` and
+    backticks stay literal instead of turning into emphasis or code."""
+    return html.escape(text).replace("*", "&#42;").replace("_", "&#95;").replace("`", "&#96;")
 
 
 def check_close(claim: str, got, expected, *, eq: str | None = None,

@@ -182,3 +182,10 @@ def test_sigmoid_and_log_sigmoid_against_math_and_in_the_tails():
     big = esm.log_sigmoid(np.array([-1000.0, 1000.0]))     # no overflow, no -inf, no nan
     assert big[0] == -1000.0 and big[1] == 0.0
     assert np.allclose(esm.sigmoid(np.array([-3.0, 3.0])).sum(), 1.0)   # sigma(-x) = 1 - sigma(x)
+
+
+def test_check_text_is_never_read_as_markdown(monkeypatch):
+    monkeypatch.setenv("ESM_OUTPUT", "html")
+    line = esm.check_true("a*b*c and `x` and _y_", True, "2*3*4 = 24")
+    assert "*" not in line and "`" not in line and "_y_" not in line
+    assert "a&#42;b&#42;c" in line and "2&#42;3&#42;4" in line
