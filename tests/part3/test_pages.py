@@ -110,3 +110,11 @@ def test_prose_numbers_are_the_demo_numbers(page, demo, in_page, in_output):
         assert s in text, (page, s)
     for s in in_output:
         assert s in out, (demo, s)
+
+
+def test_links_between_part3_pages_resolve(built):
+    for page in PAGES:
+        html = built(page)
+        for target, anchor in re.findall(r'href="(\.\./[a-z-]+/|)#([^"]+)"', html):
+            other = page if not target else f"part3/{target.strip('./').strip('/')}.md"
+            assert f'id="{anchor}"' in built(other), (page, target, anchor)

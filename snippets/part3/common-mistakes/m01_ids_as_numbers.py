@@ -1,7 +1,7 @@
 """9.1 Token ids fed as numbers impose an order; a lookup does not."""
 import numpy as np
 
-from esm import check_close
+from esm import check_close, table
 
 ids = np.array([0, 1, 2, 3])
 target = np.array([1.0, -1.0, 1.0, -1.0])      # any per-token value the model should produce
@@ -14,8 +14,9 @@ wrong = A @ coef
 E = target[:, None].copy()
 right = E[ids, 0]
 
-print(f"wrong (w * id + b): fitted {np.round(wrong, 3)}, squared error {np.sum((wrong - target) ** 2):.3f}")
-print(f"right (E[id]):      fitted {right}, squared error {np.sum((right - target) ** 2):.3f}")
+print(table(("model", "fitted values for ids 0, 1, 2, 3", "squared error"),
+            [("wrong: $w\\,i+b$", ", ".join(f"{v:.1f}" for v in wrong), f"{np.sum((wrong - target) ** 2):.3f}"),
+             ("right: $E_{i,0}$", ", ".join(f"{v:.1f}" for v in right), f"{np.sum((right - target) ** 2):.3f}")]))
 # Independent: the least-squares residual of a line in closed form, Syy - Sxy^2 / Sxx, by loops.
 xm, ym = sum(ids) / len(ids), sum(target) / len(target)
 Sxx = sum((x - xm) ** 2 for x in ids)
