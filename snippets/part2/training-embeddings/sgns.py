@@ -16,7 +16,7 @@ ids = np.array([idx[w] for w in corpus])
 V, d, window, K = len(vocab), 8, 2, 4
 
 counts = np.bincount(ids, minlength=V).astype(float)
-noise = counts ** 0.75 / np.sum(counts ** 0.75)  # the noise distribution P_n(w) proportional to f(w)^(3/4)
+noise = counts ** 0.75 / np.sum(counts ** 0.75)  # noise: P_n(w) proportional to count(w)^(3/4)
 
 centres, outs = [], []                           # every (centre, context) pair within the window
 for t in range(len(ids)):
@@ -70,7 +70,7 @@ print(shape_table({"V": V, "d": d, "N": N, "K": K}, [
     ("centre ids", r"\mathbf c", centres, "N", f"one per (centre, context) pair within {window} words"),
     ("context ids", r"\mathbf o", outs, "N", "the word observed next to the centre"),
     ("negatives", "n_{k}", neg0, "N K", r"drawn from $P_n$"),
-    ("noise distribution", "P_n", noise, "V", r"$\propto f(w)^{3/4}$"),
+    ("noise distribution", "P_n", noise, "V", r"$\propto\operatorname{count}(w)^{3/4}$"),
 ]))
 
 c, o, ng = centres[:3], outs[:3], neg0[:3]
@@ -79,7 +79,7 @@ loop = [-math.log(1 / (1 + math.exp(-float(Uout[o[i]] @ Vin[c[i]]))))
 print(check_close("per-pair loss: vectorised vs math.log/math.exp in a loop", sgns_loss(Vin, Uout, c, o, ng),
                   loop, atol=1e-12, eq="sgns"))
 pn = [counts[w] ** 0.75 / sum(f ** 0.75 for f in counts) for w in range(V)]
-print(check_close("noise probabilities f^(3/4) / sum f^(3/4) vs a loop", noise, pn, atol=1e-15, eq="noise"))
+print(check_close("noise probabilities count^(3/4) / sum count^(3/4) vs a loop", noise, pn, atol=1e-15, eq="noise"))
 uni = counts / counts.sum()
 print(check_true("the 3/4 power lowers the commonest word and raises the rarest",
                  noise[idx["the"]] < uni[idx["the"]] and noise[idx["with"]] > uni[idx["with"]],
@@ -97,8 +97,8 @@ axes[0].set_xlabel("epoch")
 axes[0].set_ylabel("mean loss per pair")
 top = np.argsort(-counts, kind="stable")[:8]
 x = np.arange(len(top))
-axes[1].bar(x - 0.2, uni[top], 0.4, color=PALETTE[4], label="unigram f")
-axes[1].bar(x + 0.2, noise[top], 0.4, color=PALETTE[1], label=r"$\propto f^{3/4}$")
+axes[1].bar(x - 0.2, uni[top], 0.4, color=PALETTE[4], label="unigram")
+axes[1].bar(x + 0.2, noise[top], 0.4, color=PALETTE[1], label="count^(3/4), normalised")
 axes[1].set_xticks(x, [vocab[i] for i in top], rotation=45, ha="right")
 axes[1].legend(loc="upper right", frameon=False)
 print(svg(fig, alt="Left: skip-gram training loss falling over epochs. Right: unigram and three-quarter-power "
