@@ -44,13 +44,13 @@ for name, c in CONFIGS.items():
     total = whole_model(name, c)
     print(check_equal(f"{name}: block-by-block total equals the published parameter count",
                       total, PUBLISHED_TOTAL[name]))
-    rows.append((name, f"{c['V']:,}", f"{c['d']:,}", f"{c['V'] * c['d']:,}",
+    rows.append((name, f"{c['V'] * c['d']:,}",
                  "tied (0)" if c["tied"] else f"{c['V'] * c['d']:,}",
                  f"{c['T_max'] * c['d'] + c['types'] * c['d']:,}" if c["T_max"] else "RoPE (0)",
-                 f"{n_emb:,}", f"{total:,}", f"{n_emb / total:.1%}"))
+                 f"{n_emb:,}", f"{n_emb / total:.1%} of {total:,}"))
 
-print(table(("model", r"$\lvert\mathcal V\rvert$", "$d$", "input table", "output head",
-             "positions (+ types)", "embedding total", "whole model", "share"), rows))
+print(table(("model", "input table", "output head", "positions (+ types)", "embeddings",
+             "share of the whole model"), rows))
 gpt2_untied = 2 * 50257 * 768 + 1024 * 768
 print(check_equal("tying saves GPT-2 small one |V| x d table: 38,597,376 parameters",
                   gpt2_untied - closed_form(CONFIGS["GPT-2 small"]), 38_597_376))
