@@ -233,7 +233,7 @@ def on_pre_page(page, config, files, **kwargs):
 
 
 def describe_failure(error: Exception) -> str:
-    """One line naming the notebook, the cell, its source line, its demo and the error."""
+    """One line naming the notebook, the cell, its source line, its heading and the error."""
     nb, lines = _state.get("nb"), _state.get("lines", [])
     message = str(error)
     m = re.search(r"the following cell:\n-{18}\n(.*?)\n-{18}\n", message, re.S)
@@ -247,7 +247,7 @@ def describe_failure(error: Exception) -> str:
         line = f", line {lines[k]}" if k < len(lines) else ""
         heading = next((h for c in reversed(nb.cells[:k]) if c.cell_type == "markdown"
                         for h in re.findall(r"^#{1,6}\s+(.+)$", c.source, re.M)[-1:]), None)
-        where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", demo '{heading}'" if heading else "") + ")"
+        where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", under '{heading}'" if heading else "") + ")"
     evalue = " ".join(str(error.evalue).split())
     return f"{NOTEBOOK}: notebook {where} failed: {error.ename}: {evalue}"
 

@@ -1,0 +1,215 @@
+"""The theory notebook: made from its text source with esm's own helper code, one demo per
+topic, rendered light and offline with a download link, and the notebook the site ships runs
+in a fresh kernel that can import numpy and matplotlib and nothing else of this project."""
+
+from __future__ import annotations
+
+import ast
+import html as htmllib
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import esm
+from sitebuild import ROOT
+
+sys.path.insert(0, str(Path(__file__).parent))
+import nbtools  # noqa: E402
+from nbtools import PAGE, code_cells, demos, made_notebook  # noqa: E402
+
+
+ESM_TEXT = nbtools.ESM.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return made_notebook()
+
+
+def helper_cell(nb):
+    return next(c for c in nb.cells if nbtools.hook().HELPER_TAG in c.metadata.get("tags", []))
+
+
+# -- the source and the notebook made from it ---------------------------------------------------
+
+def test_source_is_a_percent_file_and_nothing_generated_is_committed():
+    text = nbtools.SOURCE.read_text(encoding="utf-8")
+    assert text.startswith("# %% [markdown]")
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    assert [f for f in tracked if f.endswith(".ipynb")] == []
+
+
+def test_helper_cell_is_esm_source_verbatim(nb):
+    """Every function and class of the helper cell is esm's own code, copied, not rewritten."""
+    source = helper_cell(nb).source
+    overrides = nbtools.hook().NOTEBOOK_OVERRIDES
+    copied = 0
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name not in overrides:
+            assert ast.get_source_segment(source, node) == inspect.getsource(getattr(esm, node.name)).rstrip(), node.name
+            copied += 1
+        elif isinstance(node, ast.Assign):
+            assert ast.get_source_segment(source, node) in ESM_TEXT
+    assert copied >= 20
+    # the names the source asks for are there, and so is what they use
+    for name in ("check_close", "figure", "svg", "rope_rotate", "attention", "_emit", "_style", "_fmt"):
+        assert re.search(rf"^def {name}\(", source, re.M), name
+
+
+
+def test_helper_cell_runs_without_esm_and_prints_plain_pass_lines(nb, monkeypatch):
+    monkeypatch.setenv("ESM_OUTPUT", "html")          # what a kernel started by the build inherits
+    ns: dict = {}
+    exec(compile(helper_cell(nb).source, "helpers", "exec"), ns)
+    assert "esm" not in ns
+    assert ns["check_close"]("x", 1.0, 1.0, eq="lab").startswith("PASS [lab] x: got 1")
+    with pytest.raises(AssertionError, match="FAIL"):
+        ns["check_equal"]("y", 1, 2)
+
+
+STDLIB = set(sys.stdlib_module_names)
+ALLOWED = {"numpy", "matplotlib", "cycler", "IPython"}   # cycler ships with matplotlib; IPython with any kernel
+
+
+def test_notebook_imports_only_numpy_matplotlib_and_the_standard_library(nb):
+    for cell in code_cells(nb):
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top in STDLIB or top in ALLOWED, f"the notebook imports {name}"
+
+
+TOPICS = ["lookup", "one-hot", "cosine", "neighbours", "analogy", "centering", "finite differences",
+          "sinusoidal", "rope", "alibi", "pca", "attention"]
+
+
+def test_one_titled_demo_per_topic_none_repeated(nb):
+    found = demos(nb)
+    numbers = [int(h.split(".")[0]) for h, _, _ in found]
+    assert numbers == list(range(1, len(found) + 1))
+    headings = " | ".join(h.lower() for h, _, _ in found)
+    for topic in TOPICS:
+        assert topic in headings, f"no demo titled for {topic!r}: {headings}"
+    codes = [" ".join(code.split()) for _, _, code in found]
+    assert len(set(codes)) == len(codes), "a demo is repeated"
+    titles = [h.split(".", 1)[1].strip().lower() for h, _, _ in found]
+    assert len(set(titles)) == len(titles)
+
+
+def test_each_demo_has_its_formula_and_checks_and_seeds_its_randomness(nb):
+    labels = []
+    for heading, markdown, code in demos(nb):
+        own = re.findall(r"\\label\{([^}]+)\}", markdown)
+        assert len(own) == 1, f"{heading}: one labelled display formula, found {own}"
+        labels += own
+        checked = re.findall(r'eq="([^"]+)"', code)
+        assert checked == own, f"{heading}: the check of its formula names {checked}"
+        assert len(re.findall(r"\bcheck_(?:close|equal|true|less)\(", code)) >= 2, heading
+        for call in re.findall(r"default_rng\(([^)]*)\)", code):
+            assert call.strip().isdigit(), f"{heading}: unseeded generator"
+        assert "np.random.seed" not in code and "np.random.rand" not in code
+    assert len(labels) == len(set(labels))
+
+
+def test_cells_have_stable_ids_and_no_outputs(nb):
+    again = made_notebook()
+    assert [c.id for c in nb.cells] == [c.id for c in again.cells]
+    assert nbformat.writes(nb) == nbformat.writes(again)
+    assert all(not c.get("outputs") for c in code_cells(nb))
+    nbformat.validate(nb)
+
+
+# -- the built page (the session's full strict build) ------------------------------------------
+
+def page_html(site) -> str:
+    return (site.dir / "notebook" / "theory" / "index.html").read_text(encoding="utf-8")
+
+
+def article(site) -> str:
+    text = page_html(site)
+    return text[text.index('<article class="md-content__inner'):text.index("</article>")]
+
+
+@pytest.mark.build
+def test_page_links_the_notebook_the_site_ships(site, nb):
+    text = article(site)
+    m = re.search(r'<a class="md-button" href="([^"]+\.ipynb)" download>([^<]+)</a>', text)
+    assert m and "Download" in m[2], "no visible download link"
+    shipped = (site.dir / "notebook" / "theory" / m[1]).resolve()
+    assert shipped == (site.dir / "notebook" / "theory.ipynb").resolve() and shipped.is_file()
+    assert shipped.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
+
+
+@pytest.mark.build
+def test_page_is_light_and_loads_nothing_from_outside(site):
+    text = page_html(site)
+    body = article(site)
+    styles = re.findall(r"<style\b.*?</style>", body, re.S)
+    assert sum(map(len, styles)) < 2000, "mkdocs-jupyter's inline CSS is back"
+    assert "--jp-" not in text, "JupyterLab's CSS variables are back"
+    assert "<script" not in body, re.findall(r"<script[^>]*>", body)
+    for needle in ("cdnjs", "mermaid", 'src=""', "mathjax", "MathJax", "clipboard-copy", "requirejs"):
+        assert needle not in body, needle
+    assert len(text.encode()) < 700_000
+
+
+@pytest.mark.build
+def test_page_math_is_rendered_and_every_check_and_figure_shown(site, nb):
+    body = article(site)
+    assert '<span class="arithmatex">' not in body and '<div class="arithmatex">' not in body
+    assert "katex-error" not in body
+    md = re.findall(r'<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown[^>]*>(.*?)</div>', body, re.S)
+    leftover = [s for s in md if "$" in re.sub(r"<code>.*?</code>|<annotation.*?</annotation>", "", s, flags=re.S)]
+    assert leftover == [], "unrendered $ math in a Markdown cell"
+    labels = [l for _, m, _ in demos(nb) for l in re.findall(r"\\label\{([^}]+)\}", m)]
+    for label in labels:
+        assert f'id="eq-{label}"' in body and f'data-eq="{label}"' in body, label
+    calls = sum(len(re.findall(r"\bprint\(check_(?:close|equal|true|less)\(", c.source)) for c in code_cells(nb))
+    assert body.count('<div class="esm-check"') == calls
+    shows = sum(len(re.findall(r"^show\(fig", c.source, re.M)) for c in code_cells(nb))
+    figures = re.findall(r'<figure class="esm-figure">\s*<svg[^>]*aria-label="([^"]+)"', body)
+    assert len(figures) == shows and len(set(figures)) == shows
+    assert "currentColor" in body
+    assert body.count('<div class="language-python highlight">') == len(code_cells(nb))
+    prose_and_outputs = htmllib.unescape(re.sub(r"<[^>]+>", "", re.sub(
+        r'<div class="language-python highlight">.*?</div>', "", body, flags=re.S)))
+    assert "Traceback" not in prose_and_outputs and "FAIL" not in prose_and_outputs
+
+
+# -- the shipped notebook in a fresh kernel with numpy and matplotlib only ----------------------
+
+@pytest.mark.build
+def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_path, monkeypatch):
+    from nbclient import NotebookClient
+
+    shipped = site.dir / "notebook" / "theory.ipynb"
+    nb = nbformat.read(shipped, as_version=4)
+    probe = ("import importlib.util\n"
+             "print('importable:', sorted(n for n in ('esm', 'mkdocs', 'nbconvert', 'jupytext', 'pytest')"
+             " if importlib.util.find_spec(n)))")
+    nb.cells.append(nbformat.v4.new_code_cell(probe))
+    monkeypatch.setenv("JUPYTER_PATH", str(nbtools.restricted_kernel(tmp_path / "jupyter")))
+    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=300, allow_errors=False,
+                   resources={"metadata": {"path": str(work)}}).execute()
+    text = "".join(o.get("text", "") for c in code_cells(nb) for o in c.outputs if o.output_type == "stream")
+    assert "importable: []" in text, "the kernel could import more than numpy and matplotlib"
+    passes = [line for line in text.splitlines() if line.startswith("PASS")]
+    calls = sum(len(re.findall(r"\bprint\(check_(?:close|equal|true|less)\(", c.source)) for c in code_cells(nb))
+    assert len(passes) == calls and "FAIL" not in text
+    html_outputs = [o for c in code_cells(nb) for o in c.outputs if o.output_type == "display_data"]
+    assert all("<svg" in o.data["text/html"] for o in html_outputs) and html_outputs
+    assert list(work.iterdir()) == [], "the notebook wrote files"

@@ -1,0 +1,106 @@
+"""Fault injection on a temporary copy of the project, building only the notebook page: a
+failing check, an exception, a bad formula and a formula without its check each fail the
+build (strict or not), and the message names the notebook, the cell and its demo."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitebuild import ROOT, build
+
+sys.path.insert(0, str(Path(__file__).parent))
+import nbtools  # noqa: E402
+from nbtools import PAGE  # noqa: E402
+
+pytestmark = pytest.mark.build
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    dst = tmp_path / "project"
+    dst.mkdir()
+    for name in ("docs", "snippets", "hooks"):
+        shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "package.json"):
+        shutil.copy2(ROOT / name, dst / name)
+    (dst / "node_modules").symlink_to(ROOT / "node_modules")
+    return dst
+
+
+def source(copy: Path) -> Path:
+    return copy / "docs" / PAGE
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"fault target {old!r} not found once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def fails(copy: Path, tmp_path: Path, *needles: str, strict: bool = True) -> str:
+    result = build(tmp_path / "site", root=copy, pages=[PAGE], strict=strict)
+    log = result.stdout + result.stderr
+    assert result.returncode != 0, f"the build passed despite the fault:\n{log[-2000:]}"
+    for needle in needles:
+        assert needle in log, f"{needle!r} not in the build log:\n{log[-3000:]}"
+    assert not (tmp_path / "site" / "notebook" / "theory" / "index.html").exists()
+    return log
+
+
+def where(copy: Path, marker: str) -> tuple[int, int, str]:
+    """(1-based cell number, its line in the source, its demo heading) of the code cell that
+    contains ``marker``, computed from the faulted source the way a reader would count."""
+    nb = nbtools.made_notebook(source(copy))
+    lines = nbtools.hook().cell_lines(source(copy))
+    k = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and marker in c.source)
+    heading = next(h for h, _, code in nbtools.demos(nb) if marker in code)
+    return k + 1, lines[k], heading
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_failing_check_names_the_notebook_the_cell_and_the_demo(copy, tmp_path, strict):
+    edit(source(copy), "mean_cosine(X), 9 / 25,\n                  atol=0.03", "mean_cosine(X), 9 / 25,\n                  atol=0.001")
+    cell, line, heading = where(copy, "9 / 25")
+    log = fails(copy, tmp_path, f"{PAGE}: notebook cell {cell} (docs/{PAGE}, line {line}, under '{heading}') failed",
+                "CheckFailed: FAIL before centering it is near 9/25", strict=strict)
+    assert "\x1b[" not in log, "terminal colour codes in the message"
+
+
+def test_an_exception_names_its_cell(copy, tmp_path):
+    edit(source(copy), "def rotation(pos):", "raise RuntimeError('injected fault')\n\n\ndef rotation(pos):")
+    cell, line, heading = where(copy, "injected fault")
+    assert heading.startswith("9. RoPE")
+    fails(copy, tmp_path, f"notebook cell {cell} (docs/{PAGE}, line {line}, under '{heading}')",
+          "RuntimeError: injected fault")
+
+
+def test_a_broken_helper_fails_in_the_helper_cell(copy, tmp_path):
+    edit(copy / "snippets" / "esm.py", "def alibi_slopes(n_heads: int)", "def alibi_slopes(n_heads: int = 1 // 0)")
+    nb = nbtools.made_notebook(source(copy), copy / "snippets" / "esm.py")
+    k = next(i for i, c in enumerate(nb.cells) if "1 // 0" in c.source)
+    assert nbtools.hook().HELPER_TAG in nb.cells[k].metadata["tags"]
+    line = nbtools.hook().cell_lines(source(copy))[k]
+    fails(copy, tmp_path, f"{PAGE}: notebook cell {k + 1} (docs/{PAGE}, line {line}, under 'Theory notebook')",
+          "ZeroDivisionError: integer division or modulo by zero")
+
+
+def test_an_invalid_formula_in_a_markdown_cell_fails_the_build(copy, tmp_path):
+    edit(source(copy), "# each id is only an address", "# each id $\\frac{a}{$ is only an address")
+    fails(copy, tmp_path, f"Invalid math in {PAGE}", "\\frac{a}{", "KaTeX parse error")
+
+
+def test_a_formula_without_its_check_fails_the_build(copy, tmp_path):
+    edit(source(copy), 'print(check_equal("top-k of the cosines equals a sorted loop", fast, slow, eq="knn"))',
+         'print(check_equal("top-k of the cosines equals a sorted loop", fast, slow))')
+    fails(copy, tmp_path, PAGE, "\\label{knn} has no check")
+
+
+def test_the_notebook_is_not_built_when_the_nav_leaves_it_out(copy, tmp_path):
+    result = build(tmp_path / "site", root=copy, pages=["index.md"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert not (tmp_path / "site" / "notebook").exists()
+    assert "Converting notebook" not in result.stdout + result.stderr
