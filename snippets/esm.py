@@ -529,3 +529,18 @@ def numerical_grad(f, X, eps: float = 1e-6) -> np.ndarray:
 
 
 __all__ += ["numerical_grad"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Table diagnostics (introduced in 8.3)
+# ---------------------------------------------------------------------------------------------
+
+def mean_pairwise_cosine(X) -> float:
+    """Mean of cos(x_i, x_j) over all ordered pairs i != j of the rows of X, in O(n d):
+    (||sum_i x_i / ||x_i|| ||^2 - n) / (n (n - 1)). Introduced in 8.3; used by 10.5."""
+    u = normalize_rows(X).sum(axis=0)
+    n = len(X)
+    return float((u @ u - n) / (n * (n - 1)))
+
+
+__all__ += ["mean_pairwise_cosine"]

@@ -3,7 +3,7 @@ contexts and drifts apart, layer by layer, through residual attention and MLP up
 import numpy as np
 
 from esm import (PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine,
-                 figure, shape_table, sinusoidal_positions, svg)
+                 figure, layer_norm, shape_table, sinusoidal_positions, svg)
 
 rng = np.random.default_rng(73)
 Vsz, d, d_ff, L, T = 12, 16, 32, 4, 3
@@ -14,16 +14,12 @@ layers = [dict(WQ=rng.normal(0, d ** -0.5, (d, d)), WK=rng.normal(0, d ** -0.5, 
                W1=rng.normal(0, d ** -0.5, (d, d_ff)), W2=rng.normal(0, d_ff ** -0.5, (d_ff, d)))
           for _ in range(L)]
 
-def norm(X):                                     # layer norm without gain and bias
-    X = X - X.mean(-1, keepdims=True)
-    return X / np.sqrt((X ** 2).mean(-1, keepdims=True) + 1e-6)
-
 def block(Hm, p):
     """One pre-norm block: H~ = H + Attn(norm H), then H~ + MLP(norm H~)."""
-    Z = norm(Hm)
+    Z = layer_norm(Hm)
     A, _ = attention(Z @ p["WQ"], Z @ p["WK"], Z @ p["WV"], mask=causal_mask(len(Hm)))
     Ht = Hm + A @ p["WO"]
-    return Ht + np.tanh(norm(Ht) @ p["W1"]) @ p["W2"]
+    return Ht + np.tanh(layer_norm(Ht) @ p["W1"]) @ p["W2"]
 
 RIVER, MONEY, THE, BANK = 3, 4, 0, 7
 ctx = {"the river bank": np.array([THE, RIVER, BANK]), "the money bank": np.array([THE, MONEY, BANK])}
@@ -44,7 +40,7 @@ print(shape_table({"L+1": L + 1, "T": T, "d": d, "V": Vsz}, [
 ]))
 
 # Independent: recompute layer 1 of "the river bank" position by position with explicit sums.
-p = layers[0]; H0 = a[0]; Z = norm(H0)
+p = layers[0]; H0 = a[0]; Z = layer_norm(H0)
 rows = []
 for t in range(T):
     q = Z[t] @ p["WQ"]
@@ -52,7 +48,7 @@ for t in range(T):
     w = np.exp(np.array(sc) - max(sc)); w /= w.sum()
     att = sum(w[s] * (Z[s] @ p["WV"]) for s in range(t + 1)) @ p["WO"]
     ht = H0[t] + att
-    z2 = (ht - ht.mean()) / np.sqrt(((ht - ht.mean()) ** 2).mean() + 1e-6)
+    z2 = (ht - ht.mean()) / np.sqrt(((ht - ht.mean()) ** 2).mean() + 1e-5)
     rows.append(ht + np.tanh(z2 @ p["W1"]) @ p["W2"])
 print(check_close("layer 1 equals H + Attn(H) followed by + MLP, computed position by position",
                   a[1], np.array(rows), atol=1e-12, eq="residual-update"))

@@ -1,7 +1,7 @@
 """Exercise 10.6: the gradient of the LM loss with respect to each output row."""
 import numpy as np
 
-from esm import check_close, cross_entropy, shape_table, softmax
+from esm import check_close, cross_entropy, numerical_grad, shape_table, softmax
 
 rng = np.random.default_rng(106)
 V, d, y = 5, 3, 2
@@ -15,13 +15,7 @@ print(shape_table({"V": V, "d": d}, [
     ("probabilities", r"\mathbf p", p, "V", r"$\operatorname{softmax}(W\mathbf h)$"),
     ("gradient", r"\nabla_W\ell", G, "V d", r"row $j$ is $(p_j-\mathbf 1\{j=y\})\mathbf h$"),
 ]))
-eps = 1e-6
-num = np.zeros_like(W)
-for j in range(V):
-    for k in range(d):
-        Wp, Wm = W.copy(), W.copy()
-        Wp[j, k] += eps; Wm[j, k] -= eps
-        num[j, k] = (cross_entropy(Wp @ h, y) - cross_entropy(Wm @ h, y)) / (2 * eps)
+num = numerical_grad(lambda W_: cross_entropy(W_ @ h, y), W)   # central differences, entry by entry
 print(check_close("(b) the closed form equals central finite differences", G, num, atol=1e-8))
 print(check_close("(b) the rows of the gradient sum to zero (the p_j sum to 1)", G.sum(0), np.zeros(d), atol=1e-12))
 print(f"\nloss {cross_entropy(W @ h, y):.4f}; p_y = {p[y]:.4f}; |grad of row y| = {np.linalg.norm(G[y]):.4f} "

@@ -3,7 +3,7 @@ neighbour table, for a raw and a centred table."""
 import numpy as np
 
 from esm import (PALETTE, check_close, check_equal, check_less, cosine, cosine_matrix, figure,
-                 normalize_rows, shape_table, svg, table, top_k)
+                 mean_pairwise_cosine, normalize_rows, shape_table, svg, table, top_k)
 
 rng = np.random.default_rng(83)
 V, d = 1200, 32
@@ -12,12 +12,6 @@ mu = rng.normal(0.0, 1.0, d); mu *= 2.5 / np.linalg.norm(mu)
 E = rng.normal(0.0, 1.0, (V, d)) / np.sqrt(d) * (0.6 + 0.15 * np.log(rank))[:, None] + mu
 twins = np.arange(8)                                     # rows 8..15 are near copies of rows 0..7
 E[twins + 8] = E[twins] + 0.05 * rng.normal(0.0, 1.0, (len(twins), d))
-
-def mean_cos(X):
-    """Mean over i != j of cos(x_i, x_j) = (||sum_i x_i/||x_i||||^2 - n) / (n (n - 1))."""
-    u = normalize_rows(X).sum(axis=0)
-    n = len(X)
-    return float((u @ u - n) / (n * (n - 1)))
 
 Ec = E - E.mean(axis=0)
 norms = np.linalg.norm(E, axis=1)
@@ -31,10 +25,10 @@ print(shape_table({"V": V, "d": d}, [
 sub = E[:60]
 pairs = [cosine(sub[i], sub[j]) for i in range(60) for j in range(60) if i != j]
 print(check_close("mean pairwise cosine: closed form from the sum of unit rows equals the pair loop",
-                  mean_cos(sub), np.mean(pairs), atol=1e-12, eq="mean-cos"))
+                  mean_pairwise_cosine(sub), np.mean(pairs), atol=1e-12, eq="mean-cos"))
 print(check_close("row norms equal sqrt of the sum of squares (loop)", norms,
                   [sum(x * x for x in row) ** 0.5 for row in E], atol=1e-12, eq="norms"))
-raw, cen = mean_cos(E), mean_cos(Ec)
+raw, cen = mean_pairwise_cosine(E), mean_pairwise_cosine(Ec)
 print(check_less("centring removes the shared direction: mean cosine drops", cen, raw,
                  names=("centred", "raw")))
 
