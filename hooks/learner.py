@@ -21,6 +21,7 @@ The browser side (saving answers, notes, the queue's spacing) is docs/javascript
 
 from __future__ import annotations
 
+import hashlib
 import html as htmllib
 import math
 import re
@@ -116,13 +117,22 @@ def inline(text: str) -> str:
     return "".join(out)
 
 
+def shuffled(q: dict) -> tuple[list[str], int]:
+    """The choices in a fixed order of their own (a hash of the question id and the choice),
+    so that the right one is not always where the author wrote it; and its new index."""
+    order = sorted(range(len(q["choices"])),
+                   key=lambda i: hashlib.sha256(f"{q['id']}:{q['choices'][i]}".encode()).hexdigest())
+    return [q["choices"][i] for i in order], order.index(int(q["answer"]))
+
+
 def _question(q: dict, n: int, check: dict, page: Page, files, *, practice: bool) -> str:
     qid = q["id"]
     letters = "abcdef"
+    texts, answer = shuffled(q)
     choices = "".join(
         f'<label class="esm-q-choice"><input type="radio" name="esm-{qid}" value="{i}"> '
         f'<span class="esm-q-letter">({letters[i]})</span> {inline(c)}</label>'
-        for i, c in enumerate(q["choices"])
+        for i, c in enumerate(texts)
     )
     see = ""
     target = q.get("see") or check.get("shown_on") or check["page"]
@@ -135,7 +145,7 @@ def _question(q: dict, n: int, check: dict, page: Page, files, *, practice: bool
     origin = (f'<span class="esm-q-origin">{htmllib.escape(check["title"])}, question {n}</span> '
               if practice else f'<span class="esm-q-num">{n}.</span> ')
     return (
-        f'<fieldset class="esm-q" id="q-{qid}" data-qid="{qid}" data-answer="{int(q["answer"])}"'
+        f'<fieldset class="esm-q" id="q-{qid}" data-qid="{qid}" data-answer="{answer}"'
         f' data-check="{check["key"]}"{" hidden" if practice else ""}>'
         f'<legend>{origin}{inline(q["prompt"])}</legend>'
         f'<div class="esm-q-choices">{choices}</div>'

@@ -331,16 +331,43 @@
     showQueue(records);
   }
 
+  /* ------------------------------------------------- scrollable regions */
+
+  /* A table or formula wider than the page scrolls sideways; keyboard users can only
+   * scroll it if it can take focus (WCAG 2.1.1). Marked when it actually overflows. */
+  function markScrollable() {
+    var boxes = document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset .math-display");
+    for (var i = 0; i < boxes.length; i++) {
+      var el = boxes[i];
+      if (el.scrollWidth > el.clientWidth + 1) {
+        if (!el.hasAttribute("tabindex")) {
+          el.setAttribute("tabindex", "0");
+          el.setAttribute("data-esm-scroll", "");
+        }
+      } else if (el.hasAttribute("data-esm-scroll")) {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("data-esm-scroll");
+      }
+    }
+  }
+
   /* ------------------------------------------------------------- wiring */
 
   function init() {
     initNotes();
     initSkillChecks();
     initPractice();
+    markScrollable();
+    window.requestAnimationFrame(markScrollable);   /* after Material wraps the tables */
   }
 
   if (!window.__esmLearnerBound) {
     window.__esmLearnerBound = true;
+    var resizing = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(resizing);
+      resizing = setTimeout(markScrollable, 150);
+    });
     document.addEventListener("input", function (ev) {
       var t = ev.target;
       if (t && t.classList && t.classList.contains("esm-notes-text")) {

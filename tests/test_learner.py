@@ -1,0 +1,126 @@
+"""Learner features at build time (hooks/learner.py): the skill-check data, where each
+check is shown, the review links of its questions, the practice page, reading time, and
+the safety of question text. The browser side is tested in tests/browser/."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import DOCS, ROOT
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import learner  # noqa: E402
+
+CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
+PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
+                   "softmax-and-scores", "multi-head-attention", "transformer-block"]
+
+
+def checks() -> list[dict]:
+    return [yaml.safe_load(p.read_text(encoding="utf-8")) | {"file": p.name} for p in CHECKS]
+
+
+def test_one_check_per_part_and_per_primer_chapter():
+    targets = {c["page"] for c in checks()}
+    assert {"part1/", "part2/", "part3/"} <= targets
+    assert {f"primer/{c}.md" for c in PRIMER_CHAPTERS} <= targets
+
+
+def test_skill_check_data_is_valid():
+    learner._load_checks(DOCS)           # raises on any malformed file
+    ids = [q["id"] for c in checks() for q in c["questions"]]
+    assert len(ids) == len(set(ids))
+    for c in checks():
+        assert 4 <= len(c["questions"]) <= 6, c["file"]
+        for q in c["questions"]:
+            assert len(set(q["choices"])) == len(q["choices"]), q["id"]
+            page = q["see"].partition("#")[0]
+            assert (DOCS / page).is_file(), f"{q['id']}: review link to missing page {page}"
+            assert q["see"].startswith(c["page"]) or c["page"].endswith("/") and page.startswith(c["page"]), \
+                f"{q['id']}: a question about another page"
+
+
+def test_shuffled_choices_keep_the_right_answer():
+    for c in checks():
+        for q in c["questions"]:
+            texts, answer = learner.shuffled(q)
+            assert sorted(texts) == sorted(q["choices"])
+            assert texts[answer] == q["choices"][q["answer"]]
+
+
+def test_question_text_is_escaped_not_html():
+    out = learner.inline('<img src=x onerror="alert(1)"> and `a<b` and $x<y$ and **bold**')
+    assert "<img" not in out and "&lt;img" in out
+    assert "<code>a&lt;b</code>" in out
+    assert '<span class="arithmatex">\\(x&lt;y\\)</span>' in out
+    assert "<strong>bold</strong>" in out
+
+
+def test_reading_stats_count_prose_formulas_figures_and_headings():
+    html = ("<h1>T</h1><p>" + "word " * 400 + "</p><h2 id='a'>A</h2><h3 id='b'>B</h3>"
+            '<div class="arithmatex">\\[x\\]</div><figure class="esm-figure"><svg><text>'
+            + "tick " * 500 + "</text></svg></figure><pre><code>" + "code " * 900 + "</code></pre>")
+    s = learner.reading_stats(html)
+    assert s["words"] == 400 + 3          # prose and heading words; code, SVG, TeX are not read
+    assert (s["headings"], s["formulas"], s["figures"]) == (2, 1, 1)
+    assert s["minutes"] == 3               # 403/200 min + 20 s + 20 s = 2.68 min, rounded up
+
+
+def nav_pages() -> list[str]:
+    from browser.conftest import page_sources
+    return page_sources()
+
+
+def built(site, src: str) -> str:
+    from browser.conftest import url_of
+    return (site.dir / url_of(src) / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.build
+def test_each_check_is_shown_once_on_its_page(site):
+    order = nav_pages()
+    for c in checks():
+        target = c["page"]
+        if target.endswith("/"):
+            target = [p for p in order if p.startswith(target)][-1]
+        html = built(site, target)
+        assert html.count('<section class="esm-skillcheck"') == 1, f"{c['file']} not on {target}"
+        for q in c["questions"]:
+            assert f'data-qid="{q["id"]}"' in html
+    shown = sum(built(site, p).count('<section class="esm-skillcheck"') for p in order)
+    assert shown == len(CHECKS)
+
+
+@pytest.mark.build
+def test_review_links_point_at_real_anchors(site):
+    for c in checks():
+        for q in c["questions"]:
+            page, _, anchor = q["see"].partition("#")
+            if anchor:
+                assert f'id="{anchor}"' in built(site, page), f"{q['id']}: no #{anchor} on {page}"
+
+
+@pytest.mark.build
+def test_practice_page_holds_every_question_hidden(site):
+    html = built(site, "practice.md")
+    total = sum(len(c["questions"]) for c in checks())
+    assert html.count('<fieldset class="esm-q"') == total
+    assert html.count('data-check=') >= total
+    assert len(re.findall(r'<fieldset class="esm-q"[^>]* hidden>', html)) == total
+    assert not (site.dir / "skill-checks").exists(), "the skill-check data is not published"
+
+
+@pytest.mark.build
+def test_overview_lists_every_nav_page(site):
+    html = built(site, "overview.md")
+    for src in nav_pages():
+        if src in ("overview.md", "practice.md"):
+            continue
+        from browser.conftest import url_of
+        target = url_of(src)
+        assert re.search(r'<a href="(\.\./)*' + re.escape(target) + '"', html) or (target == "" and 'href="../"' in html), src
