@@ -9,6 +9,7 @@ Speed and size targets live here and in the notes, not in timed unit tests.
 from __future__ import annotations
 
 import argparse
+import gzip
 import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -54,15 +55,17 @@ def main() -> None:
         figures = text.count('<figure class="esm-figure"')
         formulas = text.count('class="katex-display"')
         html_b, assets_b, fonts_b = page_weight(args.site, path)
+        gz_b = len(gzip.compress(text.encode(), 9, mtime=0))
         for k, v in enumerate((blocks, checks, figures, formulas)):
             totals[k] += v
         rows.append((path.parent.relative_to(args.site).as_posix() or "(home)", blocks, checks, figures,
-                     formulas, html_b / 1024, assets_b / 1024, fonts_b / 1024))
-    print("| page | demo blocks | checks | figures | display formulas | HTML KB | CSS+JS KB | KaTeX fonts KB (max) |")
-    print("|---|---|---|---|---|---|---|---|")
+                     formulas, html_b / 1024, gz_b / 1024, assets_b / 1024, fonts_b / 1024))
+    print("| page | demo blocks | checks | figures | display formulas | HTML KB | HTML gzip KB"
+          " | CSS+JS KB | KaTeX fonts KB (max) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]:.0f} | {r[6]:.0f} | {r[7]:.0f} |")
-    print(f"| **total** | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} | | | |")
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]:.0f} | {r[6]:.0f} | {r[7]:.0f} | {r[8]:.0f} |")
+    print(f"| **total** | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} | | | | |")
 
 
 if __name__ == "__main__":
