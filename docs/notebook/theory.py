@@ -214,7 +214,7 @@ show(fig, alt="Scatter plot of three clusters, the query's five neighbours circl
 # "man is to woman as king is to ?" is answered by the word whose vector points most nearly
 # along $\mathbf b-\mathbf a+\mathbf a^*$, with $a$ = man, $a^*$ = woman, $b$ = king. The
 # three input words must be excluded from the search: the offset is small next to what the
-# words share, so an input is usually closer to the target than the answer is.
+# words share, so an input word can be closer to the target than the answer is, as here.
 #
 # $$
 # \label{analogy}
@@ -676,8 +676,9 @@ show(fig, alt="Explained variance bars and a scatter of 90 rows on two component
 # %% [markdown]
 # ## 14. int8 quantisation of an embedding row: the error is at most half a step
 #
-# Storing a row in 8 bits instead of 32 divides its memory by four. With one scale per row,
-# every entry is rounded to the nearest multiple of $s$, so no entry moves by more than $s/2$.
+# Storing a row's entries in 8 bits instead of 32 divides their memory by four (one 32-bit
+# scale per row comes on top). Every entry is rounded to the nearest multiple of the scale
+# $s$, so no entry moves by more than $s/2$.
 #
 # $$
 # \label{int8}
@@ -697,6 +698,7 @@ print(check_true("every entry moves by at most s/2", err <= scale / 2 * (1 + 1e-
                  f"max error {err:.3e} <= s/2 = {scale / 2:.3e}", eq="int8"))
 print(check_equal("the codes stay in -127..127",
                   (int(qrow.min()) >= -127, int(qrow.max()) <= 127), (True, True)))
-print(check_equal("memory is divided by four", row.nbytes // qrow.nbytes, 4))
+print(check_equal("the entries take a quarter of the memory",
+                  row.nbytes // qrow.nbytes, 4))
 print(check_true("the row keeps its direction", cosine(row, back) > 0.9999,
                  f"cos(row, dequantised) = {cosine(row, back):.6f}"))

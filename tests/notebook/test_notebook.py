@@ -187,6 +187,14 @@ def test_page_math_is_rendered_and_every_check_and_figure_shown(site, nb):
     assert "Traceback" not in prose_and_outputs and "FAIL" not in prose_and_outputs
 
 
+@pytest.mark.build
+def test_every_link_within_the_page_has_its_target(site):
+    text = page_html(site)
+    ids = set(re.findall(r'<[^>]+\bid="([^"]+)"', text))
+    targets = re.findall(r'<a\b[^>]*\bhref="#([^"]+)"', text)
+    assert len(targets) > 40 and [t for t in targets if t not in ids] == []
+
+
 # -- the shipped notebook in a fresh kernel with numpy and matplotlib only ----------------------
 
 @pytest.mark.build

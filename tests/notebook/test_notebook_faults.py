@@ -104,3 +104,11 @@ def test_the_notebook_is_not_built_when_the_nav_leaves_it_out(copy, tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert not (tmp_path / "site" / "notebook").exists()
     assert "Converting notebook" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("option", ["allow_errors: false", "execute: true", "cache: false"])
+def test_a_configuration_that_would_publish_errors_or_skip_execution_fails(copy, tmp_path, option):
+    key, value = option.split(": ")
+    flipped = {"false": "true", "true": "false"}[value]
+    edit(copy / "mkdocs.yml", f"      {option} ", f"      {key}: {flipped} ")
+    fails(copy, tmp_path, "mkdocs-jupyter must execute the notebook at every build", f"{key}: {flipped.capitalize()}")
