@@ -272,6 +272,8 @@ def _overview_table(nav, page: Page) -> str:
     for item in nav.items:
         if isinstance(item, Section):
             parts.append((item.title, pages_of(item)))
+        elif isinstance(item, Page) and is_lesson(item):
+            parts.append((item.title or item.file.src_uri, [item]))     # e.g. the notebook
         elif isinstance(item, Page) and item is not page and item.file.src_uri not in (PRACTICE, OVERVIEW):
             loose.append(item)
     if loose:
@@ -283,7 +285,7 @@ def _overview_table(nav, page: Page) -> str:
         total_pages += len(ps)
         body.append(f'<h2 id="{re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")}">{htmllib.escape(title)}</h2>')
         body.append(f'<p class="esm-overview-part">{len(ps)} page{"s" * (len(ps) != 1)}, about {minutes} min.</p>')
-        body.append('<table class="esm-overview-table"><thead><tr><th scope="col">Page</th>'
+        body.append('<table><thead><tr><th scope="col">Page</th>'
                     '<th scope="col">Reading time</th><th scope="col">Headings</th></tr></thead><tbody>')
         for p in ps:
             s = p.meta.get("learner_stats", {"minutes": 0, "headings": 0})

@@ -234,7 +234,7 @@ def test_schedule_function(open_page, lessons):
 
 def test_overview_lists_every_page_with_time_and_headings(open_page, built, base_url):
     page, traffic = open_page("overview/")
-    rows = page.locator(".esm-overview-table tbody tr")
+    rows = page.locator(".esm-overview table tbody tr")
     listed = {}
     for k in range(rows.count()):
         cells = rows.nth(k).locator("td")

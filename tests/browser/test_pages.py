@@ -101,8 +101,12 @@ def test_page_in_browser(open_page, built, src, scheme):
 
     # The colour scheme took effect.
     want = "slate" if scheme == "dark" else "default"
-    got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-    assert got == want, f"{src}: colour scheme {got!r}, expected {want!r}"
+    try:   # Material's palette component applies the media query's scheme once it runs
+        page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want,
+                               timeout=10_000)
+    except Exception:
+        got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        pytest.fail(f"{src}: colour scheme {got!r}, expected {want!r}")
 
     # Formulas: all rendered, none left as TeX.
     tex = page.evaluate(RAW_TEX)
