@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("-o", "--out", type=Path, default=Path("/tmp/shots"))
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--full", action="store_true", help="whole page, not just the first screen")
+    parser.add_argument("--element", help="CSS selector: shoot only the first element matching it")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
     args.out.mkdir(parents=True, exist_ok=True)
@@ -53,7 +54,10 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 name = rel.strip("/").replace("/", "_") or "index"
                 path = args.out / f"{name}-{scheme}.png"
-                page.screenshot(path=str(path), full_page=args.full)
+                if args.element:
+                    page.locator(args.element).first.screenshot(path=str(path))
+                else:
+                    page.screenshot(path=str(path), full_page=args.full)
                 print(path)
             page.close()
         browser.close()
