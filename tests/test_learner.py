@@ -118,9 +118,10 @@ def test_practice_page_holds_every_question_hidden(site):
 @pytest.mark.build
 def test_overview_lists_every_nav_page(site):
     html = built(site, "overview.md")
+    html = html[html.index('<div class="esm-overview">'):]
     for src in nav_pages():
         if src in ("overview.md", "practice.md"):
             continue
         from browser.conftest import url_of
-        target = url_of(src)
-        assert re.search(r'<a href="(\.\./)*' + re.escape(target) + '"', html) or (target == "" and 'href="../"' in html), src
+        target = url_of(src) or ".."           # the home page is ".." from overview/
+        assert re.search(r'<a href="(\.\./)*' + re.escape(target) + '"', html), src
