@@ -267,6 +267,9 @@ _DROP = re.compile(
 _CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)\s*"><pre><span></span>(.*?)</pre></div>', re.S)
 _TEXT_OUT = re.compile(
     r'<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*<pre>(.*?)</pre>\s*</div>', re.S)
+_CHILD = (r'<div class="jp-OutputArea-child">\s*<div class="jp-RenderedText jp-OutputArea-output" '
+          r'data-mime-type="text/plain"[^>]*>\s*<pre>(.*?)</pre>\s*</div>\s*</div>')
+_CHILD_RUN = re.compile(rf"(?:{_CHILD.replace('(.*?)', '(?:.*?)')}\s*){{2,}}", re.S)
 _MARKDOWN = re.compile(r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"[^>]*>)(.*?)(</div>)', re.S)
 _DISPLAY_P = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.S)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
@@ -307,6 +310,14 @@ def _math_text(text: str) -> str:
     return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m[1]}\\)</span>', text)
 
 
+def _merge_streams(m: re.Match) -> str:
+    """Adjacent stdout outputs as one: the kernel splits printed text into chunks at whatever
+    moments it flushes (a line may be cut in two), so the chunks differ from build to build."""
+    text = "".join(re.findall(_CHILD, m[0], re.S))
+    return ('<div class="jp-OutputArea-child">\n<div class="jp-RenderedText jp-OutputArea-output" '
+            f'data-mime-type="text/plain">\n<pre>{text}</pre>\n</div>\n</div>\n')
+
+
 def _output(m: re.Match) -> str:
     """A text output: PASS lines become the site's check lines, the rest stays as text."""
     import esm
@@ -338,12 +349,21 @@ def _output(m: re.Match) -> str:
     return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
 
 
+def _quotes(code: str) -> str:
+    """Quotes in code text as &quot;: code that writes HTML (esm's does) then never reads,
+    to a search of the page, as markup."""
+    return "".join(part if part.startswith("<") else part.replace('"', "&quot;")
+                   for part in re.split(r"(<[^>]+>)", code))
+
+
 def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     """The rendered notebook, light and in the site's own markup (see the module docstring)."""
     html = _DROP.sub("", html)
     html = re.sub(r'\s(?:id="cell-id=[^"]*"|tabindex="0")', "", html)
-    html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>{m[2]}</code></pre></div>', html)
+    html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>'
+                     f"{_quotes(m[2])}</code></pre></div>", html)
     html = re.sub(r'<span class="w">(\s*)</span>', r"\1", html)     # whitespace needs no span
+    html = _CHILD_RUN.sub(_merge_streams, html)
     html = _TEXT_OUT.sub(_output, html)
     html = _MARKDOWN.sub(lambda m: m[1] + _math(m[2]) + m[3], html)
     html = html.replace('<a class="anchor-link" href=', '<a class="headerlink" title="Permanent link" href=')
