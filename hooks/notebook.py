@@ -266,10 +266,12 @@ _DROP = re.compile(
 )
 _CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)\s*"><pre><span></span>(.*?)</pre></div>', re.S)
 _TEXT_OUT = re.compile(
-    r'<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*<pre>(.*?)</pre>\s*</div>', re.S)
+    r'<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*<pre>'
+    r'((?:(?!</pre>).)*)</pre>\s*</div>', re.S)
+_PRE_TEXT = r"((?:(?!</pre>).)*)"        # a <pre>'s content: never runs past its own end
 _CHILD = (r'<div class="jp-OutputArea-child">\s*<div class="jp-RenderedText jp-OutputArea-output" '
-          r'data-mime-type="text/plain"[^>]*>\s*<pre>(.*?)</pre>\s*</div>\s*</div>')
-_CHILD_RUN = re.compile(rf"(?:{_CHILD.replace('(.*?)', '(?:.*?)')}\s*){{2,}}", re.S)
+          rf'data-mime-type="text/plain"[^>]*>\s*<pre>{_PRE_TEXT}</pre>\s*</div>\s*</div>')
+_CHILD_RUN = re.compile(rf"(?:{_CHILD.replace(_PRE_TEXT, '(?:(?!</pre>).)*')}\s*){{2,}}", re.S)
 _MARKDOWN = re.compile(r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"[^>]*>)(.*?)(</div>)', re.S)
 _DISPLAY_P = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.S)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)

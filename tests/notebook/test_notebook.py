@@ -229,15 +229,17 @@ def test_printed_text_split_into_chunks_renders_as_if_whole():
         return ('<div class="jp-OutputArea-child">\n<div class="jp-RenderedText jp-OutputArea-output" '
                 f'data-mime-type="text/plain" tabindex="0">\n<pre>{text}</pre>\n</div>\n</div>\n')
 
-    def page(*chunks):
+    def page(*chunks):      # a cell with one whole output, then a cell with the chunks
+        first = child("PASS [first] before: 1\n")
         outputs = "".join(child(c) for c in chunks)
         return ('<div class="jupyter-wrapper"><h1 id="t">T</h1><div class="jp-OutputArea jp-Cell-outputArea">\n'
+                f'{first}</div>\n<p>between the cells</p>\n<div class="jp-OutputArea jp-Cell-outputArea">\n'
                 f"{outputs}</div></div>")
 
     whole = "x = 1\nPASS [lab] a claim: got 1, expected 1\nPASS b: 2 &lt; 3\n"
     rewrite = nbtools.hook().rewrite
     one = rewrite(page(whole), "../theory.ipynb", "helpers")
-    assert one.count('<div class="esm-check"') == 2 and 'data-eq="lab"' in one
+    assert one.count('<div class="esm-check"') == 3 and 'data-eq="lab"' in one and "between the cells" in one
     for cut in (3, 20, 45, len(whole) - 4):
         assert rewrite(page(whole[:cut], whole[cut:]), "../theory.ipynb", "helpers") == one, cut
     assert rewrite(page(whole[:10], whole[10:30], whole[30:]), "../theory.ipynb", "helpers") == one
