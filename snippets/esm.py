@@ -278,11 +278,19 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # formulas. The comments carry nothing the figure needs: drop them. (Found in 7.2.)
     text = re.sub(r"[ \t]*<!--.*?-->[ \t]*\n?", "", text, flags=re.S)
     text = text.replace(_INK, "currentColor").replace(_GRID, "currentColor")
-    # matplotlib names groups figure_1, axes_1, ...: prefix every id (and every reference to
-    # one) with the salt, so that two figures on one page never share an id.
-    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    # Lighter markup, same picture: no RDF metadata; no ids nothing refers to (matplotlib names
+    # every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
+    text = re.sub(r' id="([^"]+)"', lambda m: m[0] if m[1] in refs else "", text)
+    text = re.sub(r'\b(d|transform|x|y|x1|x2|y1|y2|width|height|points|viewBox)="([^"]*)"',
+                  lambda m: f'{m[1]}="' + " ".join(re.sub(r"(-?\d+\.\d{2})\d+", r"\1", m[2]).split()) + '"',
+                  text)
+    text = re.sub(r">\s+<", "><", text)
+    # Prefix the remaining ids (and every reference to one) with the salt, so that two figures
+    # on one page never share an id.
     text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
-                  lambda m: f"{m[1]}f{salt[:8]}-{m[2]}" if m[2] in ids else m[0], text)
+                  lambda m: f"{m[1]}f{salt[:8]}-{m[2]}" if m[2] in refs else m[0], text)
     label = html.escape(alt)
     text = text.replace("<svg ", f'<svg role="img" aria-label="{label}" class="esm-svg" ', 1)
     text = re.sub(r"(<svg[^>]*>)", rf"\1<title>{label}</title>", text, count=1)
