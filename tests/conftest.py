@@ -79,3 +79,46 @@ def site(tmp_path_factory) -> Site:
     seconds = time.perf_counter() - start
     assert result.returncode == 0, f"strict build failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}"
     return Site(out, result.stdout + result.stderr, seconds)
+
+
+def demo_namespace(rel: str) -> dict:
+    """The globals of a demo (``part2/training-embeddings/sgns``, no ``.py``) after it ran,
+    its printed output discarded: tests recompute its claims from its own arrays."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        ns = runpy.run_path(str(SNIPPETS / f"{rel}.py"))
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    return ns
+
+
+# -- fault injection: a temporary copy of the project, built one page at a time ----------------
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    """A copy of the project (docs, snippets, hooks, config) to inject a fault into."""
+    import shutil
+    dst = tmp_path / "project"
+    dst.mkdir()
+    for name in ("docs", "snippets", "hooks"):
+        shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "package.json"):
+        shutil.copy2(ROOT / name, dst / name)
+    (dst / "node_modules").symlink_to(ROOT / "node_modules")
+    return dst
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` in ``path`` (the fault target must be unique)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"fault target {old!r} not found once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def build_fails(root: Path, site: Path, page: str, *needles: str, strict: bool = True) -> str:
+    """Build ``page`` of the project at ``root``; assert it fails and its log holds ``needles``."""
+    result = build(site, root=root, pages=[page], strict=strict)
+    log = result.stdout + result.stderr
+    assert result.returncode != 0, f"the build passed despite the fault:\n{log[-2000:]}"
+    for needle in needles:
+        assert needle in log, f"{needle!r} not in the build log:\n{log[-3000:]}"
+    return log

@@ -3,12 +3,12 @@ not) with a message naming the page. The copy builds only the page under test.""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from sitebuild import ROOT, build
+from conftest import build_fails, edit
+from sitebuild import build
 
 pytestmark = pytest.mark.build
 
@@ -16,31 +16,8 @@ PAGE = "part1/intuition.md"
 DEMO = "part1/intuition/lookup.py"
 
 
-@pytest.fixture
-def copy(tmp_path) -> Path:
-    dst = tmp_path / "project"
-    dst.mkdir()
-    for name in ("docs", "snippets", "hooks"):
-        shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "package.json"):
-        shutil.copy2(ROOT / name, dst / name)
-    (dst / "node_modules").symlink_to(ROOT / "node_modules")
-    return dst
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fault target {old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def fails(copy: Path, tmp_path: Path, *needles: str, strict: bool = True) -> str:
-    result = build(tmp_path / "site", root=copy, pages=[PAGE], strict=strict)
-    log = result.stdout + result.stderr
-    assert result.returncode != 0, f"the build passed despite the fault:\n{log[-2000:]}"
-    for needle in needles:
-        assert needle in log, f"{needle!r} not in the build log:\n{log[-3000:]}"
-    return log
+    return build_fails(copy, tmp_path / "site", PAGE, *needles, strict=strict)
 
 
 def test_the_unfaulted_copy_builds(copy, tmp_path):

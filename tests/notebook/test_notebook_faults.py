@@ -4,13 +4,13 @@ build (strict or not), and the message names the notebook, the cell and its demo
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from sitebuild import ROOT, build
+from conftest import build_fails, edit
+from sitebuild import build
 
 sys.path.insert(0, str(Path(__file__).parent))
 import nbtools  # noqa: E402
@@ -19,34 +19,12 @@ from nbtools import PAGE  # noqa: E402
 pytestmark = pytest.mark.build
 
 
-@pytest.fixture
-def copy(tmp_path) -> Path:
-    dst = tmp_path / "project"
-    dst.mkdir()
-    for name in ("docs", "snippets", "hooks"):
-        shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "package.json"):
-        shutil.copy2(ROOT / name, dst / name)
-    (dst / "node_modules").symlink_to(ROOT / "node_modules")
-    return dst
-
-
 def source(copy: Path) -> Path:
     return copy / "docs" / PAGE
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"fault target {old!r} not found once in {path}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
 def fails(copy: Path, tmp_path: Path, *needles: str, strict: bool = True) -> str:
-    result = build(tmp_path / "site", root=copy, pages=[PAGE], strict=strict)
-    log = result.stdout + result.stderr
-    assert result.returncode != 0, f"the build passed despite the fault:\n{log[-2000:]}"
-    for needle in needles:
-        assert needle in log, f"{needle!r} not in the build log:\n{log[-3000:]}"
+    log = build_fails(copy, tmp_path / "site", PAGE, *needles, strict=strict)
     assert not (tmp_path / "site" / "notebook" / "theory" / "index.html").exists()
     return log
 

@@ -3,27 +3,19 @@ computations: plain-Python loops, closed forms, and properties on random inputs.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import runpy
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS, SNIPPETS
+from conftest import demo_namespace, DOCS, SNIPPETS
 
 PAGE = (DOCS / "part2" / "geometry-of-meaning.md").read_text(encoding="utf-8")
 
 
 def demo(name: str) -> dict:
-    """The namespace of a demo after it ran (its printed output discarded)."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        ns = runpy.run_path(str(SNIPPETS / "part2" / "geometry-of-meaning" / f"{name}.py"))
-    import matplotlib.pyplot as plt
-    plt.close("all")
-    return ns
+    return demo_namespace(f"part2/geometry-of-meaning/{name}")
 
 
 def pycos(u, v) -> float:

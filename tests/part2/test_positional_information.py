@@ -4,26 +4,19 @@ computations: attention by loops, RoPE by complex numbers, the ALiBi paper's slo
 from __future__ import annotations
 
 import cmath
-import contextlib
-import io
 import math
-import runpy
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS, SNIPPETS
+from conftest import demo_namespace, DOCS, SNIPPETS
 
 PAGE = (DOCS / "part2" / "positional-information.md").read_text(encoding="utf-8")
 
 
 def demo(name: str) -> dict:
-    with contextlib.redirect_stdout(io.StringIO()):
-        ns = runpy.run_path(str(SNIPPETS / "part2" / "positional-information" / f"{name}.py"))
-    import matplotlib.pyplot as plt
-    plt.close("all")
-    return ns
+    return demo_namespace(f"part2/positional-information/{name}")
 
 
 def attn_loop(X, WQ, WK, WV, causal=False):

@@ -3,26 +3,19 @@ computations: finite differences written here, plain-Python loops, closed forms.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-import runpy
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS, SNIPPETS
+from conftest import demo_namespace, DOCS, SNIPPETS
 
 PAGE = (DOCS / "part2" / "training-embeddings.md").read_text(encoding="utf-8")
 
 
 def demo(name: str) -> dict:
-    with contextlib.redirect_stdout(io.StringIO()):
-        ns = runpy.run_path(str(SNIPPETS / "part2" / "training-embeddings" / f"{name}.py"))
-    import matplotlib.pyplot as plt
-    plt.close("all")
-    return ns
+    return demo_namespace(f"part2/training-embeddings/{name}")
 
 
 def fd(f, X, eps=1e-6):
