@@ -29,6 +29,7 @@ from mkdocs.structure.files import File
 
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
+_TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 _EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
 _CSS_PATH = "assets/katex/katex.min.css"
 
@@ -138,7 +139,31 @@ def on_page_content(html, page, config, files, **kwargs):
         name = ref["name"]
         return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
 
+    _render_toc(page)
     return _EQREF.sub(number, html)
+
+
+def _toc_entries(items):
+    for item in items:
+        yield item
+        yield from _toc_entries(item.children)
+
+
+def _render_toc(page) -> None:
+    """Math in a heading reaches the table of contents as bare ``\(...\)`` text (the toc
+    extension keeps a heading's text, not its markup): render it there too."""
+    entries = [e for e in _toc_entries(page.toc.items) if "\\(" in e.title]
+    if not entries:
+        return
+    parts = [_TOC_MATH.split(e.title) for e in entries]   # text, tex, text, tex, ..., text
+    items = [{"tex": htmllib.unescape(tex), "display": False} for p in parts for tex in p[1::2]]
+    reply = _katex.render(items)
+    if "error" in reply:
+        raise PluginError(f"Invalid math in a heading of {page.file.src_uri}: "
+                          f"{items[reply['index']]['tex']!r}: {reply['error']}")
+    rendered = iter(reply["html"])
+    for entry, p in zip(entries, parts):
+        entry.title = "".join(chunk if k % 2 == 0 else next(rendered) for k, chunk in enumerate(p))
 
 
 def on_post_build(config, **kwargs):

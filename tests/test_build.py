@@ -43,6 +43,14 @@ def test_every_formula_is_rendered(site):
         assert "katex-error" not in text, name
 
 
+def test_no_raw_tex_in_navigation_or_table_of_contents(site):
+    """Headings with math reach the table of contents as text: the KaTeX hook renders it."""
+    for name, text in built_html(site).items():
+        for link in re.findall(r'<a [^>]*class="md-nav__link[^"]*"[^>]*>(.*?)</a>', text, flags=re.S):
+            assert "\\(" not in link and "\\[" not in link, f"{name}: raw TeX in {link.strip()[:80]!r}"
+    assert 'Why divide by <span class="katex">' in site.html("primer/softmax-and-scores.md")
+
+
 def test_math_pages_link_katex_css_and_fonts_exist(site):
     css = site.dir / "assets" / "katex" / "katex.min.css"
     text = css.read_text(encoding="utf-8")
