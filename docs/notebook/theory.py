@@ -19,6 +19,7 @@
 # esm: check_close check_equal check_true check_less figure svg PALETTE
 # esm: one_hot normalize_rows cosine cosine_matrix top_k softmax log_softmax cross_entropy
 # esm: sinusoidal_positions rope_angles rope_rotate alibi_slopes alibi_bias causal_mask attention
+# esm: numerical_grad
 
 # %%
 import math
@@ -94,13 +95,7 @@ def loss(table):
     return float(np.sum(C * table[ids]))
 
 
-fd = np.zeros_like(E)                  # central finite differences, entry by entry
-h = 1e-6
-for i in range(V):
-    for j in range(d):
-        step = np.zeros_like(E)
-        step[i, j] = h
-        fd[i, j] = (loss(E + step) - loss(E - step)) / (2 * h)
+fd = numerical_grad(loss, E)           # central finite differences, entry by entry
 
 dist = np.array([np.linalg.norm(one_hot(i, V) - one_hot(j, V))
                  for i in range(V) for j in range(V) if i != j])
@@ -354,18 +349,8 @@ p = softmax(W @ hvec)
 grad_W = np.outer(p - one_hot(y, V), hvec)
 grad_h = W.T @ (p - one_hot(y, V))
 
-eps = 1e-6
-fd_W = np.zeros_like(W)
-for i in range(V):
-    for j in range(d):
-        Wp, Wm = W.copy(), W.copy()
-        Wp[i, j] += eps
-        Wm[i, j] -= eps
-        fd_W[i, j] = (cross_entropy(Wp @ hvec, y)
-                      - cross_entropy(Wm @ hvec, y)) / (2 * eps)
-fd_h = np.array([(cross_entropy(W @ (hvec + eps * e), y)
-                  - cross_entropy(W @ (hvec - eps * e), y)) / (2 * eps)
-                 for e in np.eye(d)])
+fd_W = numerical_grad(lambda M: cross_entropy(M @ hvec, y), W)
+fd_h = numerical_grad(lambda v: cross_entropy(W @ v, y), hvec)
 print("p =", np.round(p, 3).tolist(), " target y =", y)
 print(check_close("(p - e_y) h^T equals finite differences in W", grad_W, fd_W,
                   atol=1e-7, eq="lm-grad"))

@@ -1,5 +1,6 @@
 """Claims of docs/part2/training-embeddings.md (5.1-5.5), checked against independent
-computations: finite differences written here, plain-Python loops, closed forms."""
+computations: finite differences (esm.numerical_grad, itself tested against a closed form),
+plain-Python loops, closed forms."""
 
 from __future__ import annotations
 
@@ -9,25 +10,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import demo_namespace, DOCS, SNIPPETS
+from conftest import DOCS, SNIPPETS, demo_namespace
+from esm import numerical_grad
 
 PAGE = (DOCS / "part2" / "training-embeddings.md").read_text(encoding="utf-8")
 
 
 def demo(name: str) -> dict:
     return demo_namespace(f"part2/training-embeddings/{name}")
-
-
-def fd(f, X, eps=1e-6):
-    """Central finite differences, independent of esm.numerical_grad."""
-    X = np.array(X, dtype=float)
-    G = np.zeros_like(X)
-    for k in np.ndindex(X.shape):
-        up, down = X.copy(), X.copy()
-        up[k] += eps
-        down[k] -= eps
-        G[k] = (f(up) - f(down)) / (2 * eps)
-    return G
 
 
 def ce(W, h, y) -> float:
@@ -47,8 +37,8 @@ def test_output_row_and_hidden_gradients_against_finite_differences(V, d, seed):
     z = W @ h
     p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
     coef = p - np.eye(V)[y]
-    assert np.allclose(np.outer(coef, h), fd(lambda M: ce(M, h, y), W), atol=1e-7)
-    assert np.allclose(W.T @ coef, fd(lambda v: ce(W, v, y), h), atol=1e-7)
+    assert np.allclose(np.outer(coef, h), numerical_grad(lambda M: ce(M, h, y), W), atol=1e-7)
+    assert np.allclose(W.T @ coef, numerical_grad(lambda v: ce(W, v, y), h), atol=1e-7)
     assert abs(np.outer(coef, h).sum(axis=0)).max() < 1e-12   # the mean row does not move
 
 
@@ -76,9 +66,9 @@ def test_sgns_gradients_used_in_training_against_finite_differences(d, K, seed):
     sig = lambda x: 1 / (1 + math.exp(-x))                       # noqa: E731
     g_pos = sig(u_o @ v) - 1.0
     g_neg = np.array([sig(u @ v) for u in U_neg])
-    assert np.allclose(g_pos * u_o + g_neg @ U_neg, fd(lambda x: sgns_pair_loss(x, u_o, U_neg), v), atol=1e-7)
-    assert np.allclose(g_pos * v, fd(lambda x: sgns_pair_loss(v, x, U_neg), u_o), atol=1e-7)
-    assert np.allclose(np.outer(g_neg, v), fd(lambda x: sgns_pair_loss(v, u_o, x), U_neg), atol=1e-7)
+    assert np.allclose(g_pos * u_o + g_neg @ U_neg, numerical_grad(lambda x: sgns_pair_loss(x, u_o, U_neg), v), atol=1e-7)
+    assert np.allclose(g_pos * v, numerical_grad(lambda x: sgns_pair_loss(v, x, U_neg), u_o), atol=1e-7)
+    assert np.allclose(np.outer(g_neg, v), numerical_grad(lambda x: sgns_pair_loss(v, u_o, x), U_neg), atol=1e-7)
 
 
 def test_noise_distribution_and_training_claims():
@@ -124,9 +114,9 @@ def test_glove_gradient_step_against_finite_differences():
 
     r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
     G = 2 * f(X) * r                                                  # as in the demo's loop
-    assert np.allclose(G @ Wt, fd(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
-    assert np.allclose(G.T @ W, fd(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
-    assert np.allclose(G.sum(1), fd(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
+    assert np.allclose(G @ Wt, numerical_grad(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
+    assert np.allclose(G.T @ W, numerical_grad(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
+    assert np.allclose(G.sum(1), numerical_grad(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
     assert int((~nz).sum()) == 14 and f"{ns['start']:.1f}" == "287.9" and f"{ns['end']:.2f}" == "3.55"
 
 
