@@ -20,7 +20,7 @@ from sitebuild import ROOT
 
 sys.path.insert(0, str(Path(__file__).parent))
 import nbtools  # noqa: E402
-from nbtools import PAGE, code_cells, demos, made_notebook  # noqa: E402
+from nbtools import code_cells, demos, made_notebook  # noqa: E402
 
 
 ESM_TEXT = nbtools.ESM.read_text(encoding="utf-8")

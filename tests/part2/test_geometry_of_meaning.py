@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import demo_namespace, DOCS, SNIPPETS
+from conftest import DOCS, demo_namespace
 
 PAGE = (DOCS / "part2" / "geometry-of-meaning.md").read_text(encoding="utf-8")
 

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import demo_namespace, DOCS, SNIPPETS
+from conftest import DOCS, demo_namespace
 
 PAGE = (DOCS / "part2" / "positional-information.md").read_text(encoding="utf-8")
 

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS, SNIPPETS, demo_namespace
+from conftest import DOCS, demo_namespace
 from esm import numerical_grad
 
 PAGE = (DOCS / "part2" / "training-embeddings.md").read_text(encoding="utf-8")
