@@ -177,7 +177,7 @@ def glue(name: str, value, fmt: str | None = None) -> str:
     if isinstance(v, list):
         text = f"({text})"
     if not _html_mode():
-        return f"value {name} = {text}"
+        return f"\nvalue {name} = {text}\n"
     payload = json.dumps({"name": name, "value": v, "fmt": fmt or ""}, sort_keys=True)
     return f"\n@@glue:{payload.encode().hex()}@@\n"
 

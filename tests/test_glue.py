@@ -81,7 +81,7 @@ def test_bad_publications_raise_in_the_block(name, value, fmt, error):
 
 def test_plain_mode_prints_a_readable_line(monkeypatch):
     monkeypatch.delenv("ESM_OUTPUT")
-    assert esm.glue("cos", 0.78123, ".3f") == "value cos = 0.781"
+    assert esm.glue("cos", 0.78123, ".3f") == "\nvalue cos = 0.781\n"
 
 
 # --- substitution: context, code spans, multi-line values ------------------------------------
