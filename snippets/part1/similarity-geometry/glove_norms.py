@@ -23,7 +23,7 @@ print(shape_table({"V": V, "d": d, "N": N}, [
 # Length against rank: medians in logarithmic rank bins.
 edges = np.unique(np.geomspace(1, V, 25).astype(int))
 mid = np.sqrt(edges[:-1] * edges[1:])
-med = np.array([np.median(norms[a - 1:b - 1]) for a, b in zip(edges[:-1], edges[1:])])
+lo, med, hi = np.array([np.percentile(norms[a - 1:b - 1], [10, 50, 90]) for a, b in zip(edges[:-1], edges[1:])]).T
 head, tail = np.median(norms[:1000]), np.median(norms[100_000:])
 print(check_close("row lengths recomputed by a loop over 5 rows", norms[[0, 1, 99, 9999, V - 1]],
                   [sum(float(x) ** 2 for x in E[i]) ** 0.5 for i in (0, 1, 99, 9999, V - 1)], atol=1e-5))
@@ -54,8 +54,6 @@ print(glue("junk_cos", cos_all[junk], ".3f"))
 print(glue("paris_first", words[best_freq[0]]))
 
 fig, ax = figure(size=(5.6, 3.0))
-lo = np.array([np.quantile(norms[a - 1:b - 1], 0.1) for a, b in zip(edges[:-1], edges[1:])])
-hi = np.array([np.quantile(norms[a - 1:b - 1], 0.9) for a, b in zip(edges[:-1], edges[1:])])
 ax.fill_between(mid, lo, hi, color=PALETTE[0], alpha=0.25, linewidth=0, label="10% to 90% of the words")
 ax.plot(mid, med, "o-", color=PALETTE[1], markersize=3, label="median")
 ax.set_xscale("log")

@@ -7,7 +7,7 @@ MiniLM it started from has a 512-row table.
 """
 import numpy as np
 
-from esm import (PALETTE, check_close, check_less, check_true, cosine, cosine_matrix, figure, glue, minilm,
+from esm import (check_close, check_less, check_true, cosine, cosine_matrix, figure, glue, minilm,
                  shape_table, sinusoidal_positions, svg, tokenize)
 
 w = minilm().weights
@@ -84,11 +84,3 @@ print(svg(fig, alt="Cosine between position rows: learned MiniLM table beside th
                   f"banded: nearby positions are similar. The sinusoidal band is the same along every "
                   f"diagonal; the learned one is not, and row 0 stands apart (cosine {adjacent[0]:.2f} "
                   f"with row 1)."))
-
-fig, ax = figure(size=(5.6, 2.6))
-ax.plot(np.arange(T_max), norms, color=PALETTE[0])
-ax.set_xlabel("position t")
-ax.set_ylabel("row length")
-print(svg(fig, alt="Length of each learned position row of MiniLM against its position",
-          caption=f"Row lengths of $P$: {norms[0]:.2f} at position 0, {norms[cut - 1]:.2f} at position "
-                  f"{cut - 1} (the last one fine-tuning used), {norms[-1]:.2f} at the last row {T_max - 1}."))
