@@ -26,8 +26,11 @@ print(check_close("Sigma^(-1/2) squared is the inverse of Sigma (np.linalg.inv)"
                   atol=1e-9, rtol=1e-9))
 
 
-def neighbours(V, ids):
-    U = normalize_rows(V)
+units = {name: normalize_rows(V) for name, V in versions.items()}
+
+
+def neighbours(U, ids):
+    """The k nearest rows of U (unit rows) to each row in ids, by cosine, best first."""
     S = U[ids] @ U.T
     S[np.arange(len(ids)), ids] = -np.inf
     top = np.argpartition(S, -k, axis=1)[:, -k:]         # the k best, unordered
@@ -35,15 +38,16 @@ def neighbours(V, ids):
     return np.take_along_axis(top, order, axis=1)
 
 
-best = neighbours(X, [index["bank"]])[0]
-cos_bank = normalize_rows(X) @ normalize_rows(X)[index["bank"]]
+best = neighbours(units["raw"], [index["bank"]])[0]
+q = X[index["bank"]]
+cos_bank = np.einsum("ij,j->i", X, q) / np.sqrt(np.einsum("ij,ij->i", X, X) * (q @ q))
 print(check_close("raw neighbours of bank: the k largest cosines, by a full sort", cos_bank[best],
                   np.sort(cos_bank)[::-1][1:k + 1], atol=1e-12))
 probe = np.arange(0, 10_000, 100)                       # every 100th of the 10,000 most frequent words
-nb = {name: neighbours(V, probe) for name, V in versions.items()}
+nb = {name: neighbours(U, probe) for name, U in units.items()}
 kept = {name: np.mean([len(set(a) & set(b)) for a, b in zip(nb["raw"], nb[name])]) / k for name in versions}
 shown = ["bank", "apple", "january"]
-lists = {name: neighbours(V, [index[w] for w in shown]) for name, V in versions.items()}
+lists = {name: neighbours(U, [index[w] for w in shown]) for name, U in units.items()}
 
 print(glue("wh_k", k))
 print(glue("wh_probes", len(probe), ","))
