@@ -83,9 +83,6 @@ def test_why_it_matters_is_a_table(built):
 # Numbers still typed in the prose, and the demo that prints them (pages on computed prose,
 # where the text quotes the demo's values by name, need no entry).
 PROSE = [
-    ("common-mistakes.md", "common-mistakes/m07_anisotropy.py", ["0.966", "68%", "99%"], ["0.966", "68%", "99%"]),
-    ("common-mistakes.md", "common-mistakes/m06_pca_literal.py", ["17.4%", "24%"], ["17.4%", "24%"]),
-    ("common-mistakes.md", "common-mistakes/m08_analogies.py", ["5 of 11"], ["5 of 11"]),
     ("exercises.md", "exercises/ex06_output_gradient.py", ["0.1517", "0.2904"], ["0.1517", "0.2904"]),
     ("exercises.md", "exercises/ex08_rope.py", ["4.4018", "-6.8536"], ["4.4018", "-6.8536"]),
     ("exercises.md", "exercises/ex05_anisotropy.py", ["0.703", "0.692"], ["0.703", "0.692"]),
