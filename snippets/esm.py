@@ -176,10 +176,18 @@ def glue(name: str, value, fmt: str | None = None) -> str:
     text = ", ".join(format(x, fmt or "") for x in numbers)   # raises if fmt does not apply
     if isinstance(v, list):
         text = f"({text})"
-    if not _html_mode():
-        return f"\nvalue {name} = {text}\n"
+    line = f"\nvalue {name} = {text}\n"
+    if not _glue_marked():
+        return line
     payload = json.dumps({"name": name, "value": v, "fmt": fmt or ""}, sort_keys=True)
-    return f"\n@@glue:{payload.encode().hex()}@@\n"
+    marker = f"\n@@glue:{payload.encode().hex()}@@\n"
+    return marker if _html_mode() else line + marker
+
+
+def _glue_marked() -> bool:
+    """Whether glue prints the marker the build reads (under the build). The theory notebook
+    replaces this so that its cells print the readable line, plus the marker under the build."""
+    return _html_mode()
 
 
 # ---------------------------------------------------------------------------------------------
