@@ -300,14 +300,14 @@ show(fig, alt="Bar chart of cosines to king - man + woman, woman highest, queen 
 #
 # $$
 # \label{anisotropy}
-# \bar c=\frac{1}{n(n-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
-# =\frac{\lVert\sum_i\hat{\mathbf x}_i\rVert^2-n}{n(n-1)}
+# \bar c=\frac{1}{N(N-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
+# =\frac{\lVert\sum_i\hat{\mathbf x}_i\rVert^2-N}{N(N-1)}
 # $$
 #
 # For isotropic noise of variance 1 in $d$ dimensions around a mean $\boldsymbol\mu$, the
 # cosine is about $\lVert\boldsymbol\mu\rVert^2/(\lVert\boldsymbol\mu\rVert^2+d)$; with
-# $\lVert\boldsymbol\mu\rVert=3$ and $d=16$ that is $9/25=0.36$. After centering it is about
-# $-1/(n-1)$.
+# $\lVert\boldsymbol\mu\rVert=3$ and $d=16$ that is $9/25={{nb6_pred}}$; this run measures {{nb6_raw}}.
+# After centering it is about $-1/(N-1)={{nb6_cen_pred}}$; measured: {{nb6_cen}}.
 
 # %%
 rng = np.random.default_rng(SEED + 6)
@@ -332,6 +332,8 @@ print(check_close("before centering it is near 9/25", mean_cosine(X), 9 / 25,
                   atol=0.03))
 print(check_close("after centering it is near -1/(n-1)", mean_cosine(Xc),
                   -1 / (n - 1), atol=0.01))
+print(glue("nb6_pred", float(mu @ mu) / (float(mu @ mu) + d), ".2f"), glue("nb6_raw", mean_cosine(X), ".3f"),
+      glue("nb6_cen_pred", -1 / (n - 1), ".4f"), glue("nb6_cen", mean_cosine(Xc), ".4f"), sep="")
 
 C = cosine_matrix(X)
 Cc = cosine_matrix(Xc)
