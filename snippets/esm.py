@@ -33,7 +33,7 @@ import numpy as np
 
 __all__ = [
     "CheckFailed", "ShapeMismatch",
-    "check_close", "check_equal", "check_true", "check_less", "glue",
+    "check_close", "check_equal", "check_true", "check_less", "glue", "share_of_seeds",
     "figure", "svg", "PALETTE", "shape_table", "table",
     "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
     "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
@@ -182,6 +182,14 @@ def glue(name: str, value, fmt: str | None = None) -> str:
     payload = json.dumps({"name": name, "value": v, "fmt": fmt or ""}, sort_keys=True)
     marker = f"\n@@glue:{payload.encode().hex()}@@\n"
     return marker if _html_mode() else line + marker
+
+
+def share_of_seeds(holds, seeds: Iterable[int] = range(50)) -> float:
+    """The share of ``seeds`` for which ``holds(seed)`` is true: how far a conclusion drawn
+    from the seed shown carries. Introduced in section 10 (every exercise with randomness
+    states its conclusions for the seed shown and over 50 seeds)."""
+    seeds = list(seeds)
+    return sum(bool(holds(s)) for s in seeds) / len(seeds)
 
 
 def _glue_marked() -> bool:

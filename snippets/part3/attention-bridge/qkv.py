@@ -1,7 +1,7 @@
 """7.1 Query, key and value projections: three learned maps of the same hidden states."""
 import numpy as np
 
-from esm import check_close, check_equal, shape_table
+from esm import check_close, check_equal, glue, shape_table
 
 rng = np.random.default_rng(71)
 B, T, d, H = 2, 4, 8, 2
@@ -39,5 +39,7 @@ print(check_close("scores q_t^T k_s equal h_t^T (W_Q W_K^T) h_s", S, bilinear, a
 print(check_equal("W_Q W_K^T is d x d but has rank d_k only", int(np.linalg.matrix_rank(M)), d_k))
 print(check_equal("the score matrix is not symmetric: t looking for s differs from s looking for t",
                   bool(np.allclose(S[0], S[0].T)), False))
-print(f"\nScore of position 0 looking at position 1: {S[0, 0, 1]:.4f}; "
-      f"of position 1 looking at position 0: {S[0, 1, 0]:.4f}.")
+n_params = sum(W.size for W in (W_Q, W_K, W_V))      # counted from the arrays themselves
+print(glue("qkv_B", B), glue("qkv_T", T), glue("qkv_d", d), glue("qkv_heads", H), glue("qkv_dk", d_k),
+      glue("qkv_params", n_params), glue("qkv_s01", S[0, 0, 1], "+.3f"), glue("qkv_s10", S[0, 1, 0], "+.3f"),
+      glue("qkv_rank", int(np.linalg.matrix_rank(M))), sep="")

@@ -1,7 +1,7 @@
 """9.1 Token ids fed as numbers impose an order; a lookup does not."""
 import numpy as np
 
-from esm import check_close, table
+from esm import check_close, glue, table
 
 ids = np.array([0, 1, 2, 3])
 target = np.array([1.0, -1.0, 1.0, -1.0])      # any per-token value the model should produce
@@ -25,3 +25,5 @@ Syy = sum((y - ym) ** 2 for y in target)
 print(check_close("wrong: the best line through (id, target) misses by Syy - Sxy^2/Sxx = 3.2 of 4",
                   float(np.sum((wrong - target) ** 2)), Syy - Sxy ** 2 / Sxx, atol=1e-12))
 print(check_close("right: a lookup fits every token's value exactly", right, target, atol=0.0))
+print(glue("m1_err", float(np.sum((wrong - target) ** 2)), ".1f"), glue("m1_total", float(Syy), ".0f"),
+      glue("m1_ids", ids), sep="")

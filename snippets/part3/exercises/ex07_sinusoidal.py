@@ -1,7 +1,7 @@
 """Exercise 10.7: sinusoidal encodings, one entry by hand, and the shift as a rotation."""
 import numpy as np
 
-from esm import check_close, shape_table, sinusoidal_positions
+from esm import check_close, glue, shape_table, sinusoidal_positions
 
 T, d = 8, 6
 PE = sinusoidal_positions(T, d)
@@ -18,3 +18,5 @@ for j in range(d // 2):
 print(check_close("(c) PE[p + 3] = PE[p] R_3 for every p (one matrix for all positions)",
                   PE[:T - k] @ R, PE[k:], atol=1e-12))
 print(f"\nrow 3: {np.round(PE[3], 4)}")
+print(glue("e7_T", T), glue("e7_d", d), glue("e7_pe10", PE[1, 0], ".4f"), glue("e7_pe32", PE[3, 2], ".4f"),
+      glue("e7_den", 10000 ** (2 / 6), ".2f"), glue("e7_k", k), sep="")

@@ -1,7 +1,7 @@
 """Exercise 10.9: the ALiBi slopes for 8 heads and the bias matrix of the first head."""
 import numpy as np
 
-from esm import alibi_bias, alibi_slopes, check_close, shape_table
+from esm import alibi_bias, alibi_slopes, check_close, glue, shape_table
 
 H, T = 8, 5
 m = alibi_slopes(H)
@@ -16,3 +16,5 @@ for i in range(T):
 print(check_close("(b) head 1's bias matrix equals a loop over (i, j)", np.where(np.isinf(Bias), 0, Bias),
                   np.where(np.isinf(loop), 0, loop), atol=0.0))
 print(f"\nrow 4 of head 1: {Bias[4] + 0.0}; head 8 penalises the same distance {m[0] / m[-1]:.0f} times less.")
+print(glue("e9_H", H), glue("e9_T", T), glue("e9_row", Bias[T - 1] + 0.0, "g"), glue("e9_ratio", m[0] / m[-1], ".0f"),
+      glue("e9_last", 2 ** H), sep="")

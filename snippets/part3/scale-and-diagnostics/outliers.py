@@ -2,7 +2,7 @@
 because no gradient reaches it."""
 import numpy as np
 
-from esm import check_close, check_equal, shape_table, table
+from esm import check_close, check_equal, check_less, glue, numerical_grad, shape_table, table
 
 rng = np.random.default_rng(84)
 V, d, PAD = 500, 32, 0
@@ -64,3 +64,67 @@ print(check_close("after an SGD step the padding row is still all zeros", E_afte
                   atol=0.0))
 print(check_close("a row that no position uses (row 300) does not move either", E_after[300], E[300],
                   atol=0.0))
+
+# Should the statistics exclude the rows they look for? The loud rows inflate the standard
+# deviation and so shrink their own z-scores ("masking"). With four odd rows in 500 that costs
+# little; with many it hides them. Robust scores use the median and the median absolute
+# deviation (scaled by 1.4826, which makes it the standard deviation for normal data).
+def robust_z(n):
+    med = np.median(n)
+    mad = 1.4826 * np.median(np.abs(n - med))
+    return (n - med) / mad
+
+zr = robust_z(norms[real_rows])
+sd_clean = np.delete(norms, [PAD] + loud + dead).std()
+many = E.copy()
+many_loud = rng.choice(np.arange(1, V), 60, replace=False)           # 12% of the rows blown up
+many[many_loud] *= 3.0
+n_many = np.linalg.norm(many, axis=1)[real_rows]
+z_many = (n_many - n_many.mean()) / n_many.std()
+rows_real = np.arange(V)[real_rows]
+odd = set(many_loud.tolist()) | set(loud) | set(dead)               # every planted odd row
+plain_set = set(rows_real[np.abs(z_many) > 3.0].tolist())
+robust_set = set(rows_real[np.abs(robust_z(n_many)) > 3.0].tolist())
+flag_plain, flag_robust = len(plain_set & odd), len(robust_set & odd)
+# Independent: the median absolute deviation by sorting, for the robust scores of the first case.
+srt = sorted(norms[real_rows]); mid = len(srt) // 2
+med_sort = srt[mid] if len(srt) % 2 else (srt[mid - 1] + srt[mid]) / 2
+dev = sorted(abs(x - med_sort) for x in srt)
+mad_sort = 1.4826 * (dev[mid] if len(dev) % 2 else (dev[mid - 1] + dev[mid]) / 2)
+print(check_close("robust z = (n - median) / (1.4826 MAD), median and MAD by sorting",
+                  zr, (norms[real_rows] - med_sort) / mad_sort, atol=1e-10))
+print(check_less(f"with {len(many_loud)} loud rows the plain z-score flags fewer of them than the robust one",
+                 flag_plain, flag_robust, names=("odd rows flagged, plain", "robust")))
+
+# The padding row gets no gradient only if padding positions are masked as keys too. One
+# attention layer reads the sequence; the loss is taken at real positions only.
+seq = np.array([5, 17, 9, PAD, PAD])
+real = seq != PAD
+W_q, W_k, W_v = (rng.normal(0.0, d ** -0.5, (d, d)) for _ in range(3))
+r = rng.normal(0.0, 1.0, d)
+
+
+def attn_loss(table_, mask_keys):
+    Xs = table_[seq]
+    scores = (Xs @ W_q) @ (Xs @ W_k).T / np.sqrt(d)
+    if mask_keys:
+        scores = np.where(real[None, :], scores, -np.inf)
+    a = np.exp(scores - scores.max(axis=1, keepdims=True)); a /= a.sum(axis=1, keepdims=True)
+    return float(np.sum((a @ (Xs @ W_v))[real] @ r))
+
+
+g_masked = numerical_grad(lambda row: attn_loss(np.vstack([row[None], E[1:]]), True), E[PAD].copy())
+g_open = numerical_grad(lambda row: attn_loss(np.vstack([row[None], E[1:]]), False), E[PAD].copy())
+print(check_close("padding masked as keys and out of the loss: the padding row's gradient is zero "
+                  "(finite differences)", g_masked, np.zeros(d), atol=1e-12))
+print(check_less("padding out of the loss but NOT masked as keys: real positions attend to it, "
+                 "and its row gets a gradient", 1e-6, float(np.abs(g_open).max()),
+                 names=("1e-6", "max |gradient|")))
+print(glue("ol_V", V), glue("ol_d", d), glue("ol_median", np.median(norms[real_rows]), ".2f"),
+      glue("ol_loud_factor", 3), glue("ol_dead_share", 0.05, ".0%"),
+      glue("ol_z", [z[i] for i in loud], "+.1f"), glue("ol_z_dead", z[dead[0]], "+.1f"),
+      glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"), glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"),
+      glue("ol_sd", sd, ".3f"), glue("ol_sd_clean", sd_clean, ".3f"),
+      glue("ol_many", len(many_loud)), glue("ol_flag_plain", flag_plain), glue("ol_flag_robust", flag_robust), glue("ol_odd", len(odd)),
+      glue("ol_false_robust", len(robust_set - odd)), glue("ol_false_plain", len(plain_set - odd)),
+      glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")
