@@ -16,12 +16,15 @@ print(shape_table({"V": V, "d": d, "T": T}, [
     ("looked-up vectors", "X", X, "T d", r"row $t$ is $\mathbf x_t=E_{i_t,:}$"),
 ]))
 
+loop = np.array([[E[i, k] for k in range(d)] for i in ids])   # entry by entry, one position at a time
+print(check_close("every x_t is row i_t of E (vectorised lookup vs a loop over positions and coordinates)",
+                  X, loop, eq="lookup"))
 # Hand-computed small case: a table whose entry (i, k) is 10 i + k says which row it came from,
 # so the rows the lookup must return can be written down without indexing anything.
 E_code = 10.0 * np.arange(V)[:, None] + np.arange(d)[None, :]
 by_hand = np.array([[30, 31, 32, 33], [70, 71, 72, 73], [70, 71, 72, 73]], dtype=float)
 print(check_close("lookup of (3, 7, 7) in the table E[i, k] = 10 i + k returns the rows written by hand",
-                  E_code[ids], by_hand, atol=0.0, eq="lookup"))
+                  E_code[ids], by_hand, atol=0.0))
 t1, t2 = [t for t in range(T) if (ids == ids[t]).sum() > 1]   # the two positions holding one id
 print(check_equal(f"positions {t1} and {t2} share id {ids[t1]}, so they get the same vector",
                   bool(np.array_equal(X[t1], X[t2])), True))
@@ -35,7 +38,7 @@ for i in range(V):
         E2[i, k] += 1.0
         touched += int(not np.array_equal(E2[ids], X))
 print(check_equal("entries of E that change X when perturbed = (distinct ids) x d",
-                  touched, len(set(ids.tolist())) * d, eq="lookup"))
+                  touched, len(set(ids.tolist())) * d))
 
 print(glue("lookup_V", V))
 print(glue("lookup_d", d))
