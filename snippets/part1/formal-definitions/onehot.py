@@ -10,7 +10,7 @@ print(check_close("e_3^T E (a matrix product) equals row 3 of E (indexing)", e3 
 print(glue("oh_e3", e3.astype(int)))
 print(glue("oh_row3", (e3 @ E5).astype(int)))
 
-# The gradient: a tiny loss on looked-up vectors, l = 1/2 sum_t ||x_t - y_t||^2.
+# The gradient: a tiny loss on looked-up vectors, l = 1/2 sum_t ||x_t - x*_t||^2.
 rng = np.random.default_rng(22)
 V, d = 8, 3
 ids = np.array([2, 5, 2])
@@ -44,7 +44,7 @@ print(check_equal("finite differences: the rows of unused ids get exactly 0",
 rep = int(np.bincount(ids).argmax())                       # the id that occurs twice
 at = [t for t in range(T) if ids[t] == rep]
 print(check_close(f"row {rep} appears at positions {at}: its gradient is the sum of both positions' "
-                  "gradients (x_t - y_t, summed by hand)", G[rep], sum(X[t] - Y[t] for t in at), atol=1e-12))
+                  "gradients (x_t - x*_t, summed by hand)", G[rep], sum(X[t] - Y[t] for t in at), atol=1e-12))
 fd_err = float(np.abs(G - G_fd).max())
 
 print(glue("oh_V", V))

@@ -10,11 +10,11 @@ v = np.array([4.0, 3.0])
 print(check_close("cos(u, v) = 24 / (5 x 5) equals the cosine of the angle from atan2",
                   cosine(u, v), math.cos(math.atan2(4, 3) - math.atan2(3, 4)), atol=1e-12, eq="cosine"))
 
-cs = np.linspace(0.25, 4.0, 16)           # scale u by c
+cs = np.linspace(0.25, 4.0, 16)           # scale u by lambda
 dots = np.array([(c * u) @ v for c in cs])
 coss = np.array([cosine(c * u, v) for c in cs])
-print(check_close(f"dot product of (c u, v) is c times 24 for all {len(cs)} values of c", dots, 24.0 * cs, atol=1e-12))
-print(check_close(f"cosine of (c u, v) stays 24/25 for all {len(cs)} values of c > 0", coss, np.full_like(cs, 24 / 25),
+print(check_close(f"dot product of (lambda u, v) is lambda times 24 for all {len(cs)} values of lambda", dots, 24.0 * cs, atol=1e-12))
+print(check_close(f"cosine of (lambda u, v) stays 24/25 for all {len(cs)} values of lambda > 0", coss, np.full_like(cs, 24 / 25),
                   atol=1e-12, eq="cosine"))
 neg = cosine(-2 * u, v)
 print(check_close("a negative scale flips the sign: cos(-2u, v) = -24/25", neg, -24 / 25, atol=1e-12))
@@ -39,17 +39,17 @@ print(check_close("rescaling every row by a random positive factor leaves the ma
 
 fig, axes = figure(1, 2, size=(6.6, 2.6))
 axes[0].plot(cs, dots, "o-", color=PALETTE[0], markersize=3.5)
-axes[0].set_title("dot product  (c u)·v")
+axes[0].set_title("dot product  (λu)·v")
 axes[1].plot(cs, coss, "o-", color=PALETTE[1], markersize=3.5)
 axes[1].set_ylim(0.0, 1.05)
-axes[1].set_title("cosine  cos(c u, v)")
+axes[1].set_title("cosine  cos(λu, v)")
 for ax in axes:
-    ax.set_xlabel("scale c of u")
+    ax.set_xlabel("scale λ of u")
 fig.subplots_adjust(wspace=0.35)
 c0 = cosine(u, v)
-print(svg(fig, alt=f"Two line charts against the scale c from {cs[0]:g} to {cs[-1]:g}. Left: the dot product "
-                   f"(c u)·v rises linearly from {dots[0]:g} to {dots[-1]:g}. Right: the cosine stays at {c0:.2f}.",
-          caption=f"Scaling $\\mathbf u=(3,4)$ by $c$: the dot product with $\\mathbf v=(4,3)$ is $24c$, "
+print(svg(fig, alt=f"Two line charts against the scale λ from {cs[0]:g} to {cs[-1]:g}. Left: the dot product "
+                   f"(λu)·v rises linearly from {dots[0]:g} to {dots[-1]:g}. Right: the cosine stays at {c0:.2f}.",
+          caption=f"Scaling $\\mathbf u=(3,4)$ by $\\lambda$: the dot product with $\\mathbf v=(4,3)$ is $24\\lambda$, "
                   f"the cosine stays ${c0:.2f}$."))
 print(glue("cos_uv", c0, ".2f"))
 print(glue("cos_c_min", cs[0], "g"))
