@@ -24,10 +24,10 @@ n, d = 6, 16
 A = rng.normal(0.0, 1.0, (n, d)) * rng.uniform(0.2, 5.0, (n, 1))   # rows of very different lengths
 C = cosine_matrix(A)
 An = normalize_rows(A)
-print(shape_table({"n": n, "d": d}, [
-    ("vectors", "A", A, "n d", "rows of lengths between 0.2 and 5 times typical"),
-    ("unit vectors", r"\hat A", An, "n d", r"row $a$ is $\mathbf a/\lVert\mathbf a\rVert$"),
-    ("cosine matrix", "", C, "n n", r"entry $(a,b)$ is $\cos(\mathbf a,\mathbf b)$"),
+print(shape_table({"N": n, "d": d}, [
+    ("vectors", "A", A, "N d", "rows of very different lengths"),
+    ("unit vectors", r"\hat A", An, "N d", r"row $j$ is $A_{j,:}/\lVert A_{j,:}\rVert$"),
+    ("cosine matrix", "", C, "N N", r"entry $(j,k)$ is $\cos(A_{j,:},A_{k,:})$"),
 ]))
 loop = np.array([[A[a] @ A[b] / (math.sqrt(A[a] @ A[a]) * math.sqrt(A[b] @ A[b])) for b in range(n)]
                  for a in range(n)])

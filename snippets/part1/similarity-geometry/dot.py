@@ -23,10 +23,10 @@ d, n = 64, 5
 Q = rng.normal(0.0, 1.0, (n, d))          # five query vectors
 K = rng.normal(0.0, 1.0, (n, d))          # five key vectors
 S = Q @ K.T                               # all 25 dot products at once
-print(shape_table({"n": n, "d": d}, [
-    ("queries", "Q", Q, "n d", r"one vector $\mathbf u$ per row"),
-    ("keys", "K", K, "n d", r"one vector $\mathbf v$ per row"),
-    ("scores", r"QK^\top", S, "n n", r"entry $(a,b)$ is $\mathbf u_a^\top\mathbf v_b$"),
+print(shape_table({"N": n, "d": d}, [
+    ("queries", "Q", Q, "N d", r"one vector $\mathbf u$ per row"),
+    ("keys", "K", K, "N d", r"one vector $\mathbf v$ per row"),
+    ("scores", r"QK^\top", S, "N N", r"entry $(j,k)$ is $Q_{j,:}\,K_{k,:}^\top$"),
 ]))
 loop = np.array([[sum(Q[a, k] * K[b, k] for k in range(d)) for b in range(n)] for a in range(n)])
 print(check_close("Q K^T equals the sum over coordinates (loop)", S, loop, atol=1e-12, eq="dot-product"))

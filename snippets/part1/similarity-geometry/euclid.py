@@ -20,10 +20,10 @@ D2 = np.maximum(D2, 0.0)                              # rounding can leave -1e-1
 U = normalize_rows(A)
 D2u = np.sum((U[:, None, :] - U[None, :, :]) ** 2, axis=-1)
 
-print(shape_table({"n": n, "d": d}, [
-    ("vectors", "A", A, "n d", "rows of different lengths"),
-    ("squared distances", "", D2, "n n", r"from $\lVert\mathbf a\rVert^2$, $\lVert\mathbf b\rVert^2$ and $A A^\top$"),
-    ("unit-row squared distances", "", D2u, "n n", r"equal to $2-2\cos$"),
+print(shape_table({"N": n, "d": d}, [
+    ("vectors", "A", A, "N d", "rows of different lengths"),
+    ("squared distances", "", D2, "N N", r"from the squared row lengths and the Gram matrix $A A^\top$"),
+    ("unit-row squared distances", "", D2u, "N N", r"equal to $2-2\cos$"),
 ]))
 loop = np.array([[sum((A[a, k] - A[b, k]) ** 2 for k in range(d)) for b in range(n)] for a in range(n)])
 print(check_close("norms + Gram matrix equal the squared differences summed in a loop",
