@@ -26,9 +26,9 @@ u_hat = np.linalg.svd(D, full_matrices=False)[2][0]                   # first pr
 u_hat *= np.sign(u_hat @ g)
 E_deb = E - np.outer(E @ u_hat, u_hat)                                # x' = x - (x^T u) u, every row
 
-print(shape_table({"N": n, "n_pairs": len(pairs), "d": d}, [
+print(shape_table({"N": n, r"N_{\text{pairs}}": len(pairs), "d": d}, [
     ("word vectors", "E", E, "N d", f"{2 * len(pairs)} gendered words and {len(jobs)} occupations"),
-    ("pair differences", "D", D, "n_pairs d", "he - she, man - woman, ..."),
+    ("pair differences", "D", D, r"N_{\text{pairs}} d", "he - she, man - woman, ..."),
     ("bias direction", r"\hat{\mathbf u}", u_hat, "d", "top right singular vector of D, unit norm"),
     ("debiased vectors", "E'", E_deb, "N d", r"rows $\mathbf x'=\mathbf x-(\mathbf x^\top\hat{\mathbf u})\hat{\mathbf u}$"),
 ]))
