@@ -49,7 +49,7 @@ J = slice(len(2 * pairs), n)
 before, after = E[J] @ u_hat, E_deb[J] @ u_hat
 male, female = lean > 0, lean < 0
 gap_v = (E_deb[J] @ v)[male].mean() - (E_deb[J] @ v)[female].mean()
-print(check_true("the occupations still separate along v, a direction that was not removed", gap_v > 0.8,
+print(check_true("the occupations still separate along g', a direction that was not removed", gap_v > 0.8,
                  f"mean v-coordinate of male-leaning minus female-leaning occupations = {gap_v:.3f}"))
 gap_loop = (sum(float(E_deb[J][i] @ v) for i in range(len(jobs)) if lean[i] > 0) / int(male.sum())
             - sum(float(E_deb[J][i] @ v) for i in range(len(jobs)) if lean[i] < 0) / int(female.sum()))
@@ -58,7 +58,7 @@ print(glue("gap_v", gap_v, ".2f"))
 
 fig, axes = figure(1, 2, size=(7.6, 2.8), sharey=True)
 x = np.arange(len(jobs))
-for ax, direction, name in zip(axes, (u_hat, v), (r"on $\hat u$ (removed)", r"on $v$ (kept)")):
+for ax, direction, name in zip(axes, (u_hat, v), (r"on $\hat u$ (removed)", r"on $g'$ (kept)")):
     ax.bar(x - 0.2, E[J] @ direction, 0.4, color=PALETTE[0], label="before")
     ax.bar(x + 0.2, E_deb[J] @ direction, 0.4, color=PALETTE[1], label="after")
     ax.axhline(0, color=PALETTE[4], lw=0.8)
@@ -66,7 +66,7 @@ for ax, direction, name in zip(axes, (u_hat, v), (r"on $\hat u$ (removed)", r"on
     ax.set_title("projection " + name)
 axes[0].legend(loc="lower right", frameon=False)
 print(svg(fig, alt=f"Bars of each of the {len(jobs)} occupations' projection before and after debiasing: on the bias "
-          f"direction all become zero (largest {np.abs(E_deb[J] @ u_hat).max():.0e}), on the second direction v they stay "
+          f"direction all become zero (largest {np.abs(E_deb[J] @ u_hat).max():.0e}), on the second direction g' they stay "
           f"as they were, male-leaning ones {gap_v:.2f} higher on average",
-          caption="Occupation vectors projected on $\\hat{\\mathbf u}$ (left) and on $\\mathbf v$ (right), "
+          caption="Occupation vectors projected on $\\hat{\\mathbf u}$ (left) and on $\\mathbf g'$ (right), "
           "before and after removing $\\hat{\\mathbf u}$."))

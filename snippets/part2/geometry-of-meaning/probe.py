@@ -37,10 +37,10 @@ U, _ = np.linalg.qr(np.column_stack([u, rng.normal(0, 1, d)]))   # orthonormal b
 proj = U @ U.T                                    # proj_U, the projector onto span(U)
 X_removed = X - X @ proj                          # every row minus its part in the subspace
 
-print(shape_table({"N": N, "d": d, "k": k, "m": n_test}, [
+print(shape_table({"N": N, "d": d, "k": k, r"N_{\text{test}}": n_test}, [
     ("token vectors", "X", X, "N d", "one row per example, planted feature along u"),
     ("probe weights", r"\boldsymbol\beta", beta, "d", f"fitted on the first {n_train} rows"),
-    ("probe outputs", r"\hat{\mathbf y}", y_hat, "m", "probability of the property, held-out rows"),
+    ("probe outputs", r"\hat{\mathbf y}", y_hat, r"N_{\text{test}}", "probability of the property, held-out rows"),
     ("subspace basis", "U", U, "d k", "orthonormal columns; the first spans u"),
     ("projector", r"\operatorname{proj}_U=UU^\top", proj, "d d", "symmetric, idempotent, rank k"),
 ]))
