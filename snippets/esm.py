@@ -617,11 +617,15 @@ def gelu(x) -> np.ndarray:
     return x * 0.5 * (1.0 + _erf(x / np.sqrt(2.0)))
 
 
+#: The cubic coefficient of GPT-2's tanh approximation of GELU (Hendrycks and Gimpel, 2016).
+GELU_C = 0.044715
+
+
 def gelu_tanh(x) -> np.ndarray:
-    """GELU as GPT-2 computes it: x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2.
+    """GELU as GPT-2 computes it: x (1 + tanh(sqrt(2/pi) (x + GELU_C x^3))) / 2.
     Introduced in primer chapter P6."""
     x = np.asarray(x, dtype=float)
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + GELU_C * x ** 3)))
 
 
 def block_shapes(d: int, d_ff: int | None = None) -> dict[str, tuple[int, ...]]:
@@ -709,5 +713,5 @@ def gpt_forward(ids, model, *, trace: dict | None = None) -> np.ndarray:
     return logits
 
 
-__all__ += ["gelu", "gelu_tanh", "block_shapes", "init_block", "feed_forward", "block_forward",
+__all__ += ["gelu", "GELU_C", "gelu_tanh", "block_shapes", "init_block", "feed_forward", "block_forward",
             "init_gpt", "TINY", "tiny_gpt", "gpt_forward"]
