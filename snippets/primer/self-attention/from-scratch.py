@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_equal, check_true, figure, shape_table, svg
+from esm import attention, causal_mask, check_close, check_equal, check_true, figure, glue, shape_table, svg
 
 rng = np.random.default_rng(5)
 T, d, d_k, d_v = 6, 8, 4, 4
@@ -61,6 +61,27 @@ Z2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
 print(check_equal("token 3 has the same input row in both sequences", Y[3], X[3]))
 gap = float(np.linalg.norm(Z2[3] - Z[3]))
 print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|z_3 - z_3'| = {gap:.3f} > 0.1"))
+print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("bank_gap", gap, ".2f"))
+
+# Order without positions: no mask, attention is permutation-equivariant (chapter P2); with the causal
+# mask it is not, because each query sees a different prefix. (The rows of X here carry no positions.)
+perm = np.array([4, 0, 5, 2, 1, 3])
+Pi = np.eye(T)[perm]
+
+
+def attn(Xs, m=None):
+    return attention(Xs @ W_Q, Xs @ W_K, Xs @ W_V, m)[0]
+
+
+print(check_close("no mask: Attn(Pi X) = Pi Attn(X), the order of the rows is invisible", attn(Pi @ X), Pi @ attn(X),
+                  atol=1e-12))
+order_gap = float(np.abs(attn(Pi @ X, mask) - Pi @ attn(X, mask)).max())
+print(glue("order_gap", order_gap, ".2f"))
+print(check_true("causal mask: Attn(Pi X) != Pi Attn(X), the same tokens in another order give other outputs",
+                 order_gap > 0.1, f"max difference {order_gap:.3f}"))
+shuffle = np.array([2, 0, 4, 1, 3, 5])                # reorder tokens 0..4, keep the last one last
+print(check_close("yet the last query sees its prefix as a set: reordering tokens 0..4 leaves z_5 unchanged",
+                  attn(X[shuffle], mask)[-1], attn(X, mask)[-1], atol=1e-12))
 
 fig, ax = figure(size=(3.6, 3.0))
 im = ax.imshow(np.where(mask, A, np.nan), cmap="viridis", vmin=0, vmax=1)
