@@ -29,7 +29,6 @@ print(check_equal("the inline split and merge are esm.split_heads and esm.merge_
                   (np.array_equal(Qh, split_heads(Q, H)), np.array_equal(concat, merge_heads(heads)),
                    np.array_equal(Qh.transpose(1, 0, 2).reshape(T, d), Q)), (True, True, True)))
 
-print(check_equal("GPT-2 small: 12 heads of width 64 fill the 768-wide model", H * d_k, 768))
 print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
     ("inputs", "X", X, "T d", "one row per token"),
     ("query weights, all heads", "W_Q", W_Q, "d d", "columns of head $h$: $W_Q^{(h)}$"),

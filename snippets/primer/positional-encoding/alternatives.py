@@ -15,7 +15,6 @@ slopes = alibi_slopes(8)
 print(check_close("ALiBi slopes for 8 heads are 1/2, 1/4, ..., 1/256", slopes, 1 / 2.0 ** np.arange(1, 9)))
 B = alibi_bias(4, slopes[0])
 print(check_equal("ALiBi bias row of query 3 (slope 1/2): -m(i - j) for keys 0..3", B[3], np.array([-1.5, -1.0, -0.5, 0.0])))
-print(check_equal("a learned table for GPT-2 small holds T_max d numbers", T_max * d, 786432))
 
 print(table(("method", "how it works", "parameters", "computed here", "used by"), [
     ("sinusoidal", "fixed sin/cos waves, added at the input", "0", "norm $\\sqrt{d/2}$ at every position",

@@ -25,8 +25,10 @@ print(table(("pair $j$", "frequency $\\omega_j$", "wavelength $2\\pi/\\omega_j$ 
             [(j, f"{1 / (wl[j] / (2 * np.pi)):.3g}", f"{wl[j]:,.1f}") for j in (0, 1, 8, 16, 32, 63)]))
 print(glue("d_pe", d), glue("wl_first", wl[0], ".1f"), glue("wl_last", wl[-1], ",.0f"), glue("last_pair", d // 2 - 1),
       glue("norm", math.sqrt(d / 2), ".0f"))
-print(check_close("wavelengths run from 2 pi (pair 0) to 2 pi 10000^((d-2)/d) (last pair)",
-                  np.array([wl[0], wl[-1]]), np.array([2 * math.pi, 2 * math.pi * 10000 ** ((d - 2) / d)]), atol=1e-6))
+# Independent route: read each pair's angle step off the table itself (the angle at position 1 is omega_j).
+step = np.arctan2(PE[1, 0::2], PE[1, 1::2])
+print(check_close("wavelengths 2 pi / omega_j equal 2 pi over the angle each pair turns from position 0 to 1",
+                  wl, 2 * math.pi / step, rtol=1e-9, atol=0))
 
 norms = np.linalg.norm(sinusoidal_positions(4096, d), axis=1)
 print(check_close(f"every position vector has norm sqrt(d/2) = {math.sqrt(d / 2):g} (positions 0..4095)", norms,
