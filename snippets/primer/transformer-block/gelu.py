@@ -43,6 +43,6 @@ ax2.set_xlim(-6, 6)
 ax2.set_xlabel("$x$")
 ax2.set_ylabel("tanh form $-$ exact ($\\times10^{-4}$)")
 print(svg(fig, alt=f"Left: GELU, its tanh approximation and ReLU; the two GELU curves coincide and dip below zero "
-          f"near x = {x_dip:.2f}. Right: their difference, at most {gap:.1e} in size, largest near |x| = {abs(x_star):.2f}",
+          f"near x = {x_dip:.2f}. Right: their difference, largest in size ({gap:.1e}) near |x| = {abs(x_star):.2f}",
           caption=f"GELU and GPT-2's tanh form are indistinguishable at plot scale (left); their difference "
-                  f"(right) stays below {gap:.1e}."))
+                  f"(right) is largest in size at $\\lvert x\\rvert={abs(x_star):.2f}$, where it is {gap:.1e}."))
