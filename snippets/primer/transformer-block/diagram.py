@@ -2,12 +2,13 @@
 in the pre-LN arrangement (GPT-2) and the post-LN one (the original Transformer)."""
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
-from esm import PALETTE, figure, svg
+from esm import PALETTE, check_equal, figure, svg
 
 COLOURS = {"LN": PALETTE[2], "MHA": PALETTE[0], "FFN": PALETTE[1]}
 
 
 def box(ax, x, y, text):
+    drawn.append((ax, y, text))
     col = next(c for k, c in COLOURS.items() if k in text)
     ax.add_patch(FancyBboxPatch((x - 0.42, y - 0.2), 0.84, 0.4, boxstyle="round,pad=0.02", fc=col, alpha=0.35,
                                 ec=col, lw=1.2))
@@ -60,9 +61,13 @@ def draw(ax, pre):
     ax.axis("off")
 
 
+drawn = []                                            # (axes, height, label) of every box
 fig, axes = figure(2, 1, size=(6.8, 3.6))
 draw(axes[0], pre=True)
 draw(axes[1], pre=False)
+on_stream = [[t.strip("$").replace("\\mathrm{LN}", "LN") for a, y, t in drawn if a is ax and y == 0] for ax in axes]
+print(check_equal("the caption's claim, read off the drawing: layer norms on the stream itself (pre-LN, post-LN)",
+                  on_stream, [[], ["LN_1", "LN_2"]]))
 print(svg(fig, alt="Two diagrams of a transformer block. Top, pre-LN: the residual stream runs straight from X to Y; "
           "two branches each apply a layer norm and then attention or the feed-forward network, and add the result "
           "back. Bottom, post-LN: each branch applies attention or the feed-forward network to the stream, adds, and "
