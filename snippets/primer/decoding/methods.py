@@ -15,8 +15,8 @@ context = np.array([3, 14, 15, 9, 26, 5, 35, 8])
 z = gpt_forward(context, model)[-1]                 # logits of the token after the context
 p = softmax(z)
 order = np.argsort(-p, kind="stable")               # tokens from most to least likely
-tau, k, lam = 0.5, 5, 0.9                           # the settings shown
-print(glue("tau", tau, ".1f"), glue("k", k), glue("lam", lam, ".1f"), glue("ctx", context))
+tau, k, xi = 0.5, 5, 0.9                           # the settings shown
+print(glue("tau", tau, ".1f"), glue("k", k), glue("xi", xi, ".1f"), glue("ctx", context))
 
 # Greedy: the most likely token.
 greedy = int(np.argmax(z))
@@ -45,10 +45,10 @@ def top_k_filter(probs, k):
     return keep
 
 
-def top_p_filter(probs, lam):
-    """The smallest set of most likely tokens whose mass reaches lam (sorted cumulative sum)."""
+def top_p_filter(probs, xi):
+    """The smallest set of most likely tokens whose mass reaches xi (sorted cumulative sum)."""
     srt = np.argsort(-probs, kind="stable")
-    m = int(np.searchsorted(np.cumsum(probs[srt]), lam)) + 1   # first prefix with mass >= lam
+    m = int(np.searchsorted(np.cumsum(probs[srt]), xi)) + 1   # first prefix with mass >= xi
     keep = np.zeros(V, bool)
     keep[srt[:m]] = True
     return keep
@@ -64,14 +64,14 @@ threshold = np.partition(p, V - k)[V - k]          # the k-th largest probabilit
 print(check_equal(f"top-k keeps exactly the tokens with p_j >= the {k}-th largest (np.partition)", keep_k, p >= threshold,
                   eq="top-k"))
 
-keep_p = top_p_filter(p, lam)
+keep_p = top_p_filter(p, xi)
 m = int(keep_p.sum())
 mass_p = float(p[keep_p].sum())
 best_smaller = float(np.sum(np.partition(p, V - (m - 1))[V - (m - 1):]))   # the most mass any m - 1 tokens hold
 print(glue("m", m), glue("m_less", m - 1), glue("mass_p", mass_p, ".3f"), glue("best_smaller", best_smaller, ".3f"))
-print(check_true(f"top-p set reaches lam = {lam}", mass_p >= lam, f"mass {mass_p:.4f} of {m} tokens"))
+print(check_true(f"top-p set reaches xi = {xi}", mass_p >= xi, f"mass {mass_p:.4f} of {m} tokens"))
 print(check_less(f"and is the smallest: no {m - 1} tokens reach it (the {m - 1} largest, by np.partition, hold less)",
-                 best_smaller, lam, eq="top-p", names=(f"max mass of {m - 1} tokens", "lam")))
+                 best_smaller, xi, eq="top-p", names=(f"max mass of {m - 1} tokens", "xi")))
 print(check_true("and it holds the most likely tokens: every kept p_j >= every dropped p_j",
                  p[keep_p].min() >= p[~keep_p].max(), f"{p[keep_p].min():.4f} >= {p[~keep_p].max():.4f}"))
 
@@ -84,7 +84,7 @@ methods = {
     "greedy": (np.eye(V)[greedy], np.eye(V, dtype=bool)[greedy]),
     f"temperature {tau}": (p_tau, np.ones(V, bool)),
     f"top-k, k = {k}": (renormalise(p, keep_k), keep_k),
-    f"top-p, λ = {lam}": (renormalise(p, keep_p), keep_p),
+    f"top-p, ξ = {xi}": (renormalise(p, keep_p), keep_p),
 }
 
 

@@ -31,23 +31,23 @@ print(shape_table({"T": T, "d": d, "d_k": d_k, "d_v": d_v}, [
     ("queries", "Q", Q, "T d_k", "what each token looks for"),
     ("keys", "K", K, "T d_k", "what each token offers to be found by"),
     ("values", "V", V, "T d_v", "what each token hands over"),
-    ("scores", "S", S, "T T", "$S_{ij}=\\mathbf q_i^\\top\\mathbf k_j$"),
-    ("weights", "A", A, "T T", "row $i$: how query $i$ splits its attention"),
+    ("scores", "S", S, "T T", "$S_{ts}=\\mathbf q_t^\\top\\mathbf k_s$"),
+    ("weights", "A", A, "T T", "row $t$: how query $t$ splits its attention"),
     ("outputs", "Z", Z, "T d_v", "one context-aware vector per token"),
 ]))
 
 loop_q = np.array([[sum(X[t, a] * W_Q[a, c] for a in range(d)) for c in range(d_k)] for t in range(T)])
 print(check_close("Q = X W_Q: row t is x_t^T W_Q (loop over coordinates)", Q, loop_q, eq="qkv"))
 loop_s = np.array([[sum(Q[i, c] * K[j, c] for c in range(d_k)) for j in range(T)] for i in range(T)])
-print(check_close("S_ij = q_i . k_j (loop over queries and keys)", S, loop_s, eq="scores"))
+print(check_close("S_ts = q_t . k_s (loop over queries and keys)", S, loop_s, eq="scores"))
 loop_a = np.zeros((T, T))
 for i in range(T):
     e = [math.exp(S[i, j] / math.sqrt(d_k)) for j in range(i + 1)]   # only keys j <= i
     for j in range(i + 1):
         loop_a[i, j] = e[j] / sum(e)
-print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys j <= i (math.exp loop)", A, loop_a, eq="weights"))
+print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys s <= t (math.exp loop)", A, loop_a, eq="weights"))
 loop_z = np.array([sum(A[i, j] * V[j] for j in range(T)) for i in range(T)])
-print(check_close("z_i = sum_j A_ij v_j (loop over keys)", Z, loop_z, eq="output"))
+print(check_close("z_t = sum_s A_ts v_s (loop over keys)", Z, loop_z, eq="output"))
 print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", Z, attention(Q, K, V, mask)[0]))
 print(check_equal("no weight on future keys: entries above the diagonal", A[np.triu_indices(T, 1)],
                   np.zeros(T * (T - 1) // 2)))
@@ -84,8 +84,8 @@ print(check_close("yet the last query sees its prefix as a set: reordering token
 
 fig, ax = figure(size=(3.6, 3.0))
 im = ax.imshow(np.where(mask, A, np.nan), cmap="viridis", vmin=0, vmax=1)
-ax.set_xlabel("key $j$")
-ax.set_ylabel("query $i$")
+ax.set_xlabel("key $s$")
+ax.set_ylabel("query $t$")
 ax.grid(False)
 for i in range(T):
     for j in range(i + 1):

@@ -42,7 +42,7 @@ s = rng.normal(size=5)
 a = softmax(s)
 J = np.diag(a) - np.outer(a, a)
 fd = np.stack([numerical_grad(lambda x: softmax(x)[i], s) for i in range(5)])   # row i: d a_i / d s
-print(check_close("softmax Jacobian a_i(delta_ij - a_j) equals central finite differences", J, fd, eq="softmax-jacobian",
+print(check_close("softmax Jacobian A_ts (delta_ss' - A_ts') equals central finite differences", J, fd, eq="softmax-jacobian",
                   atol=1e-9))
 
 # Saturation with and without the scaling, at d_k = 512 and T = 16 keys, 500 random queries.

@@ -10,9 +10,9 @@ e = [math.exp(v) for v in s]
 total = sum(e)
 a = softmax(s)
 print(table(("", "key 0", "key 1", "key 2", "sum"), [
-    ("score $s_j$", *[f"{v:g}" for v in s], ""),
-    ("$e^{s_j}$", *[f"{v:.3f}" for v in e], f"{total:.3f}"),
-    ("weight $a_j=e^{s_j}/\\sum_k e^{s_k}$", *[f"{v:.4f}" for v in a], f"{a.sum():.4f}"),
+    ("score $S_{ts}$", *[f"{v:g}" for v in s], ""),
+    ("$e^{S_{ts}}$", *[f"{v:.3f}" for v in e], f"{total:.3f}"),
+    ("weight $A_{ts}=e^{S_{ts}}/\\sum_{s'} e^{S_{ts'}}$", *[f"{v:.4f}" for v in a], f"{a.sum():.4f}"),
 ]))
 print(check_close("esm.softmax equals exp / sum written with math.exp", a, np.array(e) / total, eq="softmax"))
 source_sum, source_weights = 64.71, [0.11, 0.84, 0.04]            # as the source notes print them
