@@ -47,7 +47,7 @@ print(check_close("M_2 M_3 = M_5 (shifts compose) and M_k^T M_k = I (a rotation)
 starts = (0, 47, 203)
 dots = np.array([float(PE[t] @ PE[t + 2]) for t in starts])
 closed = float(sum(math.cos(2 * w) for w in omega))
-print(glue("starts", list(starts)), glue("dot2", closed, ".3f"))
+print(glue("dot2", closed, ".3f"))
 print(check_close("PE_t . PE_(t+2) at t = 0, 47, 203 equals sum_j cos(2 omega_j)", dots, np.full(3, closed),
                   eq="offset-dot", atol=1e-12))
 print(glue("slow_turn", float((n_pos - 1) * omega[-1]), ".2f"), glue("n_pos", n_pos))

@@ -35,7 +35,7 @@ print(check_close(f"every position vector has norm sqrt(d/2) = {math.sqrt(d / 2)
                   np.full(4096, math.sqrt(d / 2)), atol=1e-9))
 far = sinusoidal_positions(4096, d)
 gaps = np.linalg.norm(far[1:] - far[0], axis=1)        # distance depends only on the offset (see below)
-print(glue("n_far", len(far)), glue("far_last", len(far) - 1, ","), glue("min_gap", float(gaps.min()), ".2f"),
+print(glue("far_last", len(far) - 1, ","), glue("min_gap", float(gaps.min()), ".2f"),
       glue("min_gap_at", int(gaps.argmin()) + 1))
 print(check_true("no two of positions 0..4095 share a vector: smallest distance to position 0",
                  gaps.min() > 0.5, f"min over offsets 1..4095 = {gaps.min():.3f} (offset {int(gaps.argmin()) + 1})"))
