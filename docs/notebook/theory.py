@@ -392,15 +392,15 @@ print(check_less("and lowers the loss", cross_entropy(W_new @ hvec, y),
 #
 # Each pair of coordinates $(2j, 2j+1)$ of the sinusoidal encoding is a point on a circle
 # turning with frequency $\omega_j=10000^{-2j/d}$. Moving $k$ positions on turns every pair by
-# $k\omega_j$, whatever the start: a fixed matrix $M_k$ maps position $p$ to $p+k$.
+# $k\omega_j$, whatever the start: a fixed matrix $M_k$ maps position $p$ to $p+k$ (on column vectors).
 #
 # $$
 # \label{sinusoidal}
 # \mathrm{PE}_{p,2j}=\sin(p\,\omega_j),\quad \mathrm{PE}_{p,2j+1}=\cos(p\,\omega_j),\qquad
-# \mathrm{PE}_{p+k,:}=\mathrm{PE}_{p,:}\,M_k
+# \mathrm{PE}_{p+k}=M_k\,\mathrm{PE}_p
 # $$
 #
-# $M_k$ is block diagonal with blocks $\begin{pmatrix}\cos k\omega_j & -\sin k\omega_j\\ \sin k\omega_j & \cos k\omega_j\end{pmatrix}$.
+# $M_k$ is block diagonal with blocks $\begin{pmatrix}\cos k\omega_j & \sin k\omega_j\\ -\sin k\omega_j & \cos k\omega_j\end{pmatrix}$.
 
 # %%
 T, d, k = 64, 16, 5
@@ -418,13 +418,13 @@ def shift(k):
     M = np.zeros((d, d))
     for j, w in enumerate(omega):
         c, s = np.cos(k * w), np.sin(k * w)
-        M[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, -s], [s, c]]
+        M[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, s], [-s, c]]
     return M
 
 
 print(check_close("the table equals a loop with math.sin and math.cos", PE, loop,
                   atol=1e-12, eq="sinusoidal"))
-print(check_close("PE[p + 5] = PE[p] M_5 at every position", PE[:T - k] @ shift(k),
+print(check_close("PE[p + 5] = M_5 PE[p] at every position", PE[:T - k] @ shift(k).T,
                   PE[k:], atol=1e-12))
 print(check_close("shifts compose, M_2 M_3 = M_5", shift(2) @ shift(3), shift(5),
                   atol=1e-12))
