@@ -935,7 +935,10 @@ for g in GROUP_SIZES:
                      0.5 + 1e-9, names=("max |x - x_hat| / kappa", "1/2"), eq="group-mse"))
     mse = float(np.mean(err ** 2))
     predicted = float(np.sum((g - 1) * s[:, 0] ** 2 / 12) / G.size)
-    tol = 4 * math.sqrt(0.8 / (G.size - len(G)))       # relative: Var(e^2) / E[e^2]^2 = 4/5 if uniform
+    # Four standard errors of the ratio: a uniform error on [-kappa/2, kappa/2] has E[e^2] = kappa^2/12
+    # and Var(e^2) = kappa^4/180; summed over the g - 1 rounded entries of every group (scales differ
+    # between groups, so the simpler sqrt(0.8 / n) of equal scales would understate it).
+    tol = 4 * math.sqrt(np.sum((g - 1) * s[:, 0] ** 4) / 180) / (np.sum((g - 1) * s[:, 0] ** 2) / 12)
     print(check_close(f"g = {g}: the mean square error matches the uniform rounding model",
                       mse / predicted, 1.0, atol=tol))
     rms.append(math.sqrt(mse)); cost.append(BITS + 16 / g); model_gap.append(abs(mse / predicted - 1))
