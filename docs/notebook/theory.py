@@ -852,8 +852,9 @@ show(fig, alt="Gap between log T and the attention entropy against the number of
 # and checks the whole matrix against this closed form: a Toeplitz matrix, constant along each
 # diagonal $s-t$ (largest spread along a diagonal: {{ex17_toeplitz}}). For $\mathbf q=\mathbf k$
 # the score is $\lVert\mathbf q\rVert^2$ at offset 0 and smaller in magnitude at every other
-# offset (pair by pair the sine terms cancel and $\lvert\cos\rvert\le1$, with equality for every pair
-# only at offset 0, since $\omega_0=1$ and no non-zero integer is a multiple of $\pi$). It does not
+# offset: the sine terms cancel, so the score is $\sum_j(q_{2j}^2+q_{2j+1}^2)\cos\big((s-t)\omega_j\big)$,
+# every $\lvert\cos\rvert\le1$, and for pair 0 ($\omega_0=1$) $\lvert\cos(s-t)\rvert<1$ at every
+# integer offset $s-t\ne0$, since no such integer is a multiple of $\pi$. It does not
 # fall steadily with the offset: its largest magnitude over offsets {{ex17_windows}} is
 # {{ex17_envelope}} in the published run.
 # The long-range decay that RoFormer describes (Su et al., 2021) is the decay of an upper bound
