@@ -1,4 +1,4 @@
-"""Section 8: parameter counts against the published figures, the int8 bound s/2, the
+"""Section 8: parameter counts against the published figures, the int8 bound kappa/2, the
 outlier and padding claims, and the migration invariants on random vocabularies."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_int8_error_at_most_half_a_step(quant, seed, rows, d, scale):
     X = rng.standard_t(3, (rows, d)) * scale
     q, s = quant(X)
     assert q.dtype == np.int8
-    # The bound s/2 in closed form, entry by entry, with s recomputed from the row's maximum.
+    # The bound kappa/2 in closed form, entry by entry, with kappa recomputed from the row's maximum.
     for i in range(rows):
         step = max(abs(float(x)) for x in X[i]) / 127.0
         assert abs(s[i, 0] - step) <= 1e-12 * step

@@ -20,19 +20,19 @@ U, sig, Vt = np.linalg.svd(Xc, full_matrices=False)
 ratio = sig ** 2 / np.sum(sig ** 2)
 Z = Xc @ Vt.T                                   # coordinates on every principal axis
 
-print(shape_table({"n": n, "d": d}, [
-    ("rows to inspect", "X", X, "n d", "e.g. embedding rows or hidden states"),
-    ("centred rows", "X_c", Xc, "n d", r"$X-\mathbf 1\boldsymbol\mu^\top$"),
-    ("left singular vectors", "U", U, "n d", "orthonormal columns"),
+print(shape_table({"N": n, "d": d}, [
+    ("rows to inspect", "X", X, "N d", "e.g. embedding rows or hidden states"),
+    ("centred rows", "X_c", Xc, "N d", r"$X-\mathbf 1\boldsymbol\mu^\top$"),
+    ("left singular vectors", "U_c", U, "N d", "orthonormal columns"),
     ("singular values", r"\boldsymbol\sigma", sig, "d", "sorted, largest first"),
-    ("principal axes", r"V^\top", Vt, "d d", "rows are the directions"),
+    ("principal axes", r"V_c^\top", Vt, "d d", "rows are the directions"),
 ]))
 
 # Independent: eigenvalues of the covariance matrix, and the trace as the total variance.
 evals = np.sort(np.linalg.eigvalsh(np.cov(X, rowvar=False)))[::-1]
 print(check_close("sigma_k^2 / sum sigma^2 equals the covariance eigenvalues over their trace",
                   ratio, evals / np.trace(np.cov(X, rowvar=False)), atol=1e-12, eq="explained"))
-print(check_close("U Sigma V^T rebuilds the centred rows", (U * sig) @ Vt, Xc, atol=1e-10, eq="pca-svd"))
+print(check_close("U_c D V_c^T rebuilds the centred rows", (U * sig) @ Vt, Xc, atol=1e-10, eq="pca-svd"))
 
 def separation(z):
     """Between-cluster variance over within-cluster variance along one coordinate."""

@@ -34,7 +34,7 @@ print(shape_table({"T": T, "d_k": d_k, "d_v": d_v}, [
 ]))
 
 # Independent computation at tau = 1: exponentiate, normalise and mix, one key at a time.
-s = np.array([float(q[0] @ K[j]) / np.sqrt(d_k) for j in range(T)])   # scaled scores
+s = np.array([float(q[0] @ K[j]) / np.sqrt(d_k) for j in range(T)])   # scaled scores S_ts / sqrt(d_k)
 e = [np.exp(x) for x in s]
 a = [x / sum(e) for x in e]
 o_loop = sum(a[j] * V[j] for j in range(T))
@@ -42,31 +42,31 @@ o1, w1 = attention(q, K, V)
 print(check_close("softmax(q K^T / sqrt(d_k)) V equals the weighted sum of value rows (loop)",
                   o1[0], o_loop, atol=1e-12, eq="soft-lookup"))
 
-# Low temperature: a_j* = 1 / (1 + S) with S = sum_{j != j*} exp(-(s_j* - s_j)/tau), so the
-# weight off the best key is S / (1 + S), about S: it vanishes like exp(-smallest gap / tau).
+# Low temperature: a_s* = 1 / (1 + R) with R = sum_{s != s*} exp(-g_s/tau), g_s the scaled gap to
+# the best key, so the weight off the best key is R / (1 + R), about R: it vanishes like exp(-g/tau).
 best = int(np.argmax(K @ q[0]))
-print(check_close(f"at tau = {temps[0]:g} the output is the value row of the best key (j* = {best})",
+print(check_close(f"at tau = {temps[0]:g} the output is the value row of the best key (s* = {best})",
                   outs[0], V[best], atol=1e-6, eq="hard-limit"))
 tau_lo = 0.1
 w_lo = attention(q, K, V, temperature=tau_lo)[1][0]
 gaps = s[best] - np.delete(s, best)
 off = 1.0 - w_lo[best]
-S_gap = float(np.sum(np.exp(-gaps / tau_lo)))
-off_pred = S_gap / (1 + S_gap)
-print(check_close(f"at tau = {tau_lo:g} the weight off the best key is S/(1+S), S = sum_j exp(-(s_j* - s_j)/tau)",
+R_gap = float(np.sum(np.exp(-gaps / tau_lo)))
+off_pred = R_gap / (1 + R_gap)
+print(check_close(f"at tau = {tau_lo:g} the weight off the best key is R/(1+R), R = sum_s exp(-g_s/tau)",
                   off, off_pred, atol=1e-15))
 
-# High temperature: with x_j = (s_j - mean s)/tau, a_j = (1 + x_j)/T + r_j, and Taylor's
-# remainder bounds |r_j| by m^2 e^m (2 + m) / (2 T (1 - m^2 e^m / 2)) with m = max |x_j|.
+# High temperature: with x_s = (S_ts - mean)/(tau sqrt(d_k)), a_s = (1 + x_s)/T + r_s, and Taylor's
+# remainder bounds |r_s| by m^2 e^m (2 + m) / (2 T (1 - m^2 e^m / 2)) with m = max |x_s|.
 tau_hi = temps[-1]
 x = (s - s.mean()) / tau_hi
 m = float(np.abs(x).max())
 bound = m ** 2 * np.exp(m) * (2 + m) / (2 * T * (1 - m ** 2 * np.exp(m) / 2))
-print(check_close(f"at tau = {tau_hi:g} the weights are (1 + (s_j - mean s)/tau)/T within the "
+print(check_close(f"at tau = {tau_hi:g} the weights are (1 + (S_ts - mean)/(tau sqrt(d_k)))/T within the "
                   "Taylor bound", weights[-1], (1 + x) / T, atol=bound))
 uniform_gap = float(np.abs(weights[-1] - 1 / T).max())
 
-# The entropy's deficit log T - H tends to Var(s) / (2 tau^2): the ratio tends to 1 like 1/tau.
+# The entropy's deficit log T - H tends to Var(S_t,:) / (2 d_k tau^2): the ratio tends to 1 like 1/tau.
 var_s = float(s.var())
 
 
@@ -75,16 +75,16 @@ def deficit_ratio(tau):
 
 
 r50, r500 = deficit_ratio(tau_hi), deficit_ratio(10 * tau_hi)
-print(check_close(f"log T - H(tau) times 2 tau^2 / Var(s) tends to 1 (tau = {tau_hi:g}: {r50:.4f}; "
+print(check_close(f"log T - H(tau) times 2 d_k tau^2 / Var(S_t,:) tends to 1 (tau = {tau_hi:g}: {r50:.4f}; "
                   f"tau = {10 * tau_hi:g}: {r500:.5f})", r500, 1.0, atol=abs(r50 - 1) / 5))
 
-# dH/dtau = Var_a(s) / tau^3 (Gibbs entropy, beta = 1/tau): against finite differences.
+# dH/dtau = Var_a(S_t,:/sqrt(d_k)) / tau^3 (Gibbs entropy, beta = 1/tau): against finite differences.
 tau_mid = 1.0
 a_mid = attention(q, K, V, temperature=tau_mid)[1][0]
 var_a = float(a_mid @ s ** 2 - (a_mid @ s) ** 2)
 fd = numerical_grad(lambda t: entropy(attention(q, K, V, temperature=float(t[0]))[1][0]),
                     np.array([tau_mid]), eps=1e-5)[0]
-print(check_close("dH/dtau = Var_a(s)/tau^3 at tau = 1 (closed form vs finite differences)",
+print(check_close("dH/dtau = Var_a(S_t,:/sqrt(d_k))/tau^3 at tau = 1 (closed form vs finite differences)",
                   fd, var_a / tau_mid ** 3, atol=1e-7))
 
 # argmax then index: its output is piecewise constant in q and K (zero gradient to every key

@@ -12,7 +12,7 @@ E = np.vstack([A, B, rng.normal(0.0, 1.0, (n_other, d))])        # plus unrelate
 a_ids, b_ids = np.arange(n_pairs), np.arange(n_pairs) + n_pairs
 
 def solve(src, tgt, query):
-    """b* = argmax cos(x, E[tgt] - E[src] + E[query]), inputs excluded."""
+    """c* = argmax_x cos(E[x], E[tgt] - E[src] + E[query]), inputs excluded (a:a*::c:c*)."""
     target = E[tgt] - E[src] + E[query]
     return int(top_k(cosine_matrix(target[None], E)[0], 1, exclude=[src, tgt, query])[0])
 

@@ -23,7 +23,7 @@ def plant(seed):
 SEED = 104
 E, r, target, cos = plant(SEED)
 print(shape_table({"V": V, "d": d}, [("table", "E", E, "V d", ""),
-                                     ("target", "", target, "d", r"$E_c-E_a+E_{a^*}$")]))
+                                     ("target", "", target, "d", r"$E_{c,:}-E_{a,:}+E_{a^*,:}$")]))
 with_inputs = int(top_k(cos, 1)[0])
 answer = int(top_k(cos, 1, exclude=[a, a_star, c])[0])
 print(check_close("(b) the target is E_c + r, because E_a* - E_a = r", target, E[c] + r, atol=1e-12))

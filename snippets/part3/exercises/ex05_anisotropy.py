@@ -34,8 +34,8 @@ above = share_of_seeds(lambda k: stats[k - SEED][0] > 0.5, seeds)
 spread = max(abs(s[1] + 1 / (N - 1)) for s in stats)
 print(check_equal("(c) over 50 seeds the raw mean cosine is above 1/2 every time", above, 1.0))
 print(glue("e5_N", N), glue("e5_d", d), glue("e5_mu", MU, "g"), glue("e5_before", before, ".3f"),
-      glue("e5_after", after, "+.3f"), glue("e5_rough", rough, ".3f"), glue("e5_mu2", float(mu @ mu), "g"),
-      glue("e5_ref", -1 / (N - 1), ".3f"), glue("e5_lo", min(s[0] for s in stats), ".3f"),
+      glue("e5_after", after, "+.4f"), glue("e5_rough", rough, ".3f"), glue("e5_mu2", float(mu @ mu), "g"),
+      glue("e5_ref", -1 / (N - 1), ".4f"), glue("e5_lo", min(s[0] for s in stats), ".3f"),
       glue("e5_hi", max(s[0] for s in stats), ".3f"), glue("e5_spread", spread, ".3f"),
       glue("e5_after_lo", min(s[1] for s in stats), "+.3f"), glue("e5_after_hi", max(s[1] for s in stats), "+.3f"),
       sep="")

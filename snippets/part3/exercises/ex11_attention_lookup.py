@@ -17,7 +17,7 @@ def setup(seed):
 
 
 def tau_star(s):
-    """Bisection on the closed form w*(tau) = 1 / (1 + sum_{j != j*} exp(-(s_j* - s_j)/tau))."""
+    """Bisection on the closed form a_s*(tau) = 1 / (1 + sum_{s != s*} exp(-g_s/tau)), g_s the scaled gaps."""
     gaps = np.sort(s.max() - s)[1:]
     lo, hi = 1e-6, 1e3                         # w* falls from ~1 to ~1/T as tau rises
     for _ in range(200):
@@ -33,7 +33,7 @@ ts, g = tau_star(s)
 w = attention(q, K, np.eye(T), temperature=ts)[1][0]
 print(shape_table({"T": T, "d_k": d_k}, [("query", r"\mathbf q", q[0], "d_k", ""), ("keys", "K", K, "T d_k", ""),
                                          ("weights at tau*", r"\mathbf a", w, "T", "")]))
-print(check_close("(b) at tau* the best key's weight, computed by attention itself, is 0.9", w.max(), TARGET, atol=1e-9))
+print(check_close(f"(b) at tau* the best key's weight, computed by attention itself, is {TARGET:g}", w.max(), TARGET, atol=1e-9))
 lower, upper = g / math.log((T - 1) * TARGET / (1 - TARGET)), g / math.log(TARGET / (1 - TARGET))
 print(check_true("(c) g / log(9 (T-1)) <= tau* <= g / log 9, g the gap to the runner-up", lower <= ts <= upper,
                  f"{lower:.4f} <= {ts:.4f} <= {upper:.4f}"))

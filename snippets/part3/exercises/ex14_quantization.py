@@ -25,13 +25,13 @@ small = int(np.argmin(np.linalg.norm(E, axis=1)))
 print(shape_table({"V": V, "d": d}, [("table", "E", E, "V d", "row norms spread by a log-normal factor"),
                                      ("cosines, per-row scale", "", c_row, "V", ""),
                                      ("cosines, per-table scale", "", c_tab, "V", "")]))
-# (b) per-table: a row's step is the table's s, so its relative error grows as its norm shrinks.
-# Independent bound: the s/2 bound caps the error vector at sqrt(d) s / 2, so
-# cos >= sqrt(1 - (sqrt(d) s / (2 |x|))^2) wherever that is real.
+# (b) per-table: a row's step is the table's kappa, so its relative error grows as its norm shrinks.
+# Independent bound: the kappa/2 bound caps the error vector at sqrt(d) kappa / 2, so
+# cos >= sqrt(1 - (sqrt(d) kappa / (2 |x|))^2) wherever that is real.
 s_tab = np.abs(E).max() / 127.0
 r = np.sqrt(d) * s_tab / 2 / np.linalg.norm(E, axis=1)
 ok = np.all(c_tab[r < 1] >= np.sqrt(1 - r[r < 1] ** 2) - 1e-12)
-print(check_true("(b) per-table cosines respect the bound from s/2 on every row", ok,
+print(check_true("(b) per-table cosines respect the bound from kappa/2 on every row", ok,
                  f"smallest row: cos {c_tab[small]:.4f} >= {np.sqrt(1 - min(r[small], 1) ** 2):.4f}"))
 worst_is_small = share_of_seeds(lambda k: (lambda T: int(np.argmin(cosines(T, False))) ==
                                            int(np.argmin(np.linalg.norm(T, axis=1))))(table_of(k)),

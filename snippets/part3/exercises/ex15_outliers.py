@@ -7,7 +7,7 @@ V, d, LOUD = 400, 32, 3.0
 
 
 def flagged(seed, k, robust):
-    """Rows with |z| > 3 among V rows of which the first k were scaled up LOUD times."""
+    """Rows with |zeta| > 3 among V rows of which the first k were scaled up LOUD times."""
     rng = np.random.default_rng(seed)
     E = rng.normal(0.0, 1.0, (V, d)) / np.sqrt(d)
     E[:k] *= LOUD
@@ -40,7 +40,7 @@ rho = [float(np.sqrt(sum(x * x for x in row))) for row in E]
 mean = sum(rho) / V
 sd = (sum((x - mean) ** 2 for x in rho) / V) ** 0.5
 missed = [i for i in range(k_plain) if abs((rho[i] - mean) / sd) <= 3]
-print(check_true("(b) at that k a loop over the rows finds at least one loud row with |z| <= 3", len(missed) > 0,
+print(check_true("(b) at that k a loop over the rows finds at least one loud row with |zeta| <= 3", len(missed) > 0,
                  f"missed rows {missed}"))
 seeds = range(SEED, SEED + 50)
 plain_ks = {s: first_miss(s, False) for s in seeds}

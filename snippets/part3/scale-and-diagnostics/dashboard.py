@@ -1,4 +1,4 @@
-"""8.3 Norm and similarity dashboards: norms, the mean pairwise cosine (in O(n d)), and a
+"""8.3 Norm and similarity dashboards: norms, the mean pairwise cosine (in O(N d)), and a
 neighbour table, for a raw and a centred table."""
 import numpy as np
 
