@@ -456,14 +456,14 @@ def sinusoidal_positions(n_positions: int, d: int, base: float = 10000.0) -> np.
 
 
 def rope_angles(d: int, base: float = 10000.0) -> np.ndarray:
-    """theta_j = base^(-2j/d) for the d/2 coordinate pairs (2j, 2j+1). Introduced in 6.4."""
+    """omega_j = base^(-2j/d) for the d/2 coordinate pairs (2j, 2j+1). Introduced in 6.4."""
     if d % 2:
         raise ValueError("d must be even")
     return base ** (-np.arange(0, d, 2) / d)
 
 
 def rope_rotate(x, positions, base: float = 10000.0) -> np.ndarray:
-    """Rotate each pair (x[2j], x[2j+1]) by the angle p * theta_j.
+    """Rotate each pair (x[2j], x[2j+1]) by the angle t * omega_j, t the position.
 
     ``x`` has shape (..., T, d) or (d,); ``positions`` has shape (T,) or is a scalar.
     Introduced in 6.4.

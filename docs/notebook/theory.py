@@ -448,13 +448,13 @@ show(fig, alt="Heat map of sinusoidal encodings, 64 positions by 16 coordinates"
 # %% [markdown]
 # ## 9. RoPE: the query-key score depends only on the offset between positions
 #
-# Rotary embeddings rotate each pair $(2j,2j+1)$ of a query at position $p$ by $p\omega_j$,
+# Rotary embeddings rotate each pair $(2j,2j+1)$ of a query at position $t$ by $t\omega_j$,
 # and of a key at position $s$ by $s\omega_j$, with the sinusoid frequencies $\omega_j$ of demo 8. Rotations compose, so the score sees only
-# $s-p$; rotations keep lengths, so nothing is added to the vectors.
+# $s-t$; rotations keep lengths, so nothing is added to the vectors.
 #
 # $$
 # \label{rope}
-# (R_p\mathbf q)^\top(R_s\mathbf k)=\mathbf q^\top R_{s-p}\,\mathbf k,\qquad \theta_j=10000^{-2j/d}
+# (R_t\mathbf q)^\top(R_s\mathbf k)=\mathbf q^\top R_{s-t}\,\mathbf k,\qquad \omega_j=10000^{-2j/d}
 # $$
 
 # %%
@@ -477,7 +477,7 @@ p, s = 3, 10
 score = rope_rotate(q, p) @ rope_rotate(key, s)
 shifted = np.array([rope_rotate(q, p + c) @ rope_rotate(key, s + c)
                     for c in (1, 50, 1000)])
-print(check_close("rope_rotate equals R_p built pair by pair", rope_rotate(q, p),
+print(check_close("rope_rotate equals R_t built pair by pair", rope_rotate(q, p),
                   rotation(p) @ q, atol=1e-12))
 print(check_close("(R_3 q).(R_10 k) = q.(R_7 k)", score, q @ rotation(s - p) @ key,
                   atol=1e-12, eq="rope"))
@@ -496,7 +496,7 @@ print(check_less("beyond offset 50 it stays below 40", scores[50:].max(), 40.0,
                  names=("max score", "bound")))
 fig, ax = figure(size=(5.6, 2.6))
 ax.plot(offsets, scores, color=PALETTE[0])
-ax.set_xlabel("offset s - p")
+ax.set_xlabel("offset s - t")
 ax.set_ylabel("score")
 ax.set_title(f"RoPE score of two all-ones vectors (d = {d_big}) by offset")
 show(fig, alt="Line plot of the RoPE score of two all-ones vectors by offset",
