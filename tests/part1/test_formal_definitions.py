@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import esm
+from conftest import demo_namespace
 
 
-def test_parameter_counts():
-    """2.1, 2.4, 2.5: published and stated sizes."""
-    assert 50_000 * 4_096 == 204_800_000                 # "over 200 million": 204.8 M
-    assert 2 * 50_000 * 4_096 == 409_600_000             # with an untied head of the same shape
-    assert 50_257 * 768 == 38_597_376                     # GPT-2 small wte
-    assert 1_024 * 768 == 786_432                         # GPT-2 small wpe
-    assert 124_439_808 + 38_597_376 == 163_037_184        # GPT-2 small, untied
+def test_matrix_demo_sizes_against_a_count_of_rows():
+    """2.1: the published sizes are counted row by row, not multiplied again."""
+    ns = demo_namespace("part1/formal-definitions/matrix")
+    assert ns["big"].size == sum(ns["d_big"] for _ in range(ns["V_big"])) == 204_800_000
+    np.testing.assert_array_equal(ns["E"][ns["i"]], [12, 13, 14, 15])      # row 3 of 0..19 in a 5 x 4 grid
 
 
 def test_rows_are_contiguous():
@@ -86,14 +87,20 @@ def test_batch_lookup_shape_and_entries(B, T, V, d):
     np.testing.assert_array_equal(E[ids.reshape(-1)].reshape(B, T, d), X)
 
 
-def test_logits_worked_example():
-    """2.4: z = W h for h = (1, -1) and the three rows of the page; softmax values as printed."""
-    W = np.array([[0.2, 0.0], [-0.1, 0.3], [0.4, -0.2]])
-    h = np.array([1.0, -1.0])
-    z = np.array([sum(W[j, k] * h[k] for k in range(2)) for j in range(3)])
-    np.testing.assert_allclose(z, [0.2, -0.4, 0.6], atol=1e-12)
-    p = np.exp(z) / np.exp(z).sum()
-    np.testing.assert_allclose(p, [0.3289, 0.1805, 0.4906], atol=5e-5)
+def test_tied_worked_example_end_to_end():
+    """2.4: the page's one case, recomputed by hand: rows (1, -1), (0.5, 0.5), (-1, 0), input 0, target 1.
+    z = (2, 0, -1); p_j = e^{z_j} / (e^2 + 1 + e^{-1}); output term (p - e_y) h^T on every row; input
+    term E^T (p - e_y) on row 0; their sum is the finite-difference gradient."""
+    ns = demo_namespace("part1/formal-definitions/tied")
+    np.testing.assert_allclose(ns["z"], [2.0, 0.0, -1.0], atol=0)
+    Z = math.exp(2) + 1 + math.exp(-1)
+    p = np.array([math.exp(2) / Z, 1 / Z, math.exp(-1) / Z])
+    np.testing.assert_allclose(ns["p"], p, atol=1e-15)
+    g = p - np.array([0.0, 1.0, 0.0])
+    row0 = g[0] * np.array([1.0, -1.0]) + g[1] * np.array([0.5, 0.5]) + g[2] * np.array([-1.0, 0.0])
+    np.testing.assert_allclose(ns["G_in"][0], row0, atol=1e-15)
+    np.testing.assert_allclose(ns["G_fd"][0], g[0] * np.array([1.0, -1.0]) + row0, atol=1e-7)
+    np.testing.assert_allclose(ns["G_fd"][1:], np.outer(g[1:], [1.0, -1.0]), atol=1e-7)
 
 
 def test_tied_gradient_has_an_output_and_an_input_part():
@@ -127,3 +134,31 @@ def test_residual_init_with_and_without_added_positions():
     np.testing.assert_allclose(H0[0] - H0[2], P[0] - P[2], atol=1e-12)
     assert np.linalg.norm(H0[0] - H0[2]) > 0.1
     np.testing.assert_array_equal(E[ids][0], E[ids][2])
+
+
+def test_residual_demo_gap_and_the_causal_mask_non_example():
+    """2.5: the gap of token 4 between positions 0 and 2 is ||PE_0 - PE_2|| written with the page's
+    formula entry by entry; without positions, an unmasked layer is permutation-equivariant while a
+    causal one is not, and later positions cannot see the order of earlier tokens."""
+    ns = demo_namespace("part1/formal-definitions/residual")
+    d = ns["d"]
+    pe = lambda t: np.array([math.sin(t * 10000 ** (-(k - k % 2) / d)) if k % 2 == 0
+                             else math.cos(t * 10000 ** (-(k - k % 2) / d)) for k in range(d)])
+    assert math.isclose(ns["gap"], float(np.linalg.norm(pe(0) - pe(2))), abs_tol=1e-12)
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(5, 4))
+    W = [rng.normal(size=(4, 4)) for _ in range(3)]
+
+    def layer(X, causal):
+        out = np.zeros_like(X)
+        for t in range(len(X)):
+            keys = range(t + 1) if causal else range(len(X))
+            s = np.array([(X[t] @ W[0]) @ (X[j] @ W[1]) / 2.0 for j in keys])
+            w = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+            out[t] = X[t] + sum(wj * (X[j] @ W[2]) for wj, j in zip(w, keys))
+        return out
+
+    perm = [1, 0, 2, 3, 4]
+    np.testing.assert_allclose(layer(X[perm], False), layer(X, False)[perm], atol=1e-12)
+    assert np.abs(layer(X[perm], True) - layer(X, True)[perm]).max() > 1e-3
+    np.testing.assert_allclose(layer(X[perm], True)[2:], layer(X, True)[2:], atol=1e-12)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import esm
+from conftest import demo_namespace
 
 
 @given(st.integers(2, 40), st.data())
@@ -42,14 +43,42 @@ def test_table_bytes_formula_matches_numpy(V, d, dtype_bits):
     assert np.zeros((V, d), dtype=dtype).nbytes == V * d * bits // 8
 
 
-def test_published_gpt2_small_table():
-    """1.3: GPT-2 small (Radford et al. 2019): |V| = 50,257, d = 768; 124,439,808 parameters in all."""
-    params = 50_257 * 768
-    assert params == 38_597_376
-    assert params * 4 == 154_389_504                 # fp32 bytes
-    assert round(100 * params / 124_439_808, 1) == 31.0
-    assert 32_000 * 4_096 == 131_072_000             # Llama 2 7B token table
-    assert 30_522 * 768 == 23_440_896                # BERT-base
+def test_gpt2_small_count_from_its_weight_shapes():
+    """1.3: the demo counts GPT-2 small layer by layer; here the count is the sum of the sizes of the
+    released checkpoint's tensors, listed by name (Hugging Face gpt2: Conv1D weights are in x out)."""
+    d, V, T_max, L = 768, 50_257, 1_024, 12
+    shapes = {"wte": (V, d), "wpe": (T_max, d), "ln_f.weight": (d,), "ln_f.bias": (d,)}
+    for layer in range(L):
+        shapes |= {f"h.{layer}.{name}": shape for name, shape in {
+            "ln_1.weight": (d,), "ln_1.bias": (d,), "ln_2.weight": (d,), "ln_2.bias": (d,),
+            "attn.c_attn.weight": (d, 3 * d), "attn.c_attn.bias": (3 * d,),
+            "attn.c_proj.weight": (d, d), "attn.c_proj.bias": (d,),
+            "mlp.c_fc.weight": (d, 4 * d), "mlp.c_fc.bias": (4 * d,),
+            "mlp.c_proj.weight": (4 * d, d), "mlp.c_proj.bias": (d,)}.items()}
+    total = sum(math.prod(s) for s in shapes.values())
+    ns = demo_namespace("part1/intuition/memory")
+    assert ns["total"] == total == 124_439_808
+    assert math.isclose(ns["share"], V * d / total)
+    assert round(100 * ns["share"], 1) == 31.0
+
+
+@given(st.integers(2, 12), st.integers(1, 5), st.data())
+@settings(max_examples=30, deadline=None)
+def test_a_step_on_one_token_moves_others_only_through_shared_directions(V, d, data):
+    """1.2: a linear readout s_j = beta^T c_j, one gradient step on -s_a. With one-hot codes no other
+    score moves; with rows E the change of s_j, measured by taking the step, is the closed form
+    eta E_a . E_j (a scalar loop of dot products)."""
+    a = data.draw(st.integers(0, V - 1))
+    E = np.random.default_rng(V * 10 + d).normal(size=(V, d))
+    eta = 0.1
+    for codes in (np.eye(V), E):
+        beta = np.random.default_rng(1).normal(size=codes.shape[1])
+        after = beta + eta * codes[a]                       # -grad of -s_a is +codes[a]
+        change = codes @ after - codes @ beta
+        expected = eta * np.array([float(np.dot(codes[a], codes[j])) for j in range(V)])
+        np.testing.assert_allclose(change, expected, atol=1e-12)
+        if codes is not E:
+            assert np.all(np.delete(change, a) == 0.0)
 
 
 def _causal_layer(H, WQ, WK, WV):

@@ -44,10 +44,17 @@ def test_output_row_and_hidden_gradients_against_finite_differences(V, d, seed):
 
 def test_lm_gradient_numbers():
     ns = demo("lm_gradient")
-    assert f"{ns['p'][5]:.3f}" == "0.270" and f"{ns['loss']:.3f}" == "1.309"
-    assert int(np.argmax(ns["p"])) == 7 and f"{ns['p'][7]:.3f}" == "0.376"
-    drop = ns["loss"] - ce(ns["W"] - 0.05 * ns["grad_W"], ns["h"], 5)
-    assert f"{drop:.4f}" == "0.0681" and "0.0681" in PAGE and "0.0690" in PAGE
+    W, h, y, eta = ns["W"], ns["h"], ns["y"], ns["eta"]
+    z = [float(sum(W[j][c] * h[c] for c in range(len(h)))) for j in range(len(W))]
+    p = [math.exp(v) / sum(math.exp(u) for u in z) for v in z]
+    assert math.isclose(p[y], ns["p"][y], abs_tol=1e-12) and math.isclose(-math.log(p[y]), ns["loss"], abs_tol=1e-12)
+    assert max(range(len(p)), key=p.__getitem__) == ns["fav"]
+    # the step of the prose, row by row, in plain Python
+    W2 = [[W[j][c] + eta * ((1.0 if j == y else 0.0) - p[j]) * h[c] for c in range(len(h))] for j in range(len(W))]
+    assert math.isclose(ns["loss"] - ce(W2, h, y), ns["drop"], abs_tol=1e-12)
+    assert ns["drop"] < ns["first_order"] < 1.05 * ns["drop"]
+    for name in ("p_y", "loss_lm", "coef_y", "drop", "first_order", "step_y"):
+        assert "{{" + name + "}}" in PAGE
 
 
 # -- 5.2 --------------------------------------------------------------------------------------------
@@ -77,10 +84,12 @@ def test_noise_distribution_and_training_claims():
     assert math.isclose(noise.sum(), 1.0, abs_tol=1e-12)
     for a, b in ((idx["the"], idx["with"]), (idx["cat"], idx["dog"])):
         assert math.isclose(noise[a] / noise[b], (counts[a] / counts[b]) ** 0.75, rel_tol=1e-12)
-    assert len(ns["corpus"]) == 99 and ns["V"] == 24 and ns["N"] == 390
-    assert "99\ntokens" in PAGE or "99 tokens" in PAGE.replace("\n", " ")
-    assert f"{ns['start']:.3f}" == "3.464" and f"{ns['history'][-1]:.3f}" == "2.204"
-    assert f"{ns['after'][0]:.2f}" == "0.98" and f"{ns['after'][1]:.2f}" == "0.42"
+    text = " ".join(ns["corpus"])
+    assert text.count(" . ") + text.endswith(".") == ns["n_sentences"]
+    # the pairs within the window, counted directly: each token pairs with its neighbours within 2
+    T, w = len(ns["corpus"]), ns["window"]
+    assert sum(min(T - 1, t + w) - max(0, t - w) for t in range(T)) == ns["N"]
+    assert ns["history"][-1] < ns["start"] and ns["after"][0] > ns["after"][1]
 
 
 # -- 5.3 --------------------------------------------------------------------------------------------
@@ -92,8 +101,8 @@ def test_glove_weight_function():
     assert math.isclose(float(f(100 - 1e-9)), 1.0, abs_tol=1e-9)   # continuous at x_max
     xs = np.linspace(0, 100, 501)
     assert np.all(np.diff(f(xs)) >= 0)                               # non-decreasing
-    for x, shown in ((1, "0.032"), (10, "0.178"), (50, "0.595")):
-        assert f"{(x / 100) ** 0.75:.3f}" == shown and shown in PAGE
+    for x, closed in ((1, 10 ** -1.5), (10, 10 ** -0.75), (50, 2 ** -0.75)):
+        assert math.isclose(float(f(float(x))), closed, rel_tol=1e-12)
 
 
 def test_glove_gradient_step_against_finite_differences():
@@ -117,7 +126,8 @@ def test_glove_gradient_step_against_finite_differences():
     assert np.allclose(G @ Wt, numerical_grad(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
     assert np.allclose(G.T @ W, numerical_grad(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
     assert np.allclose(G.sum(1), numerical_grad(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
-    assert int((~nz).sum()) == 14 and f"{ns['start']:.1f}" == "287.9" and f"{ns['end']:.2f}" == "3.55"
+    assert all(float(f(X[i, j])) == 0.0 for i in range(V) for j in range(V) if X[i, j] == 0)
+    assert ns["end"] < ns["start"]
 
 
 # -- 5.4 --------------------------------------------------------------------------------------------
@@ -148,14 +158,17 @@ def test_drift_claims():
     counts, drift, E0, E1 = ns["counts"], ns["drift"], ns["E0"], ns["E1"]
     unseen = counts == 0
     assert unseen.sum() == 15 and np.array_equal(E1[unseen], E0[unseen])
-    assert counts[0] == 876 and f"{drift[0]:.3f}" == "0.609" and counts[24] == 22 and f"{drift[24]:.3f}" == "0.009"
+    assert counts[0] == max(counts)                              # id 0 is the most frequent
     # Spearman by hand: ranks of counts and drifts over seen rows (no ties among drifts)
     c, dr = counts[~unseen], drift[~unseen]
     rc = [sorted(c).index(v) + (list(c).count(v) - 1) / 2 for v in c]   # average rank for ties
     rd = [sorted(dr).index(v) for v in dr]
     rho = np.corrcoef(rc, rd)[0, 1]
-    assert rho > 0.7
-    assert math.isclose(0.995 ** 60, 0.740, abs_tol=5e-4) and "0.995^{60}=0.740" in PAGE
+    assert math.isclose(rho, ns["rho"], abs_tol=1e-12) and rho > 0.7
+    factor = 1.0
+    for _ in range(ns["steps"]):
+        factor *= 1 - ns["lr"] * ns["wd"]
+    assert math.isclose(factor, ns["factor"], rel_tol=1e-12) and "{{factor}}" in PAGE
 
 
 # -- 5.5 --------------------------------------------------------------------------------------------
@@ -176,8 +189,13 @@ def test_kl_closed_form_and_jensen_bound(V, k, d, seed):
 
 def test_resize_numbers():
     ns = demo("resize")
-    assert f"{ns['kl_mean'].max():.4f}" == "0.0091" and f"{math.log(1 + 3 / 200):.4f}" == "0.0149"
-    assert f"{ns['kl_rand'].mean():.2f}" == "2.42" and f"{ns['kl_mean'].mean():.4f}" == "0.0040"
-    assert f"{np.median(ns['p_new_rand']):.2f}" == "0.85"
-    for s in ("0.0091", "0.0149", "2.42", "0.0040", "85%"):
-        assert s in PAGE
+    H, E, V = ns["Hs"], ns["E"], ns["V"]
+    n = 5                                                        # context 5, KL by its definition in a loop
+    zo = [float(H[n] @ E[i]) for i in range(V)]
+    zn = [float(H[n] @ r) for r in ns["E_mean"][V:]]
+    Z, Zp = sum(math.exp(v) for v in zo), sum(math.exp(v) for v in zo + zn)
+    kl = sum(math.exp(v) / Z * math.log((math.exp(v) / Z) / (math.exp(v) / Zp)) for v in zo)
+    assert math.isclose(kl, ns["kl_mean"][n], rel_tol=1e-9, abs_tol=1e-15)
+    assert ns["kl_mean"].max() < math.log(1 + ns["k"] / V) < ns["kl_zero"].mean() < ns["kl_rand"].mean()
+    for name in ("kl_max", "kl_bound", "kl_rand", "kl_mean", "mass_rand", "kl_zero"):
+        assert "{{" + name + "}}" in PAGE

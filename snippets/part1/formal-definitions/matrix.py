@@ -1,10 +1,10 @@
 """2.1 Embedding matrix: row i of E is the vector of token i; the table has |V| d parameters."""
 import numpy as np
 
-from esm import check_close, check_equal, shape_table
+from esm import check_close, check_equal, glue, shape_table
 
 V, d = 5, 4
-E = np.arange(V * d, dtype=np.float32).reshape(V, d)   # rows 0..4; row 3 is [12, 13, 14, 15]
+E = np.arange(V * d, dtype=np.float32).reshape(V, d)   # entry (i, k) is d i + k
 i = 3
 
 print(shape_table({"V": V, "d": d}, [
@@ -13,21 +13,33 @@ print(shape_table({"V": V, "d": d}, [
     ("column 1", "E_{:,1}", E[:, 1], "V", "coordinate 1 of every token: not a token"),
 ]))
 
-print(check_close("row 3 read as E[3] equals its d entries read one by one",
-                  E[i], np.array([E[i, j] for j in range(d)]), eq="embedding-matrix"))
-print(check_close("row 3 of the demo table is [12, 13, 14, 15]", E[i], [12, 13, 14, 15]))
-# Rows are contiguous in memory (C order): row i starts i * d * 4 bytes after row 0.
+by_hand = [d * i + k for k in range(d)]                  # entry (i, k) of this table is d i + k
+print(check_close(f"row {i} read as E[{i}] equals the entries d i + k written by hand", E[i], by_hand,
+                  atol=0.0, eq="embedding-matrix"))
+# Rows are contiguous in memory (C order): row i starts i d (bytes per number) after row 0,
+# measured here from the addresses numpy reports, and the d numbers of a row sit side by side.
 offset = E[i].__array_interface__["data"][0] - E.__array_interface__["data"][0]
-print(check_equal("row 3 starts 3 x 4 x 4 = 48 bytes into the buffer (rows are contiguous)",
-                  offset, i * d * E.itemsize))
+print(check_equal(f"row {i} starts {offset} bytes into the buffer = i x d x 4 bytes",
+                  offset, i * d * 4))
+print(check_equal("the numbers of one row are adjacent (stride between coordinates, bytes)",
+                  E.strides[1], 4))
 
 # The size of a 50,000 x 4,096 table, without allocating it: a broadcast view has the shape only.
-big = np.broadcast_to(np.float32(0), (50_000, 4_096))
-rows_summed = sum(4_096 for _ in range(50_000))        # one row of 4,096 numbers per token
+V_big, d_big = 50_000, 4_096
+big = np.broadcast_to(np.float32(0), (V_big, d_big))
+rows_summed = sum(d_big for _ in range(V_big))          # one row of d numbers per token, added up
 print(check_equal("50,000 x 4,096 table: parameters (view size vs a sum over rows)",
                   big.size, rows_summed, eq="embedding-matrix"))
-print(check_equal("that is 204.8 million parameters", big.size / 1e6, 204.8))
-print(check_equal("an untied output head of the same shape doubles it (millions)",
-                  2 * big.size / 1e6, 409.6))
-print(check_equal("GPT-2 small: 50,257 x 768 = 38,597,376 parameters (published)",
-                  np.broadcast_to(np.float32(0), (50_257, 768)).size, 38_597_376))
+
+print(glue("mat_V", V))
+print(glue("mat_d", d))
+print(glue("mat_i", i))
+print(glue("mat_last", V * d - 1))
+print(glue("mat_row", E[i].astype(int)))
+print(glue("mat_offset", offset))
+print(glue("big_V", V_big, ","))
+print(glue("big_d", d_big, ","))
+print(glue("big_params", big.size, ","))
+print(glue("big_params_m", big.size / 1e6, ".1f"))
+print(glue("big_untied_m", 2 * big.size / 1e6, ".1f"))
+print(glue("gpt2_table_params", 50_257 * 768, ","))     # GPT-2 small: |V| = 50,257, d = 768

@@ -1,7 +1,11 @@
-"""2.5 Residual stream initialization: h^(0)_t = E[i_t] + P[t]; with RoPE nothing is added."""
+"""2.5 Residual stream initialization: h^(0)_t = E[i_t] + P[t]; with RoPE nothing is added.
+
+Also the non-example "add P only after the first layer": what that first layer can and cannot
+tell about order, with and without a causal mask.
+"""
 import numpy as np
 
-from esm import check_close, check_equal, check_less, shape_table, sinusoidal_positions
+from esm import attention, causal_mask, check_close, check_less, glue, shape_table, sinusoidal_positions
 
 rng = np.random.default_rng(25)
 V, d, T_max = 10, 8, 16
@@ -10,25 +14,58 @@ P = sinusoidal_positions(T_max, d)          # a learned P has the same shape T_m
 ids = np.array([[4, 7, 4, 1, 9, 4],
                 [2, 2, 3, 0, 5, 6]])
 B, T = ids.shape
-H0 = E[ids] + P[:T]                         # P[:T] (T x d) broadcasts over the batch
-H0_rope = E[ids]                            # RoPE models: the stream starts at the rows alone
+X0 = E[ids] + P[:T]                         # P[:T] (T x d) broadcasts over the batch
+X0_rope = E[ids]                            # RoPE models: the stream starts at the rows alone
 
 print(shape_table({"B": B, "T": T, "d": d, "V": V, "T_max": T_max}, [
     ("embedding table", "E", E, "V d", "what the token is"),
     ("position table", "P", P, "T_max d", "where it is (sinusoidal here)"),
-    ("initial residual stream", "H^{(0)}", H0, "B T d", r"$\mathbf h^{(0)}_t=E_{i_t,:}+P_{t,:}$"),
-    ("RoPE model's initial stream", "", H0_rope, "B T d", "rows only; positions rotate q and k later"),
+    ("initial residual stream", "X^{(0)}", X0, "B T d", r"row $(n,t)$ is $\mathbf h^{(0)}_t=E_{i_t,:}+P_{t,:}$"),
+    ("RoPE model's initial stream", "", X0_rope, "B T d", "rows only; positions rotate q and k later"),
 ]))
 
-loop = np.array([[E[ids[b, t]] + P[t] for t in range(T)] for b in range(B)])
-print(check_close("H0[b, t] = E[ids[b, t]] + P[t] (loop over b and t)", H0, loop, eq="residual-init"))
-print(check_close("token 4 at positions 0 and 2 differs by exactly P[0] - P[2]",
-                  H0[0, 0] - H0[0, 2], P[0] - P[2], atol=1e-12))
-gap = np.linalg.norm(H0[0, 0] - H0[0, 2])
-print(check_less("so the two copies of token 4 are no longer equal", 0.0, gap, names=("0", "||h_0 - h_2||")))
-print(check_close("with RoPE nothing is added: the two copies of token 4 stay equal",
-                  H0_rope[0, 0], H0_rope[0, 2], atol=0.0, eq="residual-init"))
+loop = np.array([[E[ids[n, t]] + P[t] for t in range(T)] for n in range(B)])
+print(check_close("X0[n, t] = E[ids[n, t]] + P[t] (loop over n and t)", X0, loop, eq="residual-init"))
+tok = 4
+t1, t2 = [t for t in range(T) if ids[0, t] == tok][:2]
+gap = np.linalg.norm(X0[0, t1] - X0[0, t2])
+# Closed form for the sinusoidal table: each pair (sin, cos) at frequency w_j contributes
+# (sin t1 w - sin t2 w)^2 + (cos t1 w - cos t2 w)^2 = 2 - 2 cos((t2 - t1) w_j).
+omega = 10000.0 ** (-np.arange(0, d, 2) / d)
+closed = np.sqrt(np.sum(2 - 2 * np.cos((t2 - t1) * omega)))
+print(check_close(f"token {tok} at positions {t1} and {t2}: ||h_{t1} - h_{t2}|| = sqrt(sum_j 2 - 2 cos(({t2}-{t1}) w_j))",
+                  gap, closed, atol=1e-12, eq="residual-init"))
+print(check_close(f"with RoPE nothing is added: the two copies of token {tok} stay equal",
+                  X0_rope[0, t1], X0_rope[0, t2], atol=0.0, eq="residual-init"))
 print(check_close("the same P[t] is added to both texts of the batch",
-                  H0[0] - E[ids[0]], H0[1] - E[ids[1]], atol=1e-12))
-print(check_equal("GPT-2 small's learned position table: 1,024 x 768 parameters",
-                  np.broadcast_to(np.float32(0), (1024, 768)).size, 786_432))
+                  X0[0] - E[ids[0]], X0[1] - E[ids[1]], atol=1e-12))
+
+# Non-example: positions added only after the first layer. That layer then reads the rows alone.
+Xr = E[ids[0]]                              # one text, no positions
+WQ, WK, WV = (rng.normal(0.0, 0.5, (d, d)) for _ in range(3))
+
+
+def layer(X, mask=None):
+    out, _ = attention(X @ WQ, X @ WK, X @ WV, mask=mask)
+    return X + out
+
+
+perm = np.array([1, 0, 2, 3, 4, 5])         # swap the first two tokens
+print(check_close("no mask: swapping two tokens only swaps the outputs (the layer is blind to order)",
+                  layer(Xr[perm]), layer(Xr)[perm], atol=1e-12))
+causal = np.abs(layer(Xr[perm], causal_mask(T)) - layer(Xr, causal_mask(T))[perm]).max()
+print(check_less("causal mask: the swapped text's outputs are not the swapped outputs (the mask sees order)",
+                 1e-6, causal, names=("1e-6", "max |difference|")))
+print(check_close("causal mask: positions after the swap read the same set of earlier tokens, so their "
+                  "outputs do not change (order among earlier tokens is invisible)",
+                  layer(Xr[perm], causal_mask(T))[2:], layer(Xr, causal_mask(T))[2:], atol=1e-12))
+
+print(glue("res_V", V))
+print(glue("res_d", d))
+print(glue("res_Tmax", T_max))
+print(glue("res_tok", tok))
+print(glue("res_t1", t1))
+print(glue("res_t2", t2))
+print(glue("res_gap", gap, ".3f"))
+print(glue("res_causal_diff", causal, ".2f"))
+print(glue("gpt2_pos_params", 1_024 * 768, ","))   # GPT-2 small: T_max = 1,024, d = 768

@@ -1,50 +1,71 @@
-"""2.4 Input, output and tied embeddings: logits z = W h; tying sets W = E."""
+"""2.4 Input, output and tied embeddings: logits z = W h; tying sets W = E.
+
+One small case, end to end: a tied table of three rows in d = 2, input token 0 whose row is
+h = (1, -1), target token 1. Logits, probabilities, both gradient terms, and finite differences.
+"""
+import math
+
 import numpy as np
 
-from esm import check_close, check_equal, numerical_grad, shape_table, softmax
+from esm import check_close, check_true, glue, numerical_grad, shape_table, softmax
 
-# Output head alone: the numbers of the worked example.
-h = np.array([1.0, -1.0])
-W = np.array([[0.2, 0.0],
-              [-0.1, 0.3],
-              [0.4, -0.2]])            # |V| = 3 rows, d = 2
-z = W @ h
-z_loop = np.array([sum(W[j, k] * h[k] for k in range(2)) for j in range(3)])
-print(check_close("z = W h: logit j is the dot product of row j with h (loop)", z, z_loop, eq="output-logits"))
-print(check_close("the logits are [0.2, -0.4, 0.6]", z, [0.2, -0.4, 0.6], atol=1e-12))
+E = np.array([[1.0, -1.0],
+              [0.5, 0.5],
+              [-1.0, 0.0]])             # |V| = 3 rows, d = 2; tied: W = E
+V, d = E.shape
+i, y = 0, 1                             # input token 0, target token 1
+h = E[i]                                # a model with no layers: h = x = E[i]
+z = E @ h                               # logits, z_j = w_j^T h with w_j = E[j]
 p = softmax(z)
-print(check_close("softmax of the logits is [0.3289, 0.1805, 0.4906]", p, [0.3289, 0.1805, 0.4906], atol=5e-5))
 
-# A tied model with no layers: h = x = E[i], z = E h. Where does the gradient of the loss go?
-rng = np.random.default_rng(24)
-V, d = 5, 3
-E = rng.normal(0.0, 1.0, (V, d))
-i, y = 1, 3                             # input token 1, target token 3
+z_loop = np.array([sum(E[j, k] * h[k] for k in range(d)) for j in range(V)])
+print(check_close("z = W h: logit j is the dot product of row j with h (loop)", z, z_loop, eq="output-logits"))
+p_scalar = [math.exp(zj) / sum(math.exp(zk) for zk in z_loop) for zj in z_loop]
+print(check_close("p = softmax(z), against exp(z_j) / sum_k exp(z_k) in scalar arithmetic", p, p_scalar,
+                  atol=1e-12))
 
 
 def loss(table):
+    """Cross-entropy of the target after looking up token i and scoring with the same table."""
     x = table[i]
-    z = table @ x                       # tied: the output head is the same table
-    return -(z[y] - np.log(np.sum(np.exp(z))))
+    logits = table @ x
+    return -(logits[y] - np.log(np.sum(np.exp(logits))))
 
 
-x = E[i]
-dz = softmax(E @ x) - np.eye(V)[y]     # dl/dz = p - e_y
-G_out = np.outer(dz, x)                # through the output head: (p - e_y) h^T
+g = p - np.eye(V)[y]                    # dl/dz = p - e_y
+G_out = np.outer(g, h)                  # through the output head: (p - e_y) h^T, every row
 G_in = np.zeros_like(E)
-G_in[i] = E.T @ dz                     # through the lookup: row i only
+G_in[i] = E.T @ g                       # through the lookup: row i only
 G_fd = numerical_grad(loss, E)
 
 print(shape_table({"V": V, "d": d}, [
     ("tied table", "E=W", E, "V d", "input lookup and output head"),
-    ("hidden state", r"\mathbf h", x, "d", r"here $\mathbf h=\mathbf x=E_{1,:}$"),
-    ("logits", r"\mathbf z", E @ x, "V", r"$\mathbf z=E\mathbf h$"),
+    ("hidden state", r"\mathbf h", h, "d", r"here $\mathbf h=\mathbf x=E_{0,:}$"),
+    ("logits", r"\mathbf z", z, "V", r"$\mathbf z=E\mathbf h$"),
     ("output-side gradient", "", G_out, "V d", r"$(\mathbf p-\mathbf e_y)\mathbf h^\top$: every row"),
     ("input-side gradient", "", G_in, "V d", r"row $i$ only"),
 ]))
 print(check_close("tied: finite differences equal output-side + input-side gradients",
                   G_fd, G_out + G_in, atol=1e-6, eq="tied-gradient"))
-print(check_close("the output side alone misses row i (the difference is exactly the input side)",
-                  (G_fd - G_out)[i], G_in[i], atol=1e-6))
-print(check_equal("GPT-2 small untied would have 124,439,808 + 38,597,376 parameters",
-                  124_439_808 + 50_257 * 768, 163_037_184))
+print(check_close(f"the output side alone misses row {i} by exactly the input side (finite differences)",
+                  (G_fd - G_out)[i], G_in[i], atol=1e-6, eq="tied-gradient"))
+print(check_true("the output side reaches every row (all rows of (p - e_y) h^T are nonzero)",
+                 bool(np.all(np.abs(G_out).sum(axis=1) > 0)),
+                 "row norms " + ", ".join(f"{v:.3f}" for v in np.linalg.norm(G_out, axis=1))))
+
+for j in range(V):
+    print(glue(f"tied_row{j}", E[j], "g"))
+print(glue("tied_V", V))
+print(glue("tied_d", d))
+print(glue("tied_i", i))
+print(glue("tied_y", y))
+print(glue("tied_h", h, "g"))
+print(glue("tied_z", z, "g"))
+print(glue("tied_p", p, ".3f"))
+print(glue("tied_g", g, "+.3f"))
+print(glue("tied_gout_i", G_out[i], "+.3f"))
+print(glue("tied_gin_i", G_in[i], "+.3f"))
+print(glue("tied_total_i", G_fd[i], "+.3f"))
+print(glue("tied_fd_err", float(np.abs(G_fd - (G_out + G_in)).max()), ".1e"))
+print(glue("gpt2_untie_extra", 50_257 * 768, ","))     # GPT-2 small: |V| d with |V| = 50,257, d = 768
+print(glue("llama_head", 32_000 * 4_096, ","))         # Llama 2 7B: |V| = 32,000, d = 4,096

@@ -1,7 +1,7 @@
 """1.2 Why continuous geometry helps: one-hot codes are all sqrt(2) apart; learned rows are not."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, figure, one_hot, shape_table, svg
+from esm import PALETTE, check_close, check_equal, check_less, figure, glue, one_hot, shape_table, svg
 
 words = ["cat", "dog", "puppy", "car", "truck", "bus"]
 V, d = len(words), 2
@@ -49,6 +49,49 @@ for ax, D, title in ((axes[0], D_hot, "one-hot codes"), (axes[1], D_emb, "learne
         for j in range(V):
             ax.text(j, i, f"{D[i, j]:.1f}", ha="center", va="center", fontsize=7,
                     color="white" if D[i, j] < 1.6 else "#111111")
-print(svg(fig, alt="Two distance matrices: one-hot codes are uniformly 1.4 apart, learned rows form a pet block and a vehicle block",
-          caption="Pairwise distances. Left: every off-diagonal entry is 1.41, the square root of 2. "
-                  "Right: pets are close to pets and far from vehicles."))
+off_hot = D_hot[off]
+pets, vehicles = D_emb[:3, :3][~np.eye(3, dtype=bool)], D_emb[:3, 3:]
+print(svg(fig, alt=f"Two {V} by {V} distance matrices. One-hot codes: every off-diagonal entry is "
+                   f"{off_hot.min():.3f}. Learned rows: pet-pet distances at most {pets.max():.3f}, "
+                   f"pet-vehicle distances at least {vehicles.min():.3f}.",
+          caption=f"Pairwise distances. Left: every off-diagonal entry is {off_hot.min():.2f}, the square "
+                  f"root of 2. Right: pets are within {pets.max():.2f} of each other and at least "
+                  f"{vehicles.min():.2f} from every vehicle."))
+
+# What transfers, and where. A linear readout s_j = beta^T c_j scores token j from its code c_j.
+# One gradient step that raises the score of "dog" (loss -s_dog, step eta) moves beta by eta c_dog,
+# so every score moves by eta c_dog^T c_j: with one-hot codes only dog's score moves.
+eta = 0.1
+dog, puppy, truck = (words.index(w) for w in ("dog", "puppy", "truck"))
+
+
+def step_changes(codes):
+    """Scores of all tokens after one gradient step on -s_dog, minus the scores before it
+    (computed by taking the step, not from the closed form)."""
+    beta = np.zeros(codes.shape[1])
+    grad = -codes[dog]                     # d(-s_dog)/d beta
+    return codes @ (beta - eta * grad) - codes @ beta
+
+
+dS_hot, dS_emb = step_changes(O), step_changes(E)
+print(check_close("one-hot codes: the step for 'dog' leaves every other score exactly unchanged "
+                  "(closed form eta e_dog^T e_j = 0)", dS_hot[np.arange(V) != dog], np.zeros(V - 1), atol=0.0))
+print(check_close("learned rows: the step for 'dog' moves score j by eta E_dog . E_j (closed form, all 6)",
+                  dS_emb, eta * np.array([sum(E[dog, k] * E[j, k] for k in range(d)) for j in range(V)]),
+                  atol=1e-12))
+print(check_less("learned rows: 'puppy' gains more from the step than 'truck'",
+                 dS_emb[truck], dS_emb[puppy], names=("change of s_truck", "change of s_puppy")))
+# The same learned rows, produced by a linear layer that reads the one-hot codes (2.2):
+# e_i^T E = E_i, so a model whose first layer is E, reading one-hot codes, transfers exactly as above.
+print(check_close("a linear layer E reading the one-hot codes outputs the learned rows (O E vs E, by a loop)",
+                  O @ E, np.array([[sum(O[i, m] * E[m, k] for m in range(V)) for k in range(d)] for i in range(V)]),
+                  atol=0.0))
+
+print(glue("onehot_dist", float(off_hot.min()), ".3f"))
+print(glue("dist_dog_puppy", D_emb[dog, puppy], ".3f"))
+print(glue("dist_dog_truck", D_emb[dog, truck], ".3f"))
+print(glue("max_pet_pet", pets.max(), ".3f"))
+print(glue("min_pet_vehicle", vehicles.min(), ".3f"))
+print(glue("eta_transfer", eta, ".1f"))
+print(glue("gain_puppy", dS_emb[puppy], ".3f"))
+print(glue("gain_truck", dS_emb[truck], "+.3f"))

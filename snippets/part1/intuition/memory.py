@@ -1,7 +1,7 @@
 """1.3 Embedding space as model memory: the table's size in parameters and in bytes."""
 import numpy as np
 
-from esm import check_equal, shape_table, table
+from esm import check_equal, glue, shape_table, table
 
 # The table really stored in memory: a small one, in three number formats.
 V, d = 1000, 64
@@ -18,23 +18,48 @@ print(shape_table({"V": V, "d": d}, [
 ]))
 
 
-def table_bytes(n_rows, width, bits):
-    """bytes = |V| d b / 8."""
-    return n_rows * width * bits // 8
+def table_bytes(n_rows, width, n_bits):
+    """bytes = |V| d n_bits / 8."""
+    return n_rows * width * n_bits // 8
 
 
 for name, arr, bits in (("fp32", E32, 32), ("fp16", E16, 16), ("int8", E8, 8)):
-    print(check_equal(f"{name}: |V| d b/8 equals the bytes numpy allocated for the array",
+    print(check_equal(f"{name}: |V| d n_bits/8 equals the bytes numpy allocated for the array",
                       table_bytes(V, d, bits), arr.nbytes, eq="table-memory"))
+    print(glue(f"demo_bytes_{name}", int(arr.nbytes), ","))
 
-# Published sizes: GPT-2 small (Radford et al., 2019; 124,439,808 parameters in all),
-# BERT-base uncased (vocabulary 30,522), Llama 2 7B (vocabulary 32,000, width 4,096).
-models = [("GPT-2 small", 50_257, 768), ("BERT-base", 30_522, 768), ("Llama 2 7B", 32_000, 4_096)]
-print(check_equal("GPT-2 small: 50,257 x 768 is the published 38,597,376 token-embedding parameters",
-                  50_257 * 768, 38_597_376))
-share = 38_597_376 / 124_439_808
-print(check_equal("GPT-2 small: share of all 124,439,808 parameters held by the token table (%)",
-                  round(100 * share, 1), 31.0))
+# GPT-2 small (Radford et al., 2019): |V| = 50,257, d = 768, T_max = 1,024, L = 12 layers,
+# d_ff = 4 d, tied output head. Its parameter count, layer by layer (weights and biases):
+Vg, dg, Tg, Lg = 50_257, 768, 1_024, 12
+per_layer = ((dg * 3 * dg + 3 * dg)           # attention: query, key, value projections
+             + (dg * dg + dg)                 # attention: output projection
+             + (dg * 4 * dg + 4 * dg)         # MLP up
+             + (4 * dg * dg + dg)             # MLP down
+             + 2 * 2 * dg)                    # two layer norms (gain and bias)
+total = Vg * dg + Tg * dg + Lg * per_layer + 2 * dg     # + final layer norm; head tied to E
+print(check_equal("GPT-2 small: the parameters counted layer by layer = 124,439,808, the count of "
+                  "the released checkpoint (Hugging Face gpt2)", total, 124_439_808))
+share = Vg * dg / total
+print(glue("gpt2_V", Vg, ","))
+print(glue("gpt2_d", dg))
+print(glue("gpt2_table_params", Vg * dg, ","))
+print(glue("gpt2_total_params", total, ","))
+print(glue("gpt2_table_share", share, ".1%"))
+print(glue("gpt2_bytes_fp32", table_bytes(Vg, dg, 32), ","))
+print(glue("gpt2_mb_fp32", table_bytes(Vg, dg, 32) / 1e6, ".1f"))
+print(glue("gpt2_mb_fp16", table_bytes(Vg, dg, 16) / 1e6, ".1f"))
+print(glue("gpt2_mb_int8", table_bytes(Vg, dg, 8) / 1e6, ".1f"))
+print(glue("gpt2_row_bytes", table_bytes(1, dg, 32), ","))
+added = 1_000
+print(glue("added_tokens", added, ","))
+print(glue("added_params", added * dg, ","))
+print(glue("added_mb_fp32", table_bytes(added, dg, 32) / 1e6, ".1f"))
+print(glue("demo_V", V, ","))
+print(glue("demo_d", d))
+
+# Published sizes: BERT-base uncased (Devlin et al., 2019; vocabulary 30,522),
+# Llama 2 7B (Touvron et al., 2023; vocabulary 32,000, width 4,096).
+models = [("GPT-2 small", Vg, dg), ("BERT-base", 30_522, 768), ("Llama 2 7B", 32_000, 4_096)]
 rows = []
 for name, nv, nd in models:
     rows.append((name, f"{nv:,}", f"{nd:,}", f"{nv * nd:,}",

@@ -5,7 +5,7 @@ with <unk> for anything else and <pad> to make the rows of the batch equally lon
 """
 import numpy as np
 
-from esm import check_close, check_equal, check_true, shape_table, table
+from esm import check_close, check_equal, check_true, glue, shape_table, table
 
 vocab = ["<pad>", "<unk>", "the", "cat", "sat", "on", "mat"]
 token_to_id = {w: i for i, w in enumerate(vocab)}
@@ -35,7 +35,7 @@ X = E[ids]                                   # the lookup of 1.1, applied to the
 print(shape_table({"B": B, "T": T, "V": V, "d": d}, [
     ("token ids", r"\mathrm{ids}", ids, "B T", r"integers in $\{0,\dots,\lvert\mathcal V\rvert-1\}$"),
     ("embedding table", "E", E, "V d", "one row per vocabulary entry, `<pad>` and `<unk>` included"),
-    ("input vectors", "X", X, "B T d", r"$X_{b,t,:}=E_{\mathrm{ids}_{b,t},:}$, first residual state"),
+    ("input vectors", "X", X, "B T d", r"$X_{n,t,:}=E_{\mathrm{ids}_{n,t},:}$, first residual state"),
 ]))
 print(table(["text", "ids"], [(t, str(r.tolist())) for t, r in zip(texts, ids)]))
 
@@ -43,9 +43,26 @@ print(check_equal("ids are integers", ids.dtype.kind, "i"))
 print(check_true("every id lies in {0, ..., |V|-1}", (ids.min() >= 0) & (ids.max() <= V - 1),
                  f"min {ids.min()}, max {ids.max()}, |V|-1 = {V - 1}", eq="pipeline-shapes"))
 print(check_equal("X has shape (B, T, d)", X.shape, (B, T, d), eq="pipeline-shapes"))
-loop = np.array([[E[ids[b, t]] for t in range(T)] for b in range(B)])
-print(check_close("X[b, t] is row ids[b, t] of E (loop over b and t)", X, loop, eq="pipeline-shapes"))
-print(check_equal("'dog' is not in the vocabulary and becomes <unk>", int(ids[1, 1]), UNK))
-print(check_equal("the short text is padded with <pad> (id 0) to length T", ids[1, 3:], np.array([PAD] * (T - 3))))
-print(check_close("'the' at (0, 0) and (0, 4) gets the same vector: no position yet",
-                  X[0, 0], X[0, 4], atol=0.0))
+loop = np.array([[E[ids[n, t]] for t in range(T)] for n in range(B)])
+print(check_close("X[n, t] is row ids[n, t] of E (loop over n and t)", X, loop, eq="pipeline-shapes"))
+# The ids written by hand from the vocabulary list above, word by word.
+by_hand = np.array([[2, 3, 4, 5, 2, 6], [2, 1, 4, 0, 0, 0]])
+print(check_equal("the batch of ids equals the one written by hand from the vocabulary", ids, by_hand))
+unk_at = [t for t, w in enumerate(texts[1].split()) if w not in token_to_id]
+print(check_equal("'dog' is not in the vocabulary and becomes <unk>", [int(ids[1, t]) for t in unk_at], [UNK]))
+n_short = len(texts[1].split())
+print(check_equal("the short text is padded with <pad> (id 0) to length T", ids[1, n_short:],
+                  np.array([PAD] * (T - n_short))))
+the_at = [t for t, w in enumerate(texts[0].lower().split()) if w == "the"]
+print(check_close("the two occurrences of 'the' in the first text get the same vector: no position yet",
+                  X[0, the_at[0]], X[0, the_at[1]], atol=0.0))
+
+print(glue("pipe_vocab", ", ".join(f"`{w}`={i}" if w.startswith("<") else f"{w}={i}" for i, w in enumerate(vocab))))
+print(glue("pipe_text_a", texts[0]))
+print(glue("pipe_text_b", texts[1]))
+print(glue("pipe_ids_a", tokenize(texts[0])))
+print(glue("pipe_ids_b", tokenize(texts[1])))
+print(glue("pipe_ids_b_padded", ids[1]))
+print(glue("pipe_B", B))
+print(glue("pipe_T", T))
+print(glue("pipe_d", d))

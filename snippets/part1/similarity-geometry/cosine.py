@@ -3,30 +3,31 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, cosine, cosine_matrix, figure, normalize_rows, shape_table, svg
+from esm import PALETTE, check_close, check_less, cosine, cosine_matrix, figure, glue, normalize_rows, shape_table, svg
 
 u = np.array([3.0, 4.0])
 v = np.array([4.0, 3.0])
-print(check_close("cos(u, v) = 24 / (5 x 5) = 0.96 = cos of the angle from atan2",
+print(check_close("cos(u, v) = 24 / (5 x 5) equals the cosine of the angle from atan2",
                   cosine(u, v), math.cos(math.atan2(4, 3) - math.atan2(3, 4)), atol=1e-12, eq="cosine"))
 
-cs = np.linspace(0.25, 4.0, 16)           # scale u by c
+cs = np.linspace(0.25, 4.0, 16)           # scale u by lambda
 dots = np.array([(c * u) @ v for c in cs])
 coss = np.array([cosine(c * u, v) for c in cs])
-print(check_close("dot product of (c u, v) is c times 24 for all 16 values of c", dots, 24.0 * cs, atol=1e-12))
-print(check_close("cosine of (c u, v) stays 0.96 for all 16 values of c > 0", coss, np.full_like(cs, 0.96),
+print(check_close(f"dot product of (lambda u, v) is lambda times 24 for all {len(cs)} values of lambda", dots, 24.0 * cs, atol=1e-12))
+print(check_close(f"cosine of (lambda u, v) stays 24/25 for all {len(cs)} values of lambda > 0", coss, np.full_like(cs, 24 / 25),
                   atol=1e-12, eq="cosine"))
-print(check_close("a negative scale flips the sign: cos(-2u, v) = -0.96", cosine(-2 * u, v), -0.96, atol=1e-12))
+neg = cosine(-2 * u, v)
+print(check_close("a negative scale flips the sign: cos(-2u, v) = -24/25", neg, -24 / 25, atol=1e-12))
 
 rng = np.random.default_rng(32)
 n, d = 6, 16
 A = rng.normal(0.0, 1.0, (n, d)) * rng.uniform(0.2, 5.0, (n, 1))   # rows of very different lengths
 C = cosine_matrix(A)
 An = normalize_rows(A)
-print(shape_table({"n": n, "d": d}, [
-    ("vectors", "A", A, "n d", "rows of lengths between 0.2 and 5 times typical"),
-    ("unit vectors", r"\hat A", An, "n d", r"row $a$ is $\mathbf a/\lVert\mathbf a\rVert$"),
-    ("cosine matrix", "", C, "n n", r"entry $(a,b)$ is $\cos(\mathbf a,\mathbf b)$"),
+print(shape_table({"N": n, "d": d}, [
+    ("vectors", "A", A, "N d", "rows of very different lengths"),
+    ("unit vectors", r"\hat A", An, "N d", r"row $j$ is $A_{j,:}/\lVert A_{j,:}\rVert$"),
+    ("cosine matrix", "", C, "N N", r"entry $(j,k)$ is $\cos(A_{j,:},A_{k,:})$"),
 ]))
 loop = np.array([[A[a] @ A[b] / (math.sqrt(A[a] @ A[a]) * math.sqrt(A[b] @ A[b])) for b in range(n)]
                  for a in range(n)])
@@ -38,13 +39,24 @@ print(check_close("rescaling every row by a random positive factor leaves the ma
 
 fig, axes = figure(1, 2, size=(6.6, 2.6))
 axes[0].plot(cs, dots, "o-", color=PALETTE[0], markersize=3.5)
-axes[0].set_title("dot product  (c u)·v")
+axes[0].set_title("dot product  (λu)·v")
 axes[1].plot(cs, coss, "o-", color=PALETTE[1], markersize=3.5)
 axes[1].set_ylim(0.0, 1.05)
-axes[1].set_title("cosine  cos(c u, v)")
+axes[1].set_title("cosine  cos(λu, v)")
 for ax in axes:
-    ax.set_xlabel("scale c of u")
+    ax.set_xlabel("scale λ of u")
 fig.subplots_adjust(wspace=0.35)
-print(svg(fig, alt="Left: the dot product grows linearly with the scale c; right: the cosine stays at 0.96",
-          caption="Scaling $\\mathbf u=(3,4)$ by $c$: the dot product with $\\mathbf v=(4,3)$ is $24c$, "
-                  "the cosine stays $0.96$."))
+c0 = cosine(u, v)
+print(svg(fig, alt=f"Two line charts against the scale λ from {cs[0]:g} to {cs[-1]:g}. Left: the dot product "
+                   f"(λu)·v rises linearly from {dots[0]:g} to {dots[-1]:g}. Right: the cosine stays at {c0:.2f}.",
+          caption=f"Scaling $\\mathbf u=(3,4)$ by $\\lambda$: the dot product with $\\mathbf v=(4,3)$ is $24\\lambda$, "
+                  f"the cosine stays ${c0:.2f}$."))
+print(glue("cos_uv", c0, ".2f"))
+print(glue("cos_c_min", cs[0], "g"))
+print(glue("cos_c_max", cs[-1], "g"))
+print(glue("cos_dot_min", dots[0], "g"))
+print(glue("cos_dot_max", dots[-1], "g"))
+print(glue("cos_neg", neg, ".2f"))
+print(glue("cos_n", n))
+print(glue("cos_d", d))
+print(glue("cos_pairs", n * n))

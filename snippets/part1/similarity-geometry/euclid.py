@@ -1,14 +1,14 @@
 """3.3 Euclidean distance: ||u - v||^2 = ||u||^2 + ||v||^2 - 2 u^T v; on unit vectors 2 - 2 cos."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine, cosine_matrix, normalize_rows, shape_table, table, top_k
+from esm import check_close, check_equal, cosine, cosine_matrix, glue, normalize_rows, shape_table, table, top_k
 
 u = np.array([3.0, 4.0])
 v = np.array([4.0, 3.0])
-print(check_close("u = (3, 4), v = (4, 3): ||u - v||^2 = 25 + 25 - 2 x 24 = 2",
+print(check_close("u = (3, 4), v = (4, 3): ||u - v||^2 (squared differences) = 25 + 25 - 2 x 24",
                   (u - v) @ (u - v), u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
 uh, vh = u / 5, v / 5
-print(check_close("unit vectors (0.6, 0.8), (0.8, 0.6): squared distance 0.08 = 2 - 2 x 0.96",
+print(check_close("unit vectors u/5, v/5: squared distance (summed differences) = 2 - 2 cos(u, v)",
                   np.sum((uh - vh) ** 2), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
 
 rng = np.random.default_rng(33)
@@ -20,10 +20,10 @@ D2 = np.maximum(D2, 0.0)                              # rounding can leave -1e-1
 U = normalize_rows(A)
 D2u = np.sum((U[:, None, :] - U[None, :, :]) ** 2, axis=-1)
 
-print(shape_table({"n": n, "d": d}, [
-    ("vectors", "A", A, "n d", "rows of different lengths"),
-    ("squared distances", "", D2, "n n", r"from $\lVert\mathbf a\rVert^2$, $\lVert\mathbf b\rVert^2$ and $A A^\top$"),
-    ("unit-row squared distances", "", D2u, "n n", r"equal to $2-2\cos$"),
+print(shape_table({"N": n, "d": d}, [
+    ("vectors", "A", A, "N d", "rows of different lengths"),
+    ("squared distances", "", D2, "N N", r"from the squared row lengths and the Gram matrix $A A^\top$"),
+    ("unit-row squared distances", "", D2u, "N N", r"equal to $2-2\cos$"),
 ]))
 loop = np.array([[sum((A[a, k] - A[b, k]) ** 2 for k in range(d)) for b in range(n)] for a in range(n)])
 print(check_close("norms + Gram matrix equal the squared differences summed in a loop",
@@ -43,5 +43,22 @@ C = [cosine(q, far_same_dir), cosine(q, near_other_dir)]
 dist = [np.linalg.norm(q - far_same_dir), np.linalg.norm(q - near_other_dir)]
 print(check_equal("raw vectors: cosine prefers (3, 0.3), distance prefers (0.7, 0.7)",
                   (int(np.argmax(C)), int(np.argmin(dist))), (0, 1)))
+print(check_close("the two distances, against the expansion sqrt(||q||^2 + ||c||^2 - 2 q.c)",
+                  dist, [np.sqrt(q @ q + c @ c - 2 * q @ c) for c in (far_same_dir, near_other_dir)],
+                  atol=1e-12, eq="euclid-expand"))
 print(table(("candidate", "cosine with q = (1, 0)", "distance to q"),
             [("(3, 0.3)", f"{C[0]:.4f}", f"{dist[0]:.4f}"), ("(0.7, 0.7)", f"{C[1]:.4f}", f"{dist[1]:.4f}")]))
+
+print(glue("eu_sq", (u - v) @ (u - v), "g"))
+print(glue("eu_u_sq", u @ u, "g"))
+print(glue("eu_uh", uh, "g"))
+print(glue("eu_vh", vh, "g"))
+print(glue("eu_diff_sq", (uh - vh) ** 2, "g"))
+print(glue("eu_sq_unit", np.sum((uh - vh) ** 2), ".2f"))
+print(glue("eu_q", q, "g"))
+print(glue("eu_far", far_same_dir, "g"))
+print(glue("eu_near", near_other_dir, "g"))
+print(glue("eu_cos_far", C[0], ".4f"))
+print(glue("eu_cos_near", C[1], ".4f"))
+print(glue("eu_dist_far", dist[0], ".4f"))
+print(glue("eu_dist_near", dist[1], ".4f"))

@@ -1,7 +1,7 @@
 """3.5 Nearest neighbours: the k rows with the largest cosine to a query, on a small 2-D table."""
 import numpy as np
 
-from esm import PALETTE, check_equal, check_true, cosine_matrix, figure, normalize_rows, shape_table, svg, table, top_k
+from esm import PALETTE, check_close, check_equal, check_true, cosine_matrix, figure, glue, shape_table, svg, table, top_k
 
 groups = {"animals": (["cat", "dog", "horse"], 20),      # name: (tokens, direction in degrees)
           "vehicles": (["car", "bus", "truck"], 110),
@@ -42,12 +42,16 @@ def brute_force(i):
     return [j for _, j in best[:k]]
 
 
-print(check_equal("top-k of the cosine matrix = a brute-force scan, for all 12 queries",
+print(check_equal(f"top-k of the cosine matrix = a brute-force scan, for all {V} queries",
                   nn, np.array([brute_force(i) for i in range(V)]), eq="nearest-neighbours"))
 same_group = all(i // 3 == j // 3 for i in range(V) for j in nn[i])
-print(check_equal("every token's 2 nearest neighbours are in its own group", same_group, True))
+print(check_equal(f"every token's {k} nearest neighbours are in its own group", same_group, True))
 raw_nn = [int(np.argmax(np.where(np.arange(V) == i, -np.inf, E @ E[i]))) for i in range(V)]
 cat, dog, horse = (words.index(w) for w in ("cat", "dog", "horse"))
+# Closed form: rows of one group differ only by their offsets, so cos = cos(offset difference).
+print(check_close("cos(cat, horse) and cos(cat, dog) equal the cosines of their angle offsets",
+                  [C[cat, horse], C[cat, dog]], np.cos(np.radians([offsets[0] - offsets[2], offsets[1] - offsets[0]])),
+                  atol=1e-12, eq="nearest-neighbours"))
 print(check_equal("'cat': nearest by cosine is 'horse', nearest by raw dot product is the longer 'dog'",
                   (words[nn[cat, 0]], words[raw_nn[cat]]), ("horse", "dog")))
 print(check_true("... because dog's row is longer than horse's",
@@ -71,6 +75,19 @@ ax.scatter([0], [0], marker="+", s=60, color=PALETTE[4])
 ax.set_aspect("equal")
 ax.set_xlim(-2.0, 2.0)
 ax.set_ylim(-2.0, 2.0)
-print(svg(fig, alt="Twelve points in four angular groups, each with an arrow to its nearest neighbour by cosine",
+print(svg(fig, alt=f"{V} points in {len(groups)} angular groups ("
+                   + ", ".join(groups) + "), each with an arrow to its nearest neighbour by cosine; every "
+                   "arrow stays within its group. " + ", ".join(f"{words[i]} to {words[nn[i, 0]]}" for i in range(V)) + ".",
           caption="Each token points to its nearest neighbour by cosine. Cosine looks only at the "
                   "direction from the origin (+), so neighbours share a direction, not a location."))
+
+print(glue("nn_V", V))
+print(glue("nn_groups", len(groups)))
+print(glue("nn_k", k))
+print(glue("nn_offsets", list(offsets)))
+print(glue("nn_lengths", list(lengths), ".1f"))
+print(glue("nn_cos_cat_horse", C[cat, horse], ".3f"))
+print(glue("nn_cos_cat_dog", C[cat, dog], ".3f"))
+print(glue("nn_len_dog", float(np.linalg.norm(E[dog])), ".1f"))
+print(glue("nn_len_horse", float(np.linalg.norm(E[horse])), ".1f"))
+print(glue("nn_gpt2_madds_m", 50_257 * 768 / 1e6, ".1f"))   # GPT-2 small: |V| = 50,257, d = 768

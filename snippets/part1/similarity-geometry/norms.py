@@ -7,12 +7,13 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, figure, shape_table, softmax, svg, table
+from esm import PALETTE, check_close, check_equal, check_less, figure, glue, shape_table, softmax, svg, table
 
 words = ["the", "of", "and", "river", "creek", "delta"]
 counts = np.array([5000, 3000, 2500, 40, 5, 3])        # a Zipf-like frequency profile
 norm = 0.6 + 0.18 * np.log(counts)                            # long rows for frequent tokens
-angle = np.radians([58, 75, 95, 20, 5, 40])            # direction of each row
+degrees = np.array([58, 75, 95, 20, 5, 40])
+angle = np.radians(degrees)                                   # direction of each row
 W = norm[:, None] * np.c_[np.cos(angle), np.sin(angle)]       # output rows w_j (|V| x 2)
 r = 1.5
 h = r * np.array([1.0, 0.0])                                  # a state pointing at "water" words (angle 0)
@@ -22,19 +23,30 @@ cos_j = (W @ h) / (np.linalg.norm(W, axis=1) * np.linalg.norm(h))
 V, d = W.shape
 print(shape_table({"V": V, "d": d}, [
     ("output rows", "W", W, "V d", r"$\lVert\mathbf w_j\rVert$ grows with the token's count"),
-    ("hidden state", r"\mathbf h", h, "d", r"$\lVert\mathbf h\rVert=1.5$, direction $0^\circ$"),
+    ("hidden state", r"\mathbf h", h, "d", rf"$\lVert\mathbf h\rVert={r:g}$, direction $0^\circ$"),
     ("logits", r"\mathbf z", z, "V", r"$z_j=\mathbf w_j^\top\mathbf h$"),
 ]))
 print(check_close("z_j = ||h|| ||w_j|| cos(0 - angle_j) for all 6 tokens (closed form from the construction)",
                   z, r * norm * np.cos(angle), atol=1e-12, eq="norm-logit"))
-print(check_equal("the largest cosine belongs to 'creek' (5 degrees away)", words[int(np.argmax(cos_j))], "creek"))
+print(check_equal("the largest cosine belongs to the row with the smallest angle to h ('creek')",
+                  words[int(np.argmax(cos_j))], words[int(np.argmin(np.abs(degrees)))]))
 print(check_equal("the largest logit belongs to 'river', whose row is longer", words[int(np.argmax(z))], "river"))
-print(check_less("'the' points 58 degrees away, yet outscores 'creek' by length alone",
+print(check_less(f"'the' points {degrees[0]} degrees away, yet outscores 'creek' by length alone",
                  z[words.index("creek")], z[words.index("the")], names=("z_creek", "z_the")))
 p1, p3 = softmax(z), softmax(3 * z)
-H = lambda p: float(-(p * np.log(p)).sum())
-print(check_less("tripling ||h|| sharpens the distribution (entropy in nats)", H(p3), H(p1),
-                 names=("H(3||h||)", "H(||h||)")))
+
+
+def entropy(p):
+    """H(p) = -sum_j p_j log p_j, in nats."""
+    return float(-(p * np.log(p)).sum())
+
+
+print(check_less("tripling ||h|| sharpens the distribution (entropy in nats)", entropy(p3), entropy(p1),
+                 names=("entropy at 3||h||", "entropy at ||h||")))
+# Independent route for the entropy: H = log sum_j e^{z_j} - sum_j p_j z_j, in scalar arithmetic.
+print(check_close("entropy at ||h||, against log(sum e^z) - sum p z in scalar arithmetic",
+                  entropy(p1), math.log(sum(math.exp(v) for v in z)) - sum(pj * v for pj, v in zip(p1, z)),
+                  atol=1e-12))
 print(table(("token", "count", r"$\lVert\mathbf w_j\rVert$", r"$\cos\theta_j$", "$z_j$", r"$z_j$ with unit rows"),
             [(w, c, f"{n_:.3f}", f"{cj:.3f}", f"{zj:.3f}", f"{r * cj:.3f}")
              for w, c, n_, cj, zj in zip(words, counts, norm, cos_j, z)]))
@@ -48,7 +60,22 @@ for s in (norm.min(), norm.max()):
     ax.plot(grid, r * s * grid, "--", lw=1, color=PALETTE[2], alpha=0.7)
 ax.set_xlabel("cosine with h")
 ax.set_ylabel("logit")
-print(svg(fig, alt="Scatter of logit against cosine: frequent tokens with long rows sit above rare ones at equal cosine",
+order = np.argsort(-z)
+print(svg(fig, alt=f"Scatter of logit against cosine with h for {V} tokens: "
+                   + ", ".join(f"{words[j]} (cos {cos_j[j]:.2f}, logit {z[j]:.2f})" for j in order)
+                   + ". Long frequent rows sit above short rare ones at similar cosine.",
           caption="Each token's cosine with $\\mathbf h$ against its logit. Dashed lines: "
                   "$z=\\lVert\\mathbf h\\rVert s\\cos\\theta$ for the shortest and longest row length $s$. "
                   "Orange: frequent tokens."))
+
+j_creek, j_river, j_the = (words.index(w) for w in ("creek", "river", "the"))
+print(glue("nrm_V", V))
+print(glue("nrm_h", r, "g"))
+for name, j in (("creek", j_creek), ("river", j_river), ("the", j_the)):
+    print(glue(f"nrm_cos_{name}", cos_j[j], ".3f"))
+    print(glue(f"nrm_len_{name}", norm[j], ".3f"))
+    print(glue(f"nrm_z_{name}", z[j], ".3f"))
+print(glue("nrm_deg_the", int(degrees[j_the])))
+print(glue("nrm_unit_creek", r * cos_j[j_creek], ".3f"))
+print(glue("nrm_H1", entropy(p1), ".3f"))
+print(glue("nrm_H3", entropy(p3), ".3f"))

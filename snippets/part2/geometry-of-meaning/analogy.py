@@ -1,65 +1,104 @@
-"""4.1 Analogy directions: b - a + a* lands near the answer only once the inputs are excluded."""
+"""4.1 Analogy directions: c - a + a* lands near the answer only once the inputs are excluded."""
 import numpy as np
 
-from esm import PALETTE, check_equal, check_true, cosine, figure, shape_table, svg, top_k
+from esm import PALETTE, check_close, check_equal, check_less, check_true, cosine, figure, glue, shape_table, svg, top_k
 
 rng = np.random.default_rng(40)
-d = 16
+d, sd_own, latent_len, gender_weight = 16, 0.6, 2.0, 0.5
 # A toy vocabulary built from three latent directions (royalty, gender, youth) plus a large
-# word-specific part, as in trained tables where every word is mostly "itself".
+# word-specific part, the "own" part of each row.
 words = ["man", "woman", "king", "queen", "boy", "girl", "prince", "princess",
          "uncle", "aunt", "apple", "river", "stone", "music"]
 Q, _ = np.linalg.qr(rng.normal(0, 1, (d, 3)))
-royal, gender, young = 2.0 * Q.T                     # three orthogonal latent directions, norm 2
+royal, gender, young = latent_len * Q.T              # three orthogonal latent directions
 traits = {"man": (0, 1, 0), "woman": (0, -1, 0), "king": (1, 1, 0), "queen": (1, -1, 0),
           "boy": (0, 1, 1), "girl": (0, -1, 1), "prince": (1, 1, 1), "princess": (1, -1, 1),
           "uncle": (0, 1, 0), "aunt": (0, -1, 0)}
-E = rng.normal(0, 0.6, (len(words), d))              # the word-specific part of every row
+own = rng.normal(0, sd_own, (len(words), d))         # the word-specific part of every row
+E = own.copy()
 for i, w in enumerate(words):
     r, g, y = traits.get(w, (0, 0, 0))
-    E[i] += r * royal + 0.5 * g * gender + y * young
+    E[i] += r * royal + gender_weight * g * gender + y * young
 V = len(words)
 idx = {w: i for i, w in enumerate(words)}
 
-a, a_star, b = idx["man"], idx["woman"], idx["king"]   # man : woman :: king : ?
-target = E[b] - E[a] + E[a_star]
+a, a_star, c = idx["man"], idx["woman"], idx["king"]   # man : woman :: king : ?
+target = E[c] - E[a] + E[a_star]
 scores = E @ target / (np.linalg.norm(E, axis=1) * np.linalg.norm(target))
 
 print(shape_table({"V": V, "d": d}, [
     ("embedding table", "E", E, "V d", "one row per word of the toy vocabulary"),
-    ("offset target", r"\mathbf b-\mathbf a+\mathbf a^*", target, "d", "king - man + woman"),
+    ("offset target", r"\mathbf c-\mathbf a+\mathbf a^*", target, "d", "king - man + woman"),
     ("cosine scores", r"\cos(E_{x,:},\cdot)", scores, "V", "one score per candidate word"),
 ]))
+print(glue("n_words", V), glue("d_an", d), glue("sd_own", sd_own, ".1f"),
+      glue("latent_len", int(latent_len)), glue("gender_weight", gender_weight, ".1f"))
 
-answer = int(top_k(scores, 1, exclude=[a, a_star, b])[0])
+answer = int(top_k(scores, 1, exclude=[a, a_star, c])[0])
 best, best_x = -2.0, None                         # the same search as a plain loop
 for x in range(V):
-    if x in (a, a_star, b):
+    if x in (a, a_star, c):
         continue
-    c = cosine(E[x], target)
-    if c > best:
-        best, best_x = c, x
-print(check_equal("argmax over x not in {a, a*, b} (top_k vs a loop of cosines)",
+    cx = cosine(E[x], target)
+    if cx > best:
+        best, best_x = cx, x
+print(check_equal("argmax over x not in {a, a*, c} (top_k vs a loop of cosines)",
                   words[answer], words[best_x], eq="analogy"))
 print(check_equal("man : woman :: king : ? answers queen once the inputs are excluded",
                   words[answer], "queen"))
 
-ranked = [words[i] for i in top_k(scores, 4)]
+ranked = [words[i] for i in np.argsort(-scores, kind="stable")]
 print(check_equal("with the inputs left in, the top answer is an input word", ranked[0], "king"))
-print(check_true("queen only comes third when the inputs compete",
-                 ranked.index("queen") == 2,
-                 f"ranking {ranked}; cos(target, king) = {scores[b]:.3f}, "
+queen_rank = ranked.index("queen") + 1
+print(check_true("queen only comes third when the inputs compete", queen_rank == 3,
+                 f"ranking {ranked[:4]}; cos(target, king) = {scores[c]:.3f}, "
                  f"cos(target, woman) = {scores[a_star]:.3f}, cos(target, queen) = {scores[idx['queen']]:.3f}"))
+print(glue("cos_king", scores[c], ".3f"), glue("cos_woman", scores[a_star], ".3f"),
+      glue("cos_queen", scores[idx["queen"]], ".3f"), glue("queen_rank", queen_rank),
+      glue("top_all", ranked[0]), glue("top_excl", words[answer]))
+
+# Why the input wins: the planted relation is shorter than what king and queen do not share.
+planted = E - own                                     # the latent part of every row
+relation_len = np.linalg.norm(planted[idx["queen"]] - planted[c])   # queen - king without own parts
+own_gap = np.linalg.norm(own[idx["queen"]] - own[c])  # king's and queen's own parts differ by this
+dist_king, dist_queen = np.linalg.norm(target - E[c]), np.linalg.norm(target - E[idx["queen"]])
+print(check_close("the planted parts cancel: target - queen = (own(a*) - own(a)) + (own(c) - own(queen))",
+                  target - E[idx["queen"]], own[a_star] - own[a] + own[c] - own[idx["queen"]], atol=1e-12))
+print(check_less("the planted relation queen - king is shorter than the gap between their own parts",
+                 relation_len, own_gap, names=("|relation|", "|own(queen) - own(king)|")))
+print(check_less("so the target c - a + a* is nearer to king's row than to queen's (Euclidean, as a loop)",
+                 float(np.sqrt(sum((t - e) ** 2 for t, e in zip(target, E[c])))),
+                 float(np.sqrt(sum((t - e) ** 2 for t, e in zip(target, E[idx["queen"]])))),
+                 names=("|target - king|", "|target - queen|")))
+print(glue("relation_len", relation_len, ".2f"), glue("own_gap", own_gap, ".2f"),
+      glue("dist_king", dist_king, ".2f"), glue("dist_queen", dist_queen, ".2f"))
+
+# The same relation applied to other pairs of the table.
+def solve(a_w, a_star_w, c_w):
+    t = E[idx[c_w]] - E[idx[a_w]] + E[idx[a_star_w]]
+    ex = [idx[a_w], idx[a_star_w], idx[c_w]]
+    return words[int(top_k(E @ t / (np.linalg.norm(E, axis=1) * np.linalg.norm(t)), 1, exclude=ex)[0])]
+
+
+print(check_equal("boy : girl :: prince : ? (inputs excluded) answers princess", solve("boy", "girl", "prince"),
+                  "princess"))
+uncle_scores = {w: cosine(E[idx[w]], E[idx["uncle"]] - E[idx["man"]] + E[idx["woman"]]) for w in words}
+print(check_equal("man : woman :: uncle : ? by a loop of cosines agrees with top_k",
+                  max((w for w in words if w not in ("man", "woman", "uncle")), key=uncle_scores.get),
+                  solve("man", "woman", "uncle")))
+print(glue("ans_uncle", solve("man", "woman", "uncle")), glue("ans_prince", solve("boy", "girl", "prince")))
 
 order = np.argsort(-scores, kind="stable")
 fig, ax = figure(size=(6.4, 2.9))
-colours = [PALETTE[1] if i in (a, a_star, b) else PALETTE[0] for i in order]
+colours = [PALETTE[1] if i in (a, a_star, c) else PALETTE[0] for i in order]
 ax.bar(range(V), scores[order], color=colours)
 ax.set_xticks(range(V), [words[i] for i in order], rotation=50, ha="right")
 ax.set_ylabel("cos(word, king - man + woman)")
 ax.bar([0], [0], color=PALETTE[1], label="inputs (man, woman, king)")
 ax.bar([0], [0], color=PALETTE[0], label="candidates")
 ax.legend(loc="upper right", frameon=False)
-print(svg(fig, alt="Bar chart of the cosine between every word and king minus man plus woman; king and woman "
-          "score above queen", caption="Every word's cosine with $\\mathbf b-\\mathbf a+\\mathbf a^*$. "
-          "The two highest bars are inputs; queen is the best of the rest."))
+print(svg(fig, alt=f"Bar chart of the cosine between each of the {V} words and king minus man plus woman, highest first: "
+          f"king {scores[c]:.3f}, woman {scores[a_star]:.3f}, queen {scores[idx['queen']]:.3f}, then "
+          f"{ranked[3]} {scores[idx[ranked[3]]]:.3f}",
+          caption="Every word's cosine with $\\mathbf c-\\mathbf a+\\mathbf a^*$. "
+          f"The two highest bars are inputs; {words[answer]} is the best of the rest."))

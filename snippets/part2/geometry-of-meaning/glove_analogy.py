@@ -42,7 +42,7 @@ for a, a_star, b, want in QUESTIONS:
 
 print(shape_table({"N": N, "d": E.shape[1], "n": len(QUESTIONS)}, [
     ("frequent GloVe rows", "E", F, "N d", "the search space (50,000 most frequent words)"),
-    ("offset targets", r"\mathbf b-\mathbf a+\mathbf a^*", np.stack(
+    ("offset targets", r"\mathbf c-\mathbf a+\mathbf a^*", np.stack(
         [F[index[b]] - F[index[a]] + F[index[s]] for a, s, b, _ in QUESTIONS]), "n d", "one per question"),
 ]))
 

@@ -3,62 +3,88 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_less, check_true, cosine, shape_table, sigmoid
+from esm import check_close, check_less, check_true, cosine, glue, shape_table, sigmoid
 
 rng = np.random.default_rng(42)
-n, d, k = 400, 16, 2
+n_train, n_test, d, k, margin, steps = 300, 100, 16, 2, 1.2, 300
+N = n_train + n_test
 u = rng.normal(0, 1, d)
 u /= np.linalg.norm(u)                            # the planted feature direction
-y = rng.integers(0, 2, n)                         # a binary property of each token
-X = rng.normal(0, 1, (n, d)) + np.outer(1.2 * (2 * y - 1), u)
-train, test = slice(0, 300), slice(300, n)
+y = rng.integers(0, 2, N)                         # a binary property of each token
+X = rng.normal(0, 1, (N, d)) + np.outer(margin * (2 * y - 1), u)
+train, test = slice(0, n_train), slice(n_train, N)
 
 
-def fit_probe(X, y, steps=300, lr=0.5):
+def fit_probe(X, y, steps=steps, lr=0.5):
     """Logistic regression by full-batch gradient descent on the mean log-loss."""
-    w, b = np.zeros(X.shape[1]), 0.0
+    beta, b = np.zeros(X.shape[1]), 0.0
     for _ in range(steps):
-        r = sigmoid(X @ w + b) - y                # d loss / d logit, one per example
-        w -= lr * X.T @ r / len(y)
+        r = sigmoid(X @ beta + b) - y             # d loss / d logit, one per example
+        beta -= lr * X.T @ r / len(y)
         b -= lr * r.mean()
-    return w, b
+    return beta, b
 
 
-def accuracy(w, b, X, y):
-    return float(np.mean((sigmoid(X @ w + b) > 0.5) == y))
+def accuracy(beta, b, X, y):
+    return float(np.mean((sigmoid(X @ beta + b) > 0.5) == y))
 
 
-w, b = fit_probe(X[train], y[train])
-p_hat = sigmoid(X[test] @ w + b)
-acc = accuracy(w, b, X[test], y[test])
+beta, b = fit_probe(X[train], y[train])
+y_hat = sigmoid(X[test] @ beta + b)
+acc = accuracy(beta, b, X[test], y[test])
 
 U, _ = np.linalg.qr(np.column_stack([u, rng.normal(0, 1, d)]))   # orthonormal basis, k = 2
-P = U @ U.T                                       # projector onto span(U)
-X_removed = X - X @ P                             # every row minus its part in the subspace
+proj = U @ U.T                                    # proj_U, the projector onto span(U)
+X_removed = X - X @ proj                          # every row minus its part in the subspace
 
-print(shape_table({"n": n, "d": d, "k": k, "m": n - 300}, [
-    ("token vectors", "X", X, "n d", "one row per example, planted feature along u"),
-    ("probe weights", r"\mathbf w", w, "d", "fitted on the first 300 rows"),
-    ("probe outputs", r"\hat{\mathbf y}", p_hat, "m", "probability of the property, held-out rows"),
+print(shape_table({"N": N, "d": d, "k": k, r"N_{\text{test}}": n_test}, [
+    ("token vectors", "X", X, "N d", "one row per example, planted feature along u"),
+    ("probe weights", r"\boldsymbol\beta", beta, "d", f"fitted on the first {n_train} rows"),
+    ("probe outputs", r"\hat{\mathbf y}", y_hat, r"N_{\text{test}}", "probability of the property, held-out rows"),
     ("subspace basis", "U", U, "d k", "orthonormal columns; the first spans u"),
-    ("projector", r"UU^\top", P, "d d", "symmetric, idempotent, rank k"),
+    ("projector", r"\operatorname{proj}_U=UU^\top", proj, "d d", "symmetric, idempotent, rank k"),
 ]))
+print(glue("d_pr", d), glue("margin", margin, ".1f"), glue("n_train", n_train), glue("n_test", n_test),
+      glue("steps", steps), glue("k_pr", k))
 
-loop = np.array([1.0 / (1.0 + math.exp(-(float(np.dot(w, x)) + b))) for x in X[test]])
-print(check_close("probe output sigma(w^T x + b) vs math.exp in a loop", p_hat, loop,
+loop = np.array([1.0 / (1.0 + math.exp(-(float(np.dot(beta, x)) + b))) for x in X[test]])
+print(check_close("probe output sigma(beta^T x + b) vs math.exp in a loop", y_hat, loop,
                   atol=1e-12, eq="probe"))
-bayes = 0.5 * (1 + math.erf(1.2 / math.sqrt(2)))   # best possible: Phi(margin / noise std)
-print(check_close("held-out accuracy of the probe vs the Bayes rate Phi(1.2)", acc, bayes, atol=0.05))
-print(check_true("the probe's weight vector points along the planted direction",
-                 abs(cosine(w, u)) > 0.9, f"|cos(w, u)| = {abs(cosine(w, u)):.3f}"))
+bayes = 0.5 * (1 + math.erf(margin / math.sqrt(2)))   # best possible: Phi(margin / noise std)
+bayes_mc = float(np.mean(rng.normal(0, 1, 200_000) > -margin))   # the same rate by sampling the noise
+print(check_close("Bayes rate Phi(margin): math.erf vs the share of 200,000 noise draws above -margin",
+                  bayes, bayes_mc, atol=0.005))
+print(check_close("held-out accuracy of the probe vs the Bayes rate Phi(margin)", acc, bayes, atol=0.05))
+cos_bu = abs(cosine(beta, u))
+print(check_true("the probe's weight vector points along the planted direction", cos_bu > 0.9,
+                 f"|cos(beta, u)| = {cos_bu:.3f}"))
+print(glue("acc", acc, ".2f"), glue("bayes", bayes, ".3f"), glue("cos_bu", cos_bu, ".3f"))
 
 x = X[0]
 by_loop = sum(float(U[:, j] @ x) * U[:, j] for j in range(k))
-print(check_close("UU^T x = sum_j (u_j^T x) u_j", P @ x, by_loop, atol=1e-12, eq="projector"))
-print(check_close("P is idempotent: P P = P", P @ P, P, atol=1e-12))
-print(check_close("trace P = k (the rank of the subspace)", np.trace(P), k, atol=1e-12))
+print(check_close("UU^T x = sum_j (u_j^T x) u_j", proj @ x, by_loop, atol=1e-12, eq="projector"))
+print(check_close("proj_U is idempotent: proj proj = proj", proj @ proj, proj, atol=1e-12))
+print(check_close("trace proj_U = k (the rank of the subspace)", np.trace(proj), k, atol=1e-12))
+U_skew = np.column_stack([U[:, 0], U[:, 0] + U[:, 1]])        # spans the same plane, columns not orthonormal
+skew = U_skew @ U_skew.T
+skew_gap = np.abs(skew @ skew - skew).max()
+print(check_true("non-example: with non-orthonormal columns UU^T is not idempotent", skew_gap > 0.1,
+                 f"max |(UU^T)^2 - UU^T| = {skew_gap:.3f}"))
+print(glue("skew_gap", skew_gap, ".2f"))
 
-w2, b2 = fit_probe(X_removed[train], y[train])
-acc2 = accuracy(w2, b2, X_removed[test], y[test])
+beta2, b2 = fit_probe(X_removed[train], y[train])
+acc2 = accuracy(beta2, b2, X_removed[test], y[test])
 print(check_less("after projecting the subspace out, a retrained probe is near chance", acc2, 0.65,
                  names=("accuracy", "bound")))
+print(glue("acc2", acc2, ".2f"))
+
+# Non-example: a probe scored on its own training vectors. d + 1 random points with random labels
+# can always be separated by a hyperplane, so training accuracy says nothing.
+n_small = d
+Xr, yr = rng.normal(0, 1, (n_small + n_test, d)), rng.integers(0, 2, n_small + n_test)
+beta_r, b_r = fit_probe(Xr[:n_small], yr[:n_small], steps=2000)
+fit_acc, held_acc = accuracy(beta_r, b_r, Xr[:n_small], yr[:n_small]), accuracy(beta_r, b_r, Xr[n_small:], yr[n_small:])
+print(check_true("random labels: perfect on its own training vectors, chance on held-out ones",
+                 fit_acc == 1.0 and abs(held_acc - 0.5) < 0.15,
+                 f"{n_small} training vectors: accuracy {fit_acc:.2f}; {n_test} held-out: {held_acc:.2f}"))
+print(glue("n_small", n_small), glue("fit_acc", fit_acc, ".2f"), glue("held_acc", held_acc, ".2f"))

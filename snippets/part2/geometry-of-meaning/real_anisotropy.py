@@ -56,7 +56,7 @@ print(glue("an_peak_layer", peak))
 print(glue("an_ctx_L", by_layer[L], ".3f"))
 print(glue("an_pooled", c_pooled, ".3f"))
 print(glue("n_tokens", int(mask.sum())))
-print(table(("vectors", "n", "mean cosine $\\bar c$"),
+print(table(("vectors", "n", "mean cosine $\\overline{\\cos}$"),
             [("GloVe, whole table", f"{V:,}", f"{c_full:.3f}"),
              ("GloVe, whole table, centred", f"{V:,}", f"{c_full_centred:.4f}"),
              ("GloVe, 50,000 most frequent", f"{N:,}", f"{c_freq:.3f}"),

@@ -4,7 +4,8 @@ import math
 import matplotlib
 import numpy as np
 
-from esm import alibi_bias, alibi_slopes, attention, causal_mask, check_close, check_equal, check_true, figure, shape_table, svg
+from esm import (alibi_bias, alibi_slopes, attention, causal_mask, check_close, check_equal, check_true, figure, glue,
+                 shape_table, svg)
 
 rng = np.random.default_rng(65)
 H, T, d_k = 8, 10, 4
@@ -18,8 +19,8 @@ _, A = attention(Q, K, Vv, bias=B)
 print(shape_table({"H": H, "T": T, "d_k": d_k}, [
     ("slopes", r"m_h", m, "H", "one fixed number per head, never trained"),
     ("queries", "Q", Q, "H T d_k", "per head; keys and values alike"),
-    ("bias", r"-m_h(i-j)", B, "H T T", r"$-\infty$ for $j>i$"),
-    ("attention weights", "A", A, "H T T", "rows sum to 1 over keys j <= i"),
+    ("bias", r"-m_h(t-s)", B, "H T T", r"$-\infty$ for $s>t$"),
+    ("attention weights", "A", A, "H T T", r"rows sum to 1 over keys $s\le t$"),
 ]))
 
 published = [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]   # Press et al. (2022), 8 heads
@@ -31,29 +32,44 @@ print(check_close("16 heads: a geometric sequence starting at and stepping by 2^
 
 h = 2                                            # head 3, slope 1/8: scores by a plain double loop
 S = np.full((T, T), -np.inf)
-for i in range(T):
-    for j in range(i + 1):
-        S[i, j] = float(Q[h, i] @ K[h, j]) / math.sqrt(d_k) - m[h] * (i - j)
+for t in range(T):
+    for s in range(t + 1):
+        S[t, s] = float(Q[h, t] @ K[h, s]) / math.sqrt(d_k) - m[h] * (t - s)
 weights = np.exp(S - S.max(axis=1, keepdims=True))
 weights /= weights.sum(axis=1, keepdims=True)
-print(check_close("s_ij = q_i.k_j / sqrt(d_k) - m_h (i - j), j <= i: loop vs esm.attention with bias (head 3)",
+print(check_close(f"S_ts = q_t.k_s / sqrt(d_k) - m_h (t - s), s <= t: loop vs esm.attention with bias (head {h + 1})",
                   A[h], weights, atol=1e-12, eq="alibi"))
-print(check_equal("future keys (j > i) get weight exactly 0 in every head", A[:, ~causal_mask(T)],
+loop_err = np.abs(A[h] - weights).max()
+print(check_equal("future keys (s > t) get weight exactly 0 in every head", A[:, ~causal_mask(T)],
                   np.zeros((H, T * (T - 1) // 2))))
 far = A[:, T - 1, 0]                              # how much the last query still reads the first key
 print(check_true("steep heads forget distant keys; gentle heads still see them",
-                 far[0] < far[-1], f"weight of key 0 for query {T - 1}: head 1 (m = 1/2) {far[0]:.4f}, "
-                 f"head 8 (m = 1/256) {far[-1]:.4f}"))
+                 far[0] < far[-1], f"weight of key 0 for query {T - 1}: head 1 (m = 1/{round(1 / m[0])}) {far[0]:.4f}, "
+                 f"head {H} (m = 1/{round(1 / m[-1])}) {far[-1]:.4f}"))
 shift = alibi_bias(T + 5, m[0])[5:, 5:]
-print(check_equal("the bias depends on i - j only: the same block sits further down a longer sequence",
+print(check_equal("the bias depends on t - s only: the same block sits further down a longer sequence",
                   shift, alibi_bias(T, m[0])))
+
+# Where it stops: the penalty grows without bound. At distance L_test a key's weight, relative to a
+# key at distance 0 with the same q.k, is exp(-m_h * L_test).
+L_test = 2048                                     # the evaluation length of Press et al.'s 1.3B model
+gentle, steep = m.min(), m.max()
+print(check_close("the gentlest head's penalty at distance 2048 equals 2048 / 256 (slope 2^-8)",
+                  gentle * L_test, L_test / 2 ** 8, atol=0.0))
+window = 10.0 / m                                 # distance at which each head's penalty reaches 10 nats
+print(glue("H_al", H), glue("T_al", T), glue("dk_al", d_k), glue("h_loop", h + 1), glue("inv_m_loop", round(1 / m[h])),
+      glue("loop_err", loop_err, ".0e"), glue("far_first", far[0], ".4f"), glue("far_last", far[-1], ".3f"),
+      glue("inv_m1", round(1 / m[0])), glue("inv_mH", round(1 / m[-1])), glue("pen9", m[0] * (T - 1), ".1f"),
+      glue("dist9", T - 1), glue("L_test", L_test), glue("pen_gentle", gentle * L_test, ".0f"),
+      glue("pen_steep", steep * L_test, ".0f"), glue("factor_gentle", math.exp(-gentle * L_test), ".1e"),
+      glue("win_steep", window[0], ".0f"), glue("win_gentle", window[-1], ",.0f"))
 
 fig, axes = figure(1, 3, size=(8.0, 2.9), gridspec_kw={"width_ratios": [10, 0.6, 13], "wspace": 0.55})
 shown = np.where(np.isfinite(B[0]), B[0], np.nan)             # head 1; future keys left blank
 im = axes[0].imshow(shown, cmap="viridis", vmin=-m[0] * (T - 1), vmax=0)
-axes[0].set_title("head 1 (m = 1/2): bias")
-axes[0].set_xlabel("key j")
-axes[0].set_ylabel("query i")
+axes[0].set_title(f"head 1 (m = 1/{round(1 / m[0])}): bias")
+axes[0].set_xlabel("key s")
+axes[0].set_ylabel("query t")
 axes[0].set_xticks(range(0, T, 3))
 axes[0].set_yticks(range(0, T, 3))
 axes[0].grid(False)
@@ -64,11 +80,13 @@ for hh in range(H):
     axes[2].plot(dist, -m[hh] * dist, color=matplotlib.colormaps["viridis"](0.2 + 0.65 * hh / (H - 1)),
                  label=f"h = {hh + 1}")
 axes[2].set_ylim(-10, 0.3)
-axes[2].set_xlabel("distance i - j")
-axes[2].set_title("all 8 heads: bias vs distance")
+axes[2].set_xlabel("distance t - s")
+axes[2].set_title(f"all {H} heads: bias vs distance")
 axes[2].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
-print(svg(fig, alt="Left, a heatmap of the ALiBi bias of head 1, darkening away from the diagonal with the upper "
-          "triangle blank; right, the bias of all eight heads against distance, from steep to almost flat",
-          caption="The bias $-m_h(i-j)$: head 1 on a $10\\times10$ block (blank cells are future keys, "
-          "$-\\infty$), and all 8 heads over 512 positions: head 1 reaches $-10$ at distance 20, "
-          "head 8 only $-2$ at 512."))
+print(svg(fig, alt=f"Left, a heatmap of the ALiBi bias of head 1 on a {T} x {T} block, from 0 on the diagonal down to "
+          f"{-m[0] * (T - 1):.1f} in the corner, the upper triangle blank; right, the bias of all {H} heads against "
+          f"distance up to {dist[-1]}: head 1 reaches -10 at distance {10 / m[0]:.0f}, head {H} only "
+          f"{-m[-1] * dist[-1]:.0f} at {dist[-1]}",
+          caption=f"The bias $-m_h(t-s)$: head 1 on a ${T}\\times{T}$ block (blank cells are future keys, "
+          f"$-\\infty$), and all {H} heads over {dist[-1]} positions: head 1 reaches $-10$ at distance "
+          f"{10 / m[0]:.0f}, head {H} only ${-m[-1] * dist[-1]:.0f}$ at {dist[-1]}."))

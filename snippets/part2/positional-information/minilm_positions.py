@@ -74,13 +74,13 @@ for ax, C, title in ((axes[0], C_learned, "learned P (MiniLM)"), (axes[1], C_sin
     im = ax.imshow(C[::stride, ::stride], vmin=-1, vmax=1, cmap="RdBu_r", interpolation="nearest",
                    extent=(0, T_max, T_max, 0))
     ax.set_title(title)
-    ax.set_xlabel("position u")
+    ax.set_xlabel("position s")
     ax.grid(False)
 axes[0].set_ylabel("position t")
 cb = fig.colorbar(im, cax=axes[2])                # a styled axes, so its labels follow the scheme
 cb.outline.set_visible(False)
 print(svg(fig, alt="Cosine between position rows: learned MiniLM table beside the sinusoidal table",
-          caption=f"Cosine of position rows $t$ and $u$, every {stride}th position. Both tables are "
+          caption=f"Cosine of position rows $t$ and $s$, every {stride}th position. Both tables are "
                   f"banded: nearby positions are similar. The sinusoidal band is the same along every "
                   f"diagonal; the learned one is not, and row 0 stands apart (cosine {adjacent[0]:.2f} "
                   f"with row 1)."))

@@ -3,15 +3,15 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, figure, shape_table, sinusoidal_positions, svg
+from esm import PALETTE, check_close, figure, glue, shape_table, sinusoidal_positions, svg
 
-T, d, k = 64, 32, 5
+T, d, k, t_far = 64, 32, 5, 5000
 PE = sinusoidal_positions(T, d)
 omega = 10000.0 ** (-np.arange(0, d, 2) / d)     # one frequency per pair (2j, 2j+1)
 
 
 def shift_map(k):
-    """Block-diagonal M_k with PE_{p+k} = M_k PE_p: a 2x2 rotation by k * omega_j per pair."""
+    """Block-diagonal M_k with PE_{t+k} = M_k PE_t: a 2x2 rotation by k * omega_j per pair."""
     M = np.zeros((d, d))
     for j, w in enumerate(omega):
         c, s = math.cos(k * w), math.sin(k * w)
@@ -22,43 +22,51 @@ def shift_map(k):
 M = shift_map(k)
 
 print(shape_table({"T": T, "d": d, "d/2": d // 2}, [
-    ("position table", r"\mathrm{PE}", PE, "T d", r"row $p$ encodes position $p$"),
-    ("frequencies", r"\omega_j", omega, "d/2", r"$10000^{-2j/d}$, from 1 down to $10^{-3.75}\approx1.8\cdot10^{-4}$"),
-    ("shift map", "M_k", M, "d d", f"k = {k}; independent of p"),
+    ("position table", r"\mathrm{PE}", PE, "T d", r"row $t$ encodes position $t$"),
+    ("frequencies", r"\omega_j", omega, "d/2", rf"$10000^{{-2j/d}}$, from 1 down to {omega[-1]:.1e}"),
+    ("shift map", "M_k", M, "d d", f"k = {k}; independent of t"),
 ]))
 
-loop = np.array([[math.sin(p / 10000 ** (2 * (i // 2) / d)) if i % 2 == 0 else
-                  math.cos(p / 10000 ** (2 * (i // 2) / d)) for i in range(d)] for p in range(T)])
+loop = np.array([[math.sin(t / 10000 ** (2 * (i // 2) / d)) if i % 2 == 0 else
+                  math.cos(t / 10000 ** (2 * (i // 2) / d)) for i in range(d)] for t in range(T)])
 print(check_close("esm.sinusoidal_positions vs math.sin / math.cos entry by entry", PE, loop,
                   atol=1e-12, eq="sinusoidal"))
-print(check_close(f"PE_(p+{k}) = M_{k} PE_p for every p = 0..{T - k - 1} (one matrix for all p)",
+print(check_close(f"PE_(t+{k}) = M_{k} PE_t for every t = 0..{T - k - 1} (one matrix for all t)",
                   PE[:-k] @ M.T, PE[k:], atol=1e-12, eq="pe-shift"))
-far = sinusoidal_positions(5000 + k + 1, d)
-print(check_close(f"the same M_{k} works far outside the table: PE_(5000+{k}) = M_{k} PE_5000",
-                  M @ far[5000], far[5000 + k], atol=1e-9))
+far = sinusoidal_positions(t_far + k + 1, d)
+print(check_close(f"the same M_{k} works far outside the table: PE_({t_far}+{k}) = M_{k} PE_{t_far}",
+                  M @ far[t_far], far[t_far + k], atol=1e-9))
 print(check_close("M_k is orthogonal: the shift preserves norms", M @ M.T, np.eye(d), atol=1e-12))
 
 offsets = np.arange(T)
-closed = np.array([np.sum(np.cos(m * omega)) for m in offsets])      # sum_j cos(m omega_j)
-pairs = [(p, m) for m in range(12) for p in range(T - m)]            # every p, offsets m = 0..11
-dots = np.array([PE[p] @ PE[p + m] for p, m in pairs])
-print(check_close(f"PE_p . PE_(p+m) = sum_j cos(m omega_j) for all {len(pairs)} pairs (p, m), m < 12",
-                  dots, np.array([closed[m] for _, m in pairs]), atol=1e-12, eq="pe-dot"))
+closed = np.array([np.sum(np.cos(o * omega)) for o in offsets])      # sum_j cos(k omega_j) for offset k = o
+pairs = [(t, o) for o in range(12) for t in range(T - o)]            # every t, offsets 0..11
+dots = np.array([PE[t] @ PE[t + o] for t, o in pairs])
+print(check_close(f"PE_t . PE_(t+k) = sum_j cos(k omega_j) for all {len(pairs)} pairs (t, k), k < 12",
+                  dots, np.array([closed[o] for _, o in pairs]), atol=1e-12, eq="pe-dot"))
+sq = (PE ** 2).sum(axis=1)
+print(check_close("every PE_t has squared norm d/2 (sin^2 + cos^2 = 1 per pair)", sq, np.full(T, d / 2), atol=1e-12))
+print(glue("d_pe", d), glue("T_pe", T), glue("j_last", d // 2 - 1), glue("exp_last", 2 * (d // 2 - 1)),
+      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("omega_last", omega[-1], ".1e"),
+      glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
+      glue("t_far", t_far), glue("sq_norm", sq.mean(), ".0f"))
 
 fig, (ax, cax) = figure(1, 2, size=(6.4, 3.0), gridspec_kw={"width_ratios": [30, 1]})
 im = ax.imshow(PE.T, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, origin="lower")
-ax.set_xlabel("position p")
+ax.set_xlabel("position t")
 ax.set_ylabel("coordinate i")
 ax.grid(False)
 cb = fig.colorbar(im, cax=cax)                    # a styled axes, so its labels follow the scheme
 cb.outline.set_visible(False)                     # the outline alone would be drawn in pure black
-print(svg(fig, alt="Heatmap of the sinusoidal position table: fast oscillations in the first coordinates, "
-          "slow ones in the last", caption=f"$\\mathrm{{PE}}$ for $T={T}$, $d={d}$: low coordinates turn fast, high "
+print(svg(fig, alt=f"Heatmap of the {T} x {d} sinusoidal position table, positions across, coordinates up: the first "
+          f"pair turns with period {2 * math.pi / omega[0]:.1f} positions, the last with period "
+          f"{2 * math.pi / omega[-1]:,.0f}, so the top rows look constant over {T} positions", caption=f"$\\mathrm{{PE}}$ for $T={T}$, $d={d}$: low coordinates turn fast, high "
           "ones slowly."))
 
 fig, ax = figure(size=(6.4, 2.5))
 ax.plot(offsets, closed, color=PALETTE[0])
-ax.set_xlabel("offset m")
-ax.set_ylabel(r"$PE_p \cdot PE_{p+m}$")
-print(svg(fig, alt="Line plot of the dot product of two position vectors against their offset, falling from 16",
-          caption="The dot product of two encodings depends on their offset only; it is largest at $m=0$."))
+ax.set_xlabel("offset k")
+ax.set_ylabel(r"$PE_t \cdot PE_{t+k}$")
+print(svg(fig, alt=f"Line plot of the dot product of two position vectors against their offset k = 0 to {T - 1}: "
+          f"{closed[0]:.0f} at k = 0, falling to {closed[1:].min():.1f} at k = {int(np.argmin(closed[1:])) + 1}",
+          caption="The dot product of two encodings depends on their offset only; it is largest at $k=0$."))

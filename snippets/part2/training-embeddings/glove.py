@@ -1,7 +1,7 @@
 """5.3 GloVe: weighted least squares on log co-occurrence counts; zero counts drop out."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, figure, shape_table, svg
+from esm import PALETTE, check_close, check_equal, check_less, figure, glue, shape_table, svg
 
 x_max, alpha = 100.0, 0.75                       # the values of Pennington et al. (2014)
 
@@ -20,8 +20,8 @@ X = rng.poisson(np.exp(logits)).astype(float)    # a toy symmetric-ish co-occurr
 X = np.triu(X) + np.triu(X, 1).T                 # make it exactly symmetric
 nz = X > 0
 
-W = rng.normal(0, 0.1, (V, d))                   # word vectors w_i
-Wt = rng.normal(0, 0.1, (V, d))                  # context vectors w~_j
+W = rng.normal(0, 0.1, (V, d))                   # word vectors v_i
+Wt = rng.normal(0, 0.1, (V, d))                  # context vectors u_j
 b, bt = np.zeros(V), np.zeros(V)
 
 
@@ -34,15 +34,15 @@ start = glove_loss(W, Wt, b, bt)
 lr, steps = 0.01, 300
 for _ in range(steps):                           # full-batch gradient descent
     r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
-    G = 2 * f(X) * r                             # d J / d (w_i . w~_j + b_i + b~_j)
+    G = 2 * f(X) * r                             # d J / d (v_i . u_j + b_i + b~_j)
     W, Wt, b, bt = W - lr * G @ Wt, Wt - lr * G.T @ W, b - lr * G.sum(1), bt - lr * G.sum(0)
 end = glove_loss(W, Wt, b, bt)
 
 print(shape_table({"V": V, "d": d}, [
     ("co-occurrence counts", "X", X, "V V", r"$X_{ij}$: times $j$ appears near $i$"),
     ("weights", "f(X)", f(X), "V V", r"0 where $X_{ij}=0$, 1 from $x_{\max}=100$ up"),
-    ("word vectors", "W", W, "V d", r"rows $\mathbf w_i$"),
-    ("context vectors", r"\tilde W", Wt, "V d", r"rows $\tilde{\mathbf w}_j$"),
+    ("word vectors", "", W, "V d", r"rows $\mathbf v_i$"),
+    ("context vectors", "", Wt, "V d", r"rows $\mathbf u_j$"),
     ("biases", r"\mathbf b,\ \tilde{\mathbf b}", b, "V", "one scalar per word (and per context)"),
 ]))
 
@@ -59,13 +59,17 @@ print(check_close("f at 0, 1, 10, 50, 100, 1000 vs 0, 10^-1.5, 10^-0.75, 2^-0.75
                   atol=1e-12, eq="glove-weight"))
 print(check_equal(f"the {int(np.sum(~nz))} zero counts get weight 0, so log 0 is never needed",
                   int(np.sum(f(X)[~nz] != 0)), 0))
+print(glue("f1", float(f(1.0)), ".3f"), glue("f10", float(f(10.0)), ".3f"), glue("f50", float(f(50.0)), ".3f"),
+      glue("V_gl", V), glue("V2_gl", V * V), glue("zeros_gl", int(np.sum(~nz))), glue("d_gl", d))
 print(check_less(f"objective after {steps} gradient steps < at the start", end, start,
                  names=("after", "start")))
 big = X >= 20
 fit = W @ Wt.T + b[:, None] + bt[None, :]
 err = np.abs(fit - np.log(np.where(nz, X, 1.0)))[big]
 print(check_less(f"on the {int(big.sum())} pairs with X_ij >= 20 the fit reproduces log X_ij", err.max(), 0.3,
-                 names=("max |w.w~ + b + b~ - log X|", "bound")))
+                 names=("max |v.u + b + b~ - log X|", "bound")))
+print(glue("steps_gl", steps), glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
+      glue("n_big", int(big.sum())), glue("fit_err", err.max(), ".2f"))
 
 fig, ax = figure(size=(6.4, 2.6))
 xs = np.linspace(0, 150, 301)
@@ -74,5 +78,7 @@ ax.axvline(x_max, color=PALETTE[1], lw=1, ls="--")
 ax.text(x_max + 2, 0.1, r"$x_{\max}=100$", color=PALETTE[1])
 ax.set_xlabel(r"co-occurrence count $X_{ij}$")
 ax.set_ylabel(r"weight $f(X_{ij})$")
-print(svg(fig, alt="GloVe weighting function: rising as a three-quarter power from 0 to 1 at 100, flat after",
+print(svg(fig, alt=f"GloVe weighting function f against the count: 0 at 0, {float(f(1.0)):.3f} at 1, "
+          f"{float(f(10.0)):.3f} at 10, {float(f(50.0)):.3f} at 50, rising as a three-quarter power to 1 at "
+          f"{x_max:.0f}, flat after",
           caption="Rare pairs get small weights; pairs seen 100 times or more all count the same."))

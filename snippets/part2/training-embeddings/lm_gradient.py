@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, cross_entropy, figure, numerical_grad, one_hot, shape_table, softmax, svg
+from esm import PALETTE, check_close, cross_entropy, figure, glue, numerical_grad, one_hot, shape_table, softmax, svg
 
 rng = np.random.default_rng(51)
 V, d = 8, 4
@@ -29,15 +29,32 @@ by_hand = -z[y] + math.log(sum(math.exp(v) for v in z))
 print(check_close("loss: esm.cross_entropy vs -z_y + log sum_j exp z_j", loss, by_hand, atol=1e-12, eq="lm-loss"))
 
 
-print(check_close("grad w.r.t. every row w_j vs central finite differences",
-                  grad_W, numerical_grad(lambda M: cross_entropy(M @ h, y), W), atol=1e-8, eq="row-grad"))
-print(check_close("grad w.r.t. h vs central finite differences",
-                  grad_h, numerical_grad(lambda v: cross_entropy(W @ v, y), h), atol=1e-8, eq="hidden-grad"))
-print(check_close("the coefficients p_j - 1{j=y} sum to 0", (p - one_hot(y, V)).sum(), 0.0, atol=1e-12))
+fd_W = numerical_grad(lambda M: cross_entropy(M @ h, y), W)     # central finite differences
+fd_h = numerical_grad(lambda v: cross_entropy(W @ v, y), h)
+print(check_close("grad w.r.t. every row w_j vs central finite differences", grad_W, fd_W, atol=1e-8, eq="row-grad"))
+print(check_close("grad w.r.t. h vs central finite differences", grad_h, fd_h, atol=1e-8, eq="hidden-grad"))
+fd_err = max(np.abs(grad_W - fd_W).max(), np.abs(grad_h - fd_h).max())
+fav = int(np.argmax(p))
+print(glue("V_lm", V), glue("d_lm", d), glue("y_lm", y), glue("p_y", p[y], ".3f"), glue("loss_lm", loss, ".3f"),
+      glue("fav", fav), glue("p_fav", p[fav], ".3f"), glue("coef_y", p[y] - 1, "+.3f"),
+      glue("coef_fav", p[fav], "+.3f"), glue("n_W", V * d), glue("fd_err", fd_err, ".0e"))
 
-lr = 0.05
-print(check_close("one SGD step on W lowers the loss by about lr * |grad|^2",
-                  loss - cross_entropy((W - lr * grad_W) @ h, y), lr * np.sum(grad_W ** 2), rtol=0.05))
+eta = 0.05
+W_step = W - eta * fd_W                          # a gradient step, with the gradient from finite differences
+stated = W.copy()                                # the step as the prose states it, row by row
+for j in range(V):
+    stated[j] = W[j] + eta * (1 - p[j]) * h if j == y else W[j] - eta * p[j] * h
+print(check_close("the step: w_y + eta (1 - p_y) h for the target, w_j - eta p_j h for the others",
+                  stated, W_step, atol=1e-9, eq="lm-step"))
+print(check_close("the mean of the rows does not move in the step", W_step.mean(axis=0), W.mean(axis=0), atol=1e-9))
+h_stated = h + eta * (1 - p[y]) * W[y] - eta * sum(p[j] * W[j] for j in range(V) if j != y)
+print(check_close("the step on h: h + eta (1 - p_y) w_y - eta sum_(j != y) p_j w_j", h_stated, h - eta * fd_h, atol=1e-9,
+                  eq="lm-step-h"))
+drop = loss - cross_entropy(W_step @ h, y)
+first_order = eta * np.sum(fd_W ** 2)
+print(check_close("one step on W lowers the loss by about eta * |grad|^2 (first order)", drop, first_order, rtol=0.05))
+print(glue("eta", eta, ".2f"), glue("drop", drop, ".4f"), glue("first_order", first_order, ".4f"),
+      glue("step_y", eta * (1 - p[y]), ".4f"))
 
 fig, ax = figure(size=(6.4, 2.6))
 coef = p - one_hot(y, V)
@@ -46,7 +63,9 @@ ax.axhline(0, color=PALETTE[4], lw=0.8)
 ax.set_xticks(range(V), [f"{j}" + (" (y)" if j == y else "") for j in range(V)])
 ax.set_xlabel("token j")
 ax.set_ylabel(r"$p_j-1\{j=y\}$")
-print(svg(fig, alt="Bar chart of the gradient coefficient of each output row: negative for the target, "
-          "small and positive for the others", caption="The coefficient of $\\mathbf h$ in each row's gradient. "
+print(svg(fig, alt=f"Bar chart of the gradient coefficient p_j - 1{{j = y}} of each of the {V} output rows: "
+          f"{p[y] - 1:.3f} for the target {y}, and positive for the others, from {np.delete(p, y).min():.3f} to "
+          f"{np.delete(p, y).max():.3f} (token {fav})",
+          caption="The coefficient of $\\mathbf h$ in each row's gradient. "
           "Gradient descent moves the target row toward $\\mathbf h$ and every other row away, in "
           "proportion to its probability."))

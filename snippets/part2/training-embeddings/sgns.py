@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, check_true, cosine, figure, log_sigmoid, shape_table, sigmoid, svg
+from esm import PALETTE, check_close, check_less, check_true, cosine, figure, glue, log_sigmoid, shape_table, sigmoid, svg
 
 corpus = """the cat chased the mouse . the dog chased the cat . the cat ate the fish .
 the dog ate the bone . a dog slept on the mat . a cat slept on the mat .
@@ -13,10 +13,11 @@ she ate the cheese . he baked a cake . she sliced a cake . he ate a cake with ch
 vocab = sorted(set(corpus))
 idx = {w: i for i, w in enumerate(vocab)}
 ids = np.array([idx[w] for w in corpus])
-V, d, window, K = len(vocab), 8, 2, 4
+V, d, window, N_neg = len(vocab), 8, 2, 4
+n_sentences = corpus.count(".")
 
 counts = np.bincount(ids, minlength=V).astype(float)
-noise = counts ** 0.75 / np.sum(counts ** 0.75)  # noise: P_n(w) proportional to count(w)^(3/4)
+noise = counts ** 0.75 / np.sum(counts ** 0.75)  # noise: nu(j) proportional to count(j)^(3/4)
 
 centres, outs = [], []                           # every (centre, context) pair within the window
 for t in range(len(ids)):
@@ -28,12 +29,12 @@ centres, outs = np.array(centres), np.array(outs)
 N = len(centres)
 
 rng = np.random.default_rng(52)
-Vin = rng.normal(0, 0.1, (V, d))                 # centre-word vectors v_c (the embeddings kept)
+Vin = rng.normal(0, 0.1, (V, d))                 # centre-word vectors v_i (the embeddings kept)
 Uout = rng.normal(0, 0.1, (V, d))                # context-word vectors u_o
 
 
 def sgns_loss(Vin, Uout, c, o, neg):
-    """Per-pair loss -log s(u_o.v_c) - sum_k log s(-u_nk.v_c); c, o of shape (N,), neg (N, K)."""
+    """Per-pair loss -log s(u_o.v_i) - sum_k log s(-u_jk.v_i); c, o of shape (N,), neg (N, N_neg)."""
     vc = Vin[c]
     pos = log_sigmoid(np.sum(Uout[o] * vc, axis=1))
     negs = log_sigmoid(-np.einsum("nkd,nd->nk", Uout[neg], vc)).sum(axis=1)
@@ -41,7 +42,7 @@ def sgns_loss(Vin, Uout, c, o, neg):
 
 
 before = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
-neg0 = rng.choice(V, size=(N, K), p=noise)
+neg0 = rng.choice(V, size=(N, N_neg), p=noise)
 start = sgns_loss(Vin, Uout, centres, outs, neg0).mean()
 lr, epochs, batch = 0.05, 20, 64          # lr per pair (word2vec starts at 0.025)
 history = []
@@ -50,7 +51,7 @@ for epoch in range(epochs):
     for b in range(0, N, batch):
         j = order[b:b + batch]
         c, o = centres[j], outs[j]
-        neg = rng.choice(V, size=(len(j), K), p=noise)
+        neg = rng.choice(V, size=(len(j), N_neg), p=noise)
         vc = Vin[c]
         g_pos = sigmoid(np.sum(Uout[o] * vc, axis=1)) - 1.0            # d loss / d (u_o . v_c)
         g_neg = sigmoid(np.einsum("nkd,nd->nk", Uout[neg], vc))        # d loss / d (u_nk . v_c)
@@ -64,13 +65,13 @@ for epoch in range(epochs):
         Uout -= lr * dU
     history.append(sgns_loss(Vin, Uout, centres, outs, neg0).mean())
 
-print(shape_table({"V": V, "d": d, "N": N, "K": K}, [
-    ("centre vectors", "V_{\\text{in}}", Vin, "V d", r"row $\mathbf v_c$; the embeddings kept"),
+print(shape_table({"V": V, "d": d, "N": N, r"N_{\text{neg}}": N_neg}, [
+    ("centre vectors", "V_{\\text{in}}", Vin, "V d", r"row $\mathbf v_i$; the embeddings kept"),
     ("context vectors", "U", Uout, "V d", r"row $\mathbf u_o$"),
     ("centre ids", r"\mathbf c", centres, "N", f"one per (centre, context) pair within {window} words"),
     ("context ids", r"\mathbf o", outs, "N", "the word observed next to the centre"),
-    ("negatives", "n_{k}", neg0, "N K", r"drawn from $P_n$"),
-    ("noise distribution", "P_n", noise, "V", r"$\propto\operatorname{count}(w)^{3/4}$"),
+    ("negatives", "j_{k}", neg0, r"N N_{\text{neg}}", r"drawn from $\nu$"),
+    ("noise distribution", r"\nu", noise, "V", r"$\propto\operatorname{count}(j)^{3/4}$"),
 ]))
 
 c, o, ng = centres[:3], outs[:3], neg0[:3]
@@ -78,8 +79,10 @@ loop = [-math.log(1 / (1 + math.exp(-float(Uout[o[i]] @ Vin[c[i]]))))
         - sum(math.log(1 / (1 + math.exp(float(Uout[n] @ Vin[c[i]])))) for n in ng[i]) for i in range(3)]
 print(check_close("per-pair loss: vectorised vs math.log/math.exp in a loop", sgns_loss(Vin, Uout, c, o, ng),
                   loop, atol=1e-12, eq="sgns"))
-pn = [counts[w] ** 0.75 / sum(f ** 0.75 for f in counts) for w in range(V)]
-print(check_close("noise probabilities count^(3/4) / sum count^(3/4) vs a loop", noise, pn, atol=1e-15, eq="noise"))
+the = idx["the"]
+print(check_close("noise ratios: nu(j) / nu(the) = (count(j) / count(the))^(3/4) for every j, and sum_j nu(j) = 1",
+                  np.append(noise / noise[the], noise.sum()), np.append((counts / counts[the]) ** 0.75, 1.0),
+                  atol=1e-12, eq="noise"))
 uni = counts / counts.sum()
 print(check_true("the 3/4 power lowers the commonest word and raises the rarest",
                  noise[idx["the"]] < uni[idx["the"]] and noise[idx["with"]] > uni[idx["with"]],
@@ -87,9 +90,16 @@ print(check_true("the 3/4 power lowers the commonest word and raises the rarest"
                  f"P(with): {uni[idx['with']]:.4f} -> {noise[idx['with']]:.4f}"))
 print(check_less(f"mean loss on fixed negatives after {epochs} epochs < at the start", history[-1], start,
                  names=("after", "start")))
+print(glue("n_sentences", n_sentences), glue("n_tokens", len(corpus)), glue("n_types", V), glue("n_pairs_sg", N),
+      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("lr_sg", lr, ".2f"), glue("epochs", epochs),
+      glue("loss_start", start, ".3f"), glue("loss_end", history[-1], ".3f"),
+      glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"),
+      glue("uni_with", uni[idx["with"]], ".4f"), glue("nu_with", noise[idx["with"]], ".4f"))
 after = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
 print(check_true("cat and dog end up closer than cat and bread", after[0] > after[1] and after[0] > before[0],
                  f"cos(cat, dog) {before[0]:.2f} -> {after[0]:.2f}; cos(cat, bread) {before[1]:.2f} -> {after[1]:.2f}"))
+print(glue("cd_before", before[0], ".2f"), glue("cd_after", after[0], ".2f"), glue("cb_before", before[1], ".2f"),
+      glue("cb_after", after[1], ".2f"))
 
 fig, axes = figure(1, 2, size=(7.2, 2.6))
 axes[0].plot(range(epochs + 1), [start] + history, color=PALETTE[0])
@@ -101,6 +111,8 @@ axes[1].bar(x - 0.2, uni[top], 0.4, color=PALETTE[4], label="unigram")
 axes[1].bar(x + 0.2, noise[top], 0.4, color=PALETTE[1], label="count^(3/4), normalised")
 axes[1].set_xticks(x, [vocab[i] for i in top], rotation=45, ha="right")
 axes[1].legend(loc="upper right", frameon=False)
-print(svg(fig, alt="Left: skip-gram training loss falling over epochs. Right: unigram and three-quarter-power "
-          "noise probabilities of the eight commonest words", caption="Training loss on a fixed set of "
+print(svg(fig, alt=f"Left: skip-gram training loss on fixed negatives falling over {epochs} epochs from {start:.3f} "
+          f"to {history[-1]:.3f}. Right: unigram and three-quarter-power noise probabilities of the eight commonest "
+          f"words; the probability of the commonest, 'the', drops from {uni[the]:.3f} to {noise[the]:.3f}",
+          caption="Training loss on a fixed set of "
           "negatives (left); the 3/4 power flattens the unigram distribution (right)."))

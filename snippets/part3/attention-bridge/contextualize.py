@@ -2,7 +2,7 @@
 contexts and drifts apart, layer by layer, through residual attention and MLP updates."""
 import numpy as np
 
-from esm import (PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine,
+from esm import (PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, glue,
                  figure, layer_norm, shape_table, sinusoidal_positions, svg)
 
 rng = np.random.default_rng(73)
@@ -15,7 +15,7 @@ layers = [dict(WQ=rng.normal(0, d ** -0.5, (d, d)), WK=rng.normal(0, d ** -0.5, 
           for _ in range(L)]
 
 def block(Hm, p):
-    """One pre-norm block: H~ = H + Attn(norm H), then H~ + MLP(norm H~)."""
+    """One pre-norm block: X~ = X + Attn(LN X), then X~ + MLP(LN X~)."""
     Z = layer_norm(Hm)
     A, _ = attention(Z @ p["WQ"], Z @ p["WK"], Z @ p["WV"], mask=causal_mask(len(Hm)))
     Ht = Hm + A @ p["WO"]
@@ -25,7 +25,7 @@ RIVER, MONEY, THE, BANK = 3, 4, 0, 7
 ctx = {"the river bank": np.array([THE, RIVER, BANK]), "the money bank": np.array([THE, MONEY, BANK])}
 states = {}
 for name, ids in ctx.items():
-    Hm = E[ids] + P                              # H^(0): rows plus positions
+    Hm = E[ids] + P                              # X^(0): rows plus positions
     seq = [Hm]
     for p in layers:
         Hm = block(Hm, p)
@@ -33,9 +33,9 @@ for name, ids in ctx.items():
     states[name] = np.stack(seq)                 # (L+1, T, d)
 a, b = states["the river bank"], states["the money bank"]
 
-print(shape_table({"L+1": L + 1, "T": T, "d": d, "V": Vsz}, [
+print(shape_table({"(L+1)": L + 1, "T": T, "d": d, "V": Vsz}, [
     ("token table", "E", E, "V d", "static rows, one per id"),
-    ("states of one text", r"H^{(0)},\dots,H^{(L)}", a, "L+1 T d", "one $T\\times d$ matrix per layer"),
+    ("states of one text", r"X^{(0)},\dots,X^{(L)}", a, "(L+1) T d", "one $T\\times d$ matrix per layer"),
     ("state of 'bank'", r"\mathbf h^{(L)}_2", a[-1, 2], "d", "position 2 after the last layer"),
 ]))
 
@@ -50,7 +50,7 @@ for t in range(T):
     ht = H0[t] + att
     z2 = (ht - ht.mean()) / np.sqrt(((ht - ht.mean()) ** 2).mean() + 1e-5)
     rows.append(ht + np.tanh(z2 @ p["W1"]) @ p["W2"])
-print(check_close("layer 1 equals H + Attn(H) followed by + MLP, computed position by position",
+print(check_close("layer 1 equals X + Attn(LN X) followed by + MLP(LN .), computed position by position",
                   a[1], np.array(rows), atol=1e-12, eq="residual-update"))
 
 cos_bank = np.array([cosine(a[l, 2], b[l, 2]) for l in range(L + 1)])
@@ -61,6 +61,7 @@ print(check_less(f"after {L} layers the two 'bank' states differ", cos_bank[-1],
 print(check_close("'the' (position 0) is identical in both texts at every layer: it cannot see ahead",
                   a[:, 0], b[:, 0], atol=0.0))
 print("\n" + " | ".join(f"layer {l}: cos {c:.3f}" for l, c in enumerate(cos_bank)))
+print(glue("ctx_cos", cos_bank, ".3f"), glue("ctx_d", d), glue("ctx_L", L), sep="")
 
 fig, ax = figure(size=(5.2, 2.8))
 ax.plot(range(L + 1), cos_bank, "o-", color=PALETTE[0], label="'bank' (position 2)")
@@ -70,6 +71,7 @@ ax.set_xlabel(r"layer $\ell$")
 ax.set_ylabel("cosine across the two texts")
 ax.set_xticks(range(L + 1))
 ax.legend(fontsize=8, loc="lower left", frameon=False)
-print(svg(fig, alt="Cosine between the two contexts' states of bank, falling with depth",
+print(svg(fig, alt="Cosine between the two contexts' states of 'bank' by layer: "
+                   + ", ".join(f"{c:.3f}" for c in cos_bank) + "; 'the' stays at 1 at every layer",
           caption="Same id, two texts: the state of 'bank' starts identical and drifts apart with "
                   "each block; 'the', which sees nothing of the difference, stays identical."))

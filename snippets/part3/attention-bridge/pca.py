@@ -2,16 +2,17 @@
 structure that the two leading components do not show."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, figure, shape_table, svg, table
+from esm import PALETTE, check_close, check_less, figure, glue, shape_table, svg, table
 
 rng = np.random.default_rng(74)
 n_per, d, k = 60, 16, 3
 labels = np.repeat(np.arange(k), n_per)
 n = len(labels)
 X = rng.normal(0.0, 1.0, (n, d))
-X[:, 0] *= 6.0                                  # two loud directions that carry no cluster
-X[:, 1] *= 5.0
-X[:, 2] += 3.0 * (labels - 1)                   # the clusters differ along a quiet direction
+loud, shift = (6.0, 5.0), 3.0
+X[:, 0] *= loud[0]                              # two loud directions that carry no cluster
+X[:, 1] *= loud[1]
+X[:, 2] += shift * (labels - 1)                 # the clusters differ along a quiet direction
 
 mu = X.mean(axis=0)
 Xc = X - mu
@@ -19,19 +20,19 @@ U, sig, Vt = np.linalg.svd(Xc, full_matrices=False)
 ratio = sig ** 2 / np.sum(sig ** 2)
 Z = Xc @ Vt.T                                   # coordinates on every principal axis
 
-print(shape_table({"n": n, "d": d}, [
-    ("rows to inspect", "X", X, "n d", "e.g. embedding rows or hidden states"),
-    ("centred rows", "X_c", Xc, "n d", r"$X-\mathbf 1\boldsymbol\mu^\top$"),
-    ("left singular vectors", "U", U, "n d", "orthonormal columns"),
+print(shape_table({"N": n, "d": d}, [
+    ("rows to inspect", "X", X, "N d", "e.g. embedding rows or hidden states"),
+    ("centred rows", "X_c", Xc, "N d", r"$X-\mathbf 1\boldsymbol\mu^\top$"),
+    ("left singular vectors", "U_c", U, "N d", "orthonormal columns"),
     ("singular values", r"\boldsymbol\sigma", sig, "d", "sorted, largest first"),
-    ("principal axes", r"V^\top", Vt, "d d", "rows are the directions"),
+    ("principal axes", r"V_c^\top", Vt, "d d", "rows are the directions"),
 ]))
 
 # Independent: eigenvalues of the covariance matrix, and the trace as the total variance.
 evals = np.sort(np.linalg.eigvalsh(np.cov(X, rowvar=False)))[::-1]
 print(check_close("sigma_k^2 / sum sigma^2 equals the covariance eigenvalues over their trace",
                   ratio, evals / np.trace(np.cov(X, rowvar=False)), atol=1e-12, eq="explained"))
-print(check_close("U Sigma V^T rebuilds the centred rows", (U * sig) @ Vt, Xc, atol=1e-10, eq="pca-svd"))
+print(check_close("U_c D V_c^T rebuilds the centred rows", (U * sig) @ Vt, Xc, atol=1e-10, eq="pca-svd"))
 
 def separation(z):
     """Between-cluster variance over within-cluster variance along one coordinate."""
@@ -49,6 +50,11 @@ print(check_less("yet neither separates the clusters", max(sep[0], sep[1]), 0.1,
 print(check_less("PC3, with a small share of the variance, separates them", 5.0, sep[2],
                  names=("5", "separation on PC3")))
 
+print(glue("pca_n", n), glue("pca_d", d), glue("pca_k", k), glue("pca_per", n_per),
+      glue("pca_shift", shift, "g"), glue("pca_sd1", loud[0], "g"), glue("pca_sd2", loud[1], "g"),
+      glue("pca_r1", ratio[0], ".1%"), glue("pca_r2", ratio[1], ".1%"), glue("pca_r3", ratio[2], ".1%"),
+      glue("pca_sep1", sep[0], ".3f"), glue("pca_sep2", sep[1], ".3f"), glue("pca_sep3", sep[2], ".1f"), sep="")
+
 fig, axes = figure(1, 2, size=(6.4, 2.8))
 for c in range(k):
     m = labels == c
@@ -58,6 +64,8 @@ axes[0].set_xlabel(f"PC1 ({ratio[0]:.0%})"); axes[0].set_ylabel(f"PC2 ({ratio[1]
 axes[1].set_xlabel(f"PC3 ({ratio[2]:.0%})"); axes[1].set_ylabel(f"PC4 ({ratio[3]:.0%})")
 axes[0].legend(fontsize=7, loc="upper right", markerscale=1.5, frameon=False)
 fig.tight_layout()
-print(svg(fig, alt="Two PCA scatter plots: clusters mixed on PC1-PC2, separated on PC3",
-          caption="The same 180 rows on two pairs of principal axes. The loudest pair hides the "
-                  "three clusters; a quieter axis shows them."))
+print(svg(fig, alt=f"Two PCA scatter plots of {n} rows in {k} clusters: mixed on PC1-PC2 "
+                   f"({ratio[0]:.0%} and {ratio[1]:.0%} of the variance, separations {sep[0]:.3f} and "
+                   f"{sep[1]:.3f}), separated on PC3 ({ratio[2]:.0%}, separation {sep[2]:.1f})",
+          caption=f"The same {n} rows on two pairs of principal axes. The loudest pair hides the "
+                  f"{k} clusters; a quieter axis shows them."))

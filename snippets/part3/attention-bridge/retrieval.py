@@ -1,7 +1,7 @@
 """7.5 Embedding geometry in retrieval: mean-pooled token states, cosine scores, recall@k."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine, shape_table, table, top_k
+from esm import check_close, check_equal, check_less, cosine, glue, shape_table, table, top_k
 
 rng = np.random.default_rng(75)
 n_topics, words_per_topic, d = 4, 10, 24
@@ -38,27 +38,49 @@ scores = Qn @ Sn.T                                                   # cosine of
 print(shape_table({"N": N, "T_max": T_max, "d": d, "n_q": n_topics, "V": n_words + 1}, [
     ("token table", "E", E, "V d", "last row is the zero padding row"),
     ("document ids", "", ids, "N T_max", "padded with the pad id"),
-    ("mask", "", mask, "N T_max", "1 for a real token, 0 for padding"),
-    ("document vectors", r"\mathbf s", S, "N d", "masked mean of token states"),
+    ("mask", r"\chi", mask, "N T_max", "1 for a real token, 0 for padding"),
+    ("document vectors", r"\bar{\mathbf h}", S, "N d", "masked mean of token states, one row per document"),
     ("query vectors", "", Qv, "n_q d", "mean of the query's token states"),
-    ("scores", "", scores, "n_q N", r"$\cos(f(q), g(d))$"),
+    ("scores", "", scores, "n_q N", r"$\cos(f(q), g(D))$"),
 ]))
 
 # Independent: pool document 0 by a loop over its real tokens; score one pair with esm.cosine.
 real = [t for t in ids[0] if t != PAD]
 print(check_close("the pooled vector is the mean of the real tokens' states (loop, padding skipped)",
                   S[0], sum(E[t] for t in real) / len(real), atol=1e-12, eq="mean-pool"))
-print(check_close("score(q_1, d_5) is the cosine of the pooled vectors", scores[1, 5],
+print(check_close("score(query 1, document 5) is the cosine of the pooled vectors", scores[1, 5],
                   cosine(Qv[1], S[5]), atol=1e-12, eq="cos-score"))
+# Averaging the padding positions in as well. With a zero padding row (this table) that only
+# shrinks each vector by its share of real tokens sum_t chi_t / T_max; with a non-zero padding state, as
+# real encoders produce, it pulls every document towards that state and changes directions.
 naive = E[ids].mean(axis=1)
-print(check_equal("averaging the padding rows too gives a different (shrunken) vector",
-                  bool(np.allclose(naive[0], S[0])), False))
+n_real = mask.sum(axis=1)
+print(check_close("zero padding rows: the unmasked mean is the masked mean times sum_t chi_t / T_max",
+                  naive, S * (n_real / T_max)[:, None], atol=1e-12))
+pad_state = rng.normal(0.0, 1.0, d)                                  # a non-zero padding state
+E_pad = E.copy(); E_pad[PAD] = pad_state
+naive_nz = E_pad[ids].mean(axis=1)
+shrink = (n_real[:, None] * S + (T_max - n_real)[:, None] * pad_state) / T_max   # the closed form
+print(check_close("non-zero padding state h_pad: the unmasked mean is (n h_bar + (T_max - n) h_pad) / T_max, n = sum_t chi_t",
+                  naive_nz, shrink, atol=1e-12))
+padded = np.flatnonzero(n_real < T_max)                              # documents with padding
+cos_shift = np.array([cosine(naive_nz[i], S[i]) for i in padded])
+print(check_less("with a non-zero padding state every padded document's direction changes (cosine < 1)",
+                 cos_shift.max(), 1 - 1e-6, names=("largest cosine", "1")))
 
-def recall_at(k):
+def recall_at(k, sc=None):
     """Vectorised: share of each query's relevant documents found in its top-k."""
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    top = np.argsort(-(scores if sc is None else sc), axis=1, kind="stable")[:, :k]
     hits = (doc_topic[top] == np.arange(n_topics)[:, None]).sum(1)
     return hits / docs_per_topic
+
+
+# Do the unmasked means with a non-zero padding state change the rankings? Score again and compare.
+scores_nz = Qn @ (naive_nz / np.linalg.norm(naive_nz, axis=1, keepdims=True)).T
+reordered = int(sum(not np.array_equal(np.argsort(-scores[i], kind="stable"), np.argsort(-scores_nz[i], kind="stable"))
+                    for i in range(n_topics)))
+print(check_less("unmasked means with a non-zero padding state reorder some query's documents",
+                 0, reordered, names=("0", "queries whose order changes")))
 
 rows = []
 for k in (1, 3, 5):
@@ -68,3 +90,11 @@ for k in (1, 3, 5):
                       recall_at(k), loop, atol=0.0, eq="recall" if k == 3 else None))
     rows.append((f"recall@{k}", *[f"{r:.2f}" for r in recall_at(k)], f"{recall_at(k).mean():.2f}"))
 print(table(("metric", *[f"query {q}" for q in range(n_topics)], "mean"), rows))
+print(glue("ret_N", N), glue("ret_topics", n_topics), glue("ret_per", docs_per_topic),
+      glue("ret_words", n_words), glue("ret_d", d), glue("ret_Tmax", T_max),
+      glue("ret_r1", recall_at(1).mean(), ".2f"), glue("ret_r3", recall_at(3).mean(), ".2f"),
+      glue("ret_r5", recall_at(5).mean(), ".2f"), glue("ret_ceiling", 1 / docs_per_topic, ".2f"),
+      glue("ret_cos_min", cos_shift.min(), ".3f"), glue("ret_cos_max", cos_shift.max(), ".3f"), glue("ret_padded", len(padded)),
+      glue("ret_short", int(np.argmin(recall_at(3)))),
+      glue("ret_reordered", reordered), glue("ret_r3_pad", recall_at(3, scores_nz).mean(), ".2f"),
+      glue("ret_short_hits", int(round(recall_at(3).min() * docs_per_topic))), sep="")

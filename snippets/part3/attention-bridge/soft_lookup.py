@@ -1,8 +1,10 @@
 """7.2 Attention as a soft nearest-neighbour lookup: as the temperature falls, the weights
-collapse onto the best-matching key and the output becomes that key's value row."""
+collapse onto the best-matching key and the output becomes that key's value row; as it
+rises, the weights approach the uniform mean at the rate the closed forms predict."""
 import numpy as np
 
-from esm import PALETTE, attention, check_close, check_equal, check_less, figure, shape_table, svg
+from esm import (PALETTE, attention, check_close, check_equal, figure, glue,
+                 numerical_grad, shape_table, svg)
 
 rng = np.random.default_rng(72)
 T, d_k, d_v = 6, 4, 3
@@ -10,9 +12,11 @@ q = rng.normal(0.0, 1.0, (1, d_k))               # one query
 K = rng.normal(0.0, 1.0, (T, d_k))               # six keys
 V = rng.normal(0.0, 1.0, (T, d_v))               # and their values
 
+
 def entropy(w):
     w = w[w > 0]
     return float(-(w * np.log(w)).sum())
+
 
 temps = np.geomspace(0.02, 50.0, 41)
 outs, weights, ents = [], [], []
@@ -22,7 +26,6 @@ for tau in temps:
 ents = np.array(ents)
 
 print(shape_table({"T": T, "d_k": d_k, "d_v": d_v}, [
-
     ("query", r"\mathbf q", q[0], "d_k", "the position asking"),
     ("keys", "K", K, "T d_k", "one address per position"),
     ("values", "V", V, "T d_v", "one content row per position"),
@@ -31,7 +34,7 @@ print(shape_table({"T": T, "d_k": d_k, "d_v": d_v}, [
 ]))
 
 # Independent computation at tau = 1: exponentiate, normalise and mix, one key at a time.
-s = [float(q[0] @ K[j]) / np.sqrt(d_k) for j in range(T)]
+s = np.array([float(q[0] @ K[j]) / np.sqrt(d_k) for j in range(T)])   # scaled scores S_ts / sqrt(d_k)
 e = [np.exp(x) for x in s]
 a = [x / sum(e) for x in e]
 o_loop = sum(a[j] * V[j] for j in range(T))
@@ -39,17 +42,77 @@ o1, w1 = attention(q, K, V)
 print(check_close("softmax(q K^T / sqrt(d_k)) V equals the weighted sum of value rows (loop)",
                   o1[0], o_loop, atol=1e-12, eq="soft-lookup"))
 
+# Low temperature: a_s* = 1 / (1 + R) with R = sum_{s != s*} exp(-g_s/tau), g_s the scaled gap to
+# the best key, so the weight off the best key is R / (1 + R), about R: it vanishes like exp(-g/tau).
 best = int(np.argmax(K @ q[0]))
-print(check_close(f"at tau = {temps[0]:g} the output is the value row of the best key (j* = {best})",
+print(check_close(f"at tau = {temps[0]:g} the output is the value row of the best key (s* = {best})",
                   outs[0], V[best], atol=1e-6, eq="hard-limit"))
-print(check_close(f"at tau = {temps[-1]:g} the weights are nearly uniform, 1/T = {1 / T:.4f}",
-                  weights[-1], np.full(T, 1 / T), atol=0.01))
-print(check_equal("entropy never decreases as the temperature rises",
-                  bool(np.all(np.diff(ents) >= -1e-12)), True))
-print(check_less("entropy stays below its maximum log T", ents[-1], np.log(T), names=("H(50)", "log 6")))
-w_scaled = attention(q, K, V)[1][0]
-print(f"\nWeights at tau = 1: {np.round(w_scaled, 3)}; entropy {entropy(w_scaled):.3f} nats "
-      f"of at most log 6 = {np.log(T):.3f}.")
+tau_lo = 0.1
+w_lo = attention(q, K, V, temperature=tau_lo)[1][0]
+gaps = s[best] - np.delete(s, best)
+off = 1.0 - w_lo[best]
+R_gap = float(np.sum(np.exp(-gaps / tau_lo)))
+off_pred = R_gap / (1 + R_gap)
+print(check_close(f"at tau = {tau_lo:g} the weight off the best key is R/(1+R), R = sum_s exp(-g_s/tau)",
+                  off, off_pred, atol=1e-15))
+
+# High temperature: with x_s = (S_ts - mean)/(tau sqrt(d_k)), a_s = (1 + x_s)/T + r_s, and Taylor's
+# remainder bounds |r_s| by m^2 e^m (2 + m) / (2 T (1 - m^2 e^m / 2)) with m = max |x_s|.
+tau_hi = temps[-1]
+x = (s - s.mean()) / tau_hi
+m = float(np.abs(x).max())
+bound = m ** 2 * np.exp(m) * (2 + m) / (2 * T * (1 - m ** 2 * np.exp(m) / 2))
+print(check_close(f"at tau = {tau_hi:g} the weights are (1 + (S_ts - mean)/(tau sqrt(d_k)))/T within the "
+                  "Taylor bound", weights[-1], (1 + x) / T, atol=bound))
+uniform_gap = float(np.abs(weights[-1] - 1 / T).max())
+
+# The entropy's deficit log T - H tends to Var(S_t,:) / (2 d_k tau^2): the ratio tends to 1 like 1/tau.
+var_s = float(s.var())
+
+
+def deficit_ratio(tau):
+    return (np.log(T) - entropy(attention(q, K, V, temperature=tau)[1][0])) * 2 * tau ** 2 / var_s
+
+
+r50, r500 = deficit_ratio(tau_hi), deficit_ratio(10 * tau_hi)
+print(check_close(f"log T - H(tau) times 2 d_k tau^2 / Var(S_t,:) tends to 1 (tau = {tau_hi:g}: {r50:.4f}; "
+                  f"tau = {10 * tau_hi:g}: {r500:.5f})", r500, 1.0, atol=abs(r50 - 1) / 5))
+
+# dH/dtau = Var_a(S_t,:/sqrt(d_k)) / tau^3 (Gibbs entropy, beta = 1/tau): against finite differences.
+tau_mid = 1.0
+a_mid = attention(q, K, V, temperature=tau_mid)[1][0]
+var_a = float(a_mid @ s ** 2 - (a_mid @ s) ** 2)
+fd = numerical_grad(lambda t: entropy(attention(q, K, V, temperature=float(t[0]))[1][0]),
+                    np.array([tau_mid]), eps=1e-5)[0]
+print(check_close("dH/dtau = Var_a(S_t,:/sqrt(d_k))/tau^3 at tau = 1 (closed form vs finite differences)",
+                  fd, var_a / tau_mid ** 3, atol=1e-7))
+
+# argmax then index: its output is piecewise constant in q and K (zero gradient to every key
+# and score); only the winner's value row receives a gradient.
+c = rng.normal(0.0, 1.0, d_v)                    # any downstream direction
+
+
+def hard(qv, Kv, Vv):
+    return float(c @ Vv[int(np.argmax(Kv @ qv))])
+
+
+gK = numerical_grad(lambda Kv: hard(q[0], Kv, V), K.copy())
+gq = numerical_grad(lambda qv: hard(qv, K, V), q[0].copy())
+gV = numerical_grad(lambda Vv: hard(q[0], K, Vv), V.copy())
+print(check_close("argmax-then-index: zero gradient to every key and to the query (so to every score)",
+                  np.concatenate([gK.ravel(), gq]), np.zeros(K.size + d_k), atol=0.0))
+rows_with_grad = [int(j) for j in np.flatnonzero(np.abs(gV).sum(axis=1) > 0)]
+print(check_equal("argmax-then-index: only the winner's value row gets a gradient", rows_with_grad, [best]))
+
+w_std = attention(q, K, V)[1][0]
+h_std = entropy(w_std)
+print(glue("sl_T", T), glue("sl_dk", d_k), glue("sl_weights", w_std, ".3f"),
+      glue("sl_best", best), glue("sl_best_weight", w_std[best], ".3f"),
+      glue("sl_H1", h_std, ".3f"), glue("sl_logT", np.log(T), ".3f"),
+      glue("sl_tau_lo", temps[0], "g"), glue("sl_tau_hi", tau_hi, "g"),
+      glue("sl_uniform_gap", uniform_gap, ".1e"), glue("sl_bound", bound, ".1e"),
+      glue("sl_r50", r50, ".3f"), glue("sl_r500", r500, ".4f"), glue("sl_off", off, ".1e"),
+      glue("sl_gap_min", gaps.min(), ".3f"), glue("sl_tau_small", tau_lo, "g"), sep="")
 
 fig, ax = figure(size=(5.6, 3.0))
 ax.semilogx(temps, ents, color=PALETTE[0], label="entropy of the weights")
@@ -58,6 +121,9 @@ ax.axvline(1.0, color=PALETTE[2], ls=":", lw=1.2, label=r"$\tau=1$ (standard)")
 ax.set_xlabel(r"temperature $\tau$")
 ax.set_ylabel("entropy (nats)")
 ax.legend(loc="center right", fontsize=8, frameon=False)
-print(svg(fig, alt="Entropy of attention weights against temperature, rising from zero to log T",
-          caption="Entropy of one query's weights over six keys: near 0 (one key) at low "
-                  r"$\tau$, near $\log 6$ (all keys alike) at high $\tau$."))
+print(svg(fig, alt=f"Entropy of one query's attention weights over {T} keys against temperature: "
+                   f"{ents[0]:.3f} nats at tau = {temps[0]:g}, {h_std:.3f} at tau = 1, "
+                   f"{ents[-1]:.3f} at tau = {temps[-1]:g}, below log {T} = {np.log(T):.3f}",
+          caption=f"Entropy of one query's weights over {T} keys: {ents[0]:.2g} nats (one key) at "
+                  rf"$\tau={temps[0]:g}$, {ents[-1]:.3f} (near $\log {T}={np.log(T):.3f}$, all keys "
+                  rf"alike) at $\tau={temps[-1]:g}$."))

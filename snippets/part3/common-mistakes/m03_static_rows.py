@@ -1,7 +1,7 @@
 """9.3 The input row is not the meaning in context: one attention layer already separates it."""
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_less, cosine
+from esm import attention, causal_mask, check_close, check_less, cosine, glue
 
 rng = np.random.default_rng(93)
 V, d = 10, 8
@@ -21,3 +21,4 @@ print(check_close("wrong: the input rows of 'bank' are identical in both texts (
 c = cosine(*states.values())
 print(check_less("right: after one attention layer the two states of 'bank' differ", c, 0.999,
                  names=("cos of states", "0.999")))
+print(glue("m3_cos", c, ".2f"))

@@ -1,7 +1,7 @@
 """9.4 Without positions, attention cannot tell "dog bites man" from "man bites dog"."""
 import numpy as np
 
-from esm import attention, check_close, check_equal, sinusoidal_positions
+from esm import attention, check_close, check_equal, glue, sinusoidal_positions
 
 rng = np.random.default_rng(94)
 V, d = 10, 8
@@ -22,4 +22,10 @@ print(check_close("wrong: so 'bites' (middle) gets the same vector in both sente
 ra, rb = read(a, True), read(b, True)
 print(check_equal("right: with sinusoidal positions added, 'bites' differs between the sentences",
                   bool(np.allclose(ra[1], rb[1])), False))
-print(f"|difference| of 'bites' with positions: {np.linalg.norm(ra[1] - rb[1]):.3f}")
+# How large is that difference? Against the state's own norm, and against the change that
+# replacing the middle word itself makes (same order, every other word of the vocabulary).
+diff = float(np.linalg.norm(ra[1] - rb[1]))
+rel = diff / float(np.linalg.norm(ra[1]))
+swaps = [float(np.linalg.norm(read(np.array([3, k, 8]), True)[1] - ra[1])) for k in range(V) if k not in (3, 6, 8)]
+print(glue("m4_diff", diff, ".3f"), glue("m4_rel", rel, ".1%"), glue("m4_swap", float(np.median(swaps)), ".3f"),
+      glue("m4_nswap", len(swaps)), sep="")

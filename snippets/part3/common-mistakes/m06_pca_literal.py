@@ -1,7 +1,7 @@
 """9.6 Neighbours on a PCA plot are mostly not neighbours in the full space."""
 import numpy as np
 
-from esm import check_less
+from esm import check_less, glue
 
 rng = np.random.default_rng(96)
 n, d, k = 300, 50, 10
@@ -26,3 +26,5 @@ print(check_less("wrong: taking plot neighbours for real neighbours is wrong for
                  overlap.mean(), 0.5, names=("mean overlap", "one half")))
 print(check_less("right: the plot is still a diagnostic, better than chance at finding neighbours",
                  chance, overlap.mean(), names=("chance", "mean overlap")))
+print(glue("m6_n", n), glue("m6_d", d), glue("m6_k", k), glue("m6_share", share, ".0%"),
+      glue("m6_overlap", overlap.mean(), ".1%"), glue("m6_chance", chance, ".1%"), sep="")

@@ -1,7 +1,7 @@
 """9.8 An analogy that works on the pair that defined it says nothing: test on held-out pairs."""
 import numpy as np
 
-from esm import check_close, check_less, cosine_matrix, top_k
+from esm import check_close, check_less, cosine_matrix, glue, top_k
 
 rng = np.random.default_rng(98)
 n_pairs, d, n_other = 12, 16, 60
@@ -12,7 +12,7 @@ E = np.vstack([A, B, rng.normal(0.0, 1.0, (n_other, d))])        # plus unrelate
 a_ids, b_ids = np.arange(n_pairs), np.arange(n_pairs) + n_pairs
 
 def solve(src, tgt, query):
-    """b* = argmax cos(x, E[tgt] - E[src] + E[query]), inputs excluded."""
+    """c* = argmax_x cos(E[x], E[tgt] - E[src] + E[query]), inputs excluded (a:a*::c:c*)."""
     target = E[tgt] - E[src] + E[query]
     return int(top_k(cosine_matrix(target[None], E)[0], 1, exclude=[src, tgt, query])[0])
 
@@ -27,3 +27,4 @@ acc = float(np.mean(hits))
 print(f"held-out accuracy with one defining pair: {sum(hits)} of {len(hits)} = {acc:.0%}")
 print(check_less("right: held out, the analogy is far from always right", acc, 0.9,
                  names=("held-out accuracy", "0.9")))
+print(glue("m8_hits", int(sum(hits))), glue("m8_held", len(hits)), sep="")

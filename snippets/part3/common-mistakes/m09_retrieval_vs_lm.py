@@ -2,7 +2,7 @@
 for every document (it is <bos>), so it ranks nothing."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine_matrix, table
+from esm import check_close, check_equal, cosine_matrix, glue, table
 
 rng = np.random.default_rng(99)
 V, d, BOS = 30, 12, 0
@@ -24,3 +24,4 @@ print(table(("document", *[str(i) for i in range(len(docs))]),
 print(check_close("wrong: the first-position 'embedding' scores every document 1.0", s_first,
                   np.ones(len(docs)), atol=1e-12))
 print(check_equal("right: mean-pooled states rank document 3 first", int(np.argmax(s_pooled)), 3))
+print(glue("m9_first", float(s_first.min()), ".1f"), glue("m9_best", float(s_pooled[3]), ".3f"), sep="")

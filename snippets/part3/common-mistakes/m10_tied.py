@@ -1,29 +1,43 @@
-"""9.10 With tied embeddings the output head is the input table: count it once, and know that
-editing one edits the other."""
+"""9.10 With tied embeddings the output head is the input table: count it once, know that
+editing one edits the other, and that its gradient is the sum of two paths."""
 import numpy as np
 
-from esm import check_equal
+from esm import check_close, check_equal, cross_entropy, glue, numerical_grad, one_hot, softmax
 
 rng = np.random.default_rng(100)
 V, d = 8, 4
 E = rng.normal(0.0, 1.0, (V, d))
-W = E                                            # tied, as in GPT-2: the same array
+model = {"wte": E, "lm_head": E}                 # tied, as in GPT-2: one array under two names
 h = rng.normal(0.0, 1.0, d)
-before = W @ h
+before = model["lm_head"] @ h
 
 # Wrong 1: "freeze the head, fine-tune the inputs" while they are one array.
-E[3] += 0.5                                      # an update meant for the input row of token 3
-print(check_equal("wrong: the logit of token 3 moved although only the input table was updated",
-                  bool(np.isclose((W @ h)[3], before[3])), False))
-print(check_equal("the two names share one block of memory", bool(np.shares_memory(W, E)), True))
-# Wrong 2: count both tables for GPT-2 small. Right: count the shared one once.
-wrong_count = 2 * 50257 * 768 + 1024 * 768
-right_count = 50257 * 768 + 1024 * 768
-print(check_equal("right: GPT-2 small has 39,383,808 embedding parameters, not 77,981,184",
-                  (right_count, wrong_count), (39_383_808, 77_981_184)))
-# Right: untie explicitly (a copy) when the two must move separately.
-W2 = E.copy()
-head_before = W2 @ h
-E[3] -= 0.5
-print(check_equal("right: after untying with a copy, editing E leaves the head's logits alone",
-                  W2 @ h, head_before))
+delta = rng.normal(0.0, 0.5, d)
+model["wte"][3] += delta                         # an update meant for the input row of token 3
+moved = (model["lm_head"] @ h - before)
+print(check_close("wrong: editing input row 3 moves the head's logit 3 by delta . h, and no other logit",
+                  moved, one_hot([3], V)[0] * float(delta @ h), atol=1e-12))
+
+# The gradient of a tied table is the sum of the input path and the output path. A one-token
+# model: logits z = E x with x = E[i], loss = cross-entropy(z, y).
+i, y = 5, 2
+x = E[i].copy()
+p = softmax(E @ x)
+g_head = np.outer(p - one_hot([y], V)[0], x)     # dL/dW at W = E (output path)
+g_input = np.zeros_like(E)
+g_input[i] = E.T @ (p - one_hot([y], V)[0])      # dL/dx, which lands on row i (input path)
+g_fd = numerical_grad(lambda T: cross_entropy(T @ T[i], y), E.copy())
+print(check_close("tied: the table's gradient is the output path plus the input path (finite differences)",
+                  g_fd, g_head + g_input, atol=1e-7))
+share_in = float(np.linalg.norm(g_input) / np.linalg.norm(g_head + g_input))
+
+# Wrong 2: count both names for GPT-2 small. Right: count each array once, as PyTorch's
+# parameters() does. The arrays have the released checkpoint's shapes (np.empty: no memory used).
+wte = np.empty((50257, 768), dtype=np.float32)
+gpt2 = {"wte": wte, "lm_head": wte, "wpe": np.empty((1024, 768), dtype=np.float32)}
+naive = sum(a.size for a in gpt2.values())
+once = sum(a.size for a in {id(a): a for a in gpt2.values()}.values())
+print(check_equal("right: counting each array once leaves out exactly one |V| x d table",
+                  naive - once, wte.shape[0] * wte.shape[1]))
+print(glue("tied_once", once, ","), glue("tied_naive", naive, ","), glue("tied_share_in", share_in, ".0%"),
+      sep="")

@@ -28,11 +28,11 @@ logits = Hs @ E.T                                            # tied head: z = E 
 
 stages = [("token ids", "×".join(map(str, ids.shape)), "B × T"),
           ("rows  E[ids]", "×".join(map(str, X.shape)), "B × T × d"),
-          ("+ positions  X + P", "×".join(map(str, H0.shape)), "B × T × d"),
+          ("+ positions  X + P[0:T]", "×".join(map(str, H0.shape)), "B × T × d"),
           (f"{L} blocks: attention + MLP", "residual adds", "B × T × d"),
           ("contextual states", "×".join(map(str, Hs.shape)), "B × T × d"),
-          ("logits  Z = H Eᵀ", "×".join(map(str, logits.shape)), "B × T × |V|")]
-ops = ["lookup", "add P", "H(0) enters the stream", "H(L) leaves it", "output head"]
+          (r"logits  $Z = X^{(L)}E^\top$", "×".join(map(str, logits.shape)), "B × T × |V|")]
+ops = ["lookup", "add P[0:T]", r"$X^{(0)}$ enters the stream", r"$X^{(L)}$ leaves it", "output head"]
 
 fig, ax = figure(size=(5.6, 6.4))
 ax.set_xlim(0, 10); ax.set_ylim(-0.5, len(stages) * 1.6 - 0.5)
@@ -61,12 +61,12 @@ print(svg(fig, alt="Diagram: token ids B by T, rows B by T by d, plus positions,
 print(shape_table({"B": B, "T": T, "d": d, "V": V}, [
     ("token ids", r"\mathbf i", ids, "B T", "from the tokenizer"),
     ("rows", "X", X, "B T d", r"$E[\mathbf i]$"),
-    ("positions", "P", P, "T d", "added to every sequence"),
-    ("first states", r"H^{(0)}", H0, "B T d", "$X+P$"),
-    (f"states after {L} blocks", r"H^{(L)}", Hs, "B T d", "contextual"),
+    ("positions", r"P_{0:T,:}", P, "T d", "added to every sequence"),
+    ("first states", r"X^{(0)}", H0, "B T d", "$X+P_{0:T,:}$"),
+    (f"states after {L} blocks", r"X^{(L)}", Hs, "B T d", "contextual"),
     ("logits", "Z", logits, "B T V", r"one score per vocabulary entry"),
 ]))
-print(check_close("logits at (b=1, t=3) equal E h by a loop over the vocabulary", logits[1, 3],
+print(check_close("logits at (n=1, t=3) equal E h_t by a loop over the vocabulary", logits[1, 3],
                   [float(E[v] @ Hs[1, 3]) for v in range(V)], atol=1e-12))
 ids2 = ids.copy(); ids2[0, 4] = (ids[0, 4] + 1) % V        # change the last token of sequence 0
 changed = np.any(np.abs(forward(ids2) - Hs) > 0, axis=2)

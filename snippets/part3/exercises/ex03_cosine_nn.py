@@ -1,7 +1,7 @@
 """Exercise 10.3: cosine similarities of a query to five rows, and its two nearest rows."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine_matrix, shape_table, table, top_k
+from esm import check_close, check_equal, cosine_matrix, glue, shape_table, table, top_k
 
 E = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 2.0], [3.0, 3.0, 0.5], [-1.0, 0.0, 0.0]])
 q = np.array([2.0, 1.0, 0.0])
@@ -10,10 +10,17 @@ print(shape_table({"V": 5, "d": 3}, [
     ("table", "E", E, "V d", "five rows"), ("query", r"\mathbf q", q, "d", ""),
     ("cosines", "", cos, "V", r"$\cos(\mathbf q,E_{i,:})$"),
 ]))
-# Independent: by hand, cos = q.e / (|q| |e|) with |q| = sqrt(5).
+# Independent: by hand, cos = q.e / (|q| |e|) with |q| = sqrt(5) and |E_3| = sqrt(9 + 9 + 1/4).
 hand = np.array([2 / np.sqrt(5), 3 / (np.sqrt(5) * np.sqrt(2)), 0.0,
-                 9 / (np.sqrt(5) * np.sqrt(18.25)), -2 / np.sqrt(5)])
+                 9 / (np.sqrt(5) * np.sqrt(73 / 4)), -2 / np.sqrt(5)])
 print(check_close("(b) cosines match the hand computation", cos, hand, atol=1e-12))
 print(table(("row", "cosine", "dot"), [(i, f"{cos[i]:.4f}", f"{E[i] @ q:.2f}") for i in range(5)]))
-print(check_equal("(b) top-2 by cosine: rows 1 and 3 (0.9487, 0.9422)", [int(i) for i in top_k(cos, 2)], [1, 3]))
-print(check_equal("(c) top-1 by dot product is row 3 (dot 9.0), the longest row", int(top_k(E @ q, 1)[0]), 3))
+top2 = [int(i) for i in top_k(cos, 2)]
+print(check_equal("(b) top-2 by cosine, against a sort of the hand-computed cosines", top2,
+                  [int(i) for i in np.argsort(-hand)[:2]]))
+dots = [sum(a * b for a, b in zip(row, q)) for row in E]                # by a loop
+print(check_equal("(c) top-1 by dot product is the longest row", int(top_k(E @ q, 1)[0]),
+                  int(np.argmax(dots))))
+print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
+      glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_norm3", float(np.linalg.norm(E[3])), ".2f"),
+      glue("e3_dot_winner", int(np.argmax(dots))), sep="")

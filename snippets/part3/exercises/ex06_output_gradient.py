@@ -1,7 +1,7 @@
 """Exercise 10.6: the gradient of the LM loss with respect to each output row."""
 import numpy as np
 
-from esm import check_close, cross_entropy, numerical_grad, shape_table, softmax
+from esm import check_close, cross_entropy, glue, numerical_grad, shape_table, softmax
 
 rng = np.random.default_rng(106)
 V, d, y = 5, 3, 2
@@ -18,5 +18,8 @@ print(shape_table({"V": V, "d": d}, [
 num = numerical_grad(lambda W_: cross_entropy(W_ @ h, y), W)   # central differences, entry by entry
 print(check_close("(b) the closed form equals central finite differences", G, num, atol=1e-8))
 print(check_close("(b) the rows of the gradient sum to zero (the p_j sum to 1)", G.sum(0), np.zeros(d), atol=1e-12))
-print(f"\nloss {cross_entropy(W @ h, y):.4f}; p_y = {p[y]:.4f}; |grad of row y| = {np.linalg.norm(G[y]):.4f} "
-      f"= (1 - p_y) |h| = {(1 - p[y]) * np.linalg.norm(h):.4f}; every one of the {V} rows gets a gradient.")
+print(check_close("(b) the target row's gradient has norm (1 - p_y) |h|", np.linalg.norm(num[y]),
+                  (1 - p[y]) * np.linalg.norm(h), atol=1e-8))
+print(glue("e6_V", V), glue("e6_d", d), glue("e6_y", y), glue("e6_py", p[y], ".4f"),
+      glue("e6_norm", float(np.linalg.norm(G[y])), ".4f"), glue("e6_fd", float(np.abs(G - num).max()), ".0e"),
+      glue("e6_rows", int(np.sum(np.abs(num).max(axis=1) > 1e-9))), sep="")

@@ -1,7 +1,7 @@
 """Exercise 10.8: RoPE keeps norms and makes scores depend on the offset only."""
 import numpy as np
 
-from esm import check_close, rope_rotate, shape_table
+from esm import check_close, glue, rope_rotate, shape_table
 
 rng = np.random.default_rng(108)
 d = 8
@@ -16,3 +16,4 @@ print(check_close("(c) shifting both positions by 7 leaves the score unchanged",
 print(check_close("(c) the score equals q^T R_{2-5} k (relative offset only)", score,
                   float(q @ rope_rotate(k, 2 - 5)), atol=1e-12))
 print(f"\nscore (R_5 q)^T (R_2 k) = {score:.4f}; |q| = {np.linalg.norm(q):.4f}")
+print(glue("e8_d", d), glue("e8_norm", float(np.linalg.norm(q)), ".4f"), glue("e8_score", score, "+.4f"), sep="")

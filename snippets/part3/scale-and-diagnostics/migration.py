@@ -2,7 +2,7 @@
 to another's, and the invariants that say it was done right."""
 import numpy as np
 
-from esm import check_close, check_equal, shape_table, table
+from esm import check_close, check_equal, glue, shape_table, table
 
 
 def migrate(E, old_vocab, new_vocab):
@@ -48,11 +48,18 @@ print(check_close(f"'{text}': E[old ids] equals E'[new ids]", E[encode(text, old
                   E_new[encode(text, new_vocab)], atol=0.0))
 # Invariant 3: new strings start at the mean old row; dropped strings ("mat") leave no row.
 new_rows = [j for j, t in enumerate(new_vocab) if t not in old_vocab]
-print(check_close("the 3 new strings (<bos>, rug, <eos>) start at the mean old row",
+print(check_close(f"the {len(new_rows)} new strings ({', '.join(new_vocab[j] for j in new_rows)}) start at the mean old row",
                   E_new[new_rows], np.tile(E.sum(0) / len(E), (len(new_rows), 1)), atol=1e-12))
 print(check_equal("the new table has one row per new id", E_new.shape, (len(new_vocab), d)))
-# The wrong migration: keep the old table and address it with new ids.
-wrong = E[np.minimum(encode(text, new_vocab), len(E) - 1)]
+# The wrong migration: keep the old table and address it with new ids (all below the old |V| here,
+# so the lookup raises nothing).
+wrong = E[encode(text, new_vocab)]
 moved = int(np.sum(np.any(wrong != E[encode(text, old_vocab)], axis=1)))
 print(check_equal("reusing the old table with new ids gives wrong rows to every word of the text",
                   moved, len(text.split())))
+dropped = [t for t in old_vocab if t not in new_vocab]
+print(glue("mg_old", len(old_vocab)), glue("mg_new", len(new_vocab)), glue("mg_shared", len(shared)),
+      glue("mg_new_strings", ", ".join(f"`{new_vocab[j]}`" for j in new_rows)),
+      glue("mg_dropped", ", ".join(f"`{t}`" for t in dropped)), glue("mg_text", text),
+      glue("mg_old_ids", encode(text, old_vocab)), glue("mg_new_ids", encode(text, new_vocab)),
+      glue("mg_n", len(text.split())), glue("mg_d", d), glue("mg_moved", moved), sep="")

@@ -2,16 +2,17 @@
 because no gradient reaches it."""
 import numpy as np
 
-from esm import check_close, check_equal, shape_table, table
+from esm import check_close, check_equal, check_less, glue, numerical_grad, shape_table, table
 
 rng = np.random.default_rng(84)
 V, d, PAD = 500, 32, 0
 E = rng.normal(0.0, 1.0, (V, d)) / np.sqrt(d) * 3.0
 E[PAD] = 0.0                                   # padding row initialised to zero
+LOUD, DEAD = 3.0, 0.05                         # how much the odd rows are scaled
 loud = [101, 202, 303]                         # rows blown up (e.g. a glitch token trained badly)
-E[loud] *= 3.0
+E[loud] *= LOUD
 dead = [450]                                   # a row never updated since a tiny initialisation
-E[dead] *= 0.05
+E[dead] *= DEAD
 
 norms = np.linalg.norm(E, axis=1)
 real_rows = np.arange(V) != PAD                # the padding row is special: leave it out of the stats
@@ -23,9 +24,9 @@ flagged = sorted(int(i) for i in np.where(real_rows & (np.abs(z) > 3.0))[0])
 vals = [float(np.sqrt(sum(x * x for x in E[i]))) for i in range(1, V)]
 mean_loop = sum(vals) / len(vals)
 sd_loop = (sum((v - mean_loop) ** 2 for v in vals) / len(vals)) ** 0.5
-print(check_close("z_i = (n_i - mean) / std, with mean and std by explicit sums",
+print(check_close("zeta_i = (rho_i - mean) / std, with mean and std by explicit sums",
                   z[1:], [(v - mean_loop) / sd_loop for v in vals], atol=1e-10, eq="zscore"))
-print(check_equal("|z| > 3 flags exactly the three loud rows and the dead one", flagged,
+print(check_equal("|zeta| > 3 flags exactly the three loud rows and the dead one", flagged,
                   sorted(loud + dead)))
 print(table(("row", "norm", "z-score", "what it is"),
             [(i, f"{norms[i]:.2f}", f"{z[i]:+.2f}", "planted loud row" if i in loud else "planted dead row")
@@ -49,7 +50,7 @@ np.add.at(grad_E, ids, G)                      # row v gets the sum over positio
 
 print(shape_table({"B": B, "T": T, "d": d, "V": V}, [
     ("ids with padding", r"\mathbf i", ids, "B T", f"pad id {PAD}"),
-    ("mask", "M", mask, "B T", "1 on real tokens"),
+    ("mask", r"\chi", mask, "B T", "1 on real tokens"),
     ("position gradients", r"\partial\ell/\partial X", G, "B T d", "zero at padded positions"),
     ("table gradient", r"\partial\ell/\partial E", grad_E, "V d", "non-zero only on rows used"),
 ]))
@@ -57,10 +58,77 @@ eps, v, j = 1e-6, 17, 3                         # row 17 is used twice: its grad
 Ep, Em = E.copy(), E.copy(); Ep[v, j] += eps; Em[v, j] -= eps
 print(check_close("row 17 (used at two positions): summed gradient equals finite differences",
                   grad_E[v, j], (loss(Ep) - loss(Em)) / (2 * eps), atol=1e-8, eq="row-grad"))
-print(check_close("the padding row gets a zero gradient (its positions are masked)",
-                  grad_E[PAD], np.zeros(d), atol=0.0))
+print(check_close("the padding row gets a zero gradient (its positions are masked), by the sum and by finite differences",
+                  np.stack([grad_E[PAD], numerical_grad(lambda row: loss(np.vstack([row[None], E[1:]])), E[PAD].copy())]),
+                  np.zeros((2, d)), atol=0.0))
 E_after = E - 0.5 * grad_E
 print(check_close("after an SGD step the padding row is still all zeros", E_after[PAD], np.zeros(d),
                   atol=0.0))
 print(check_close("a row that no position uses (row 300) does not move either", E_after[300], E[300],
                   atol=0.0))
+
+# Should the statistics exclude the rows they look for? The loud rows inflate the standard
+# deviation and so shrink their own z-scores ("masking"). With four odd rows in 500 that costs
+# little; with many it hides them. Robust scores use the median and the median absolute
+# deviation (scaled by 1.4826, which makes it the standard deviation for normal data).
+def robust_z(n):
+    med = np.median(n)
+    mad = 1.4826 * np.median(np.abs(n - med))
+    return (n - med) / mad
+
+zr = robust_z(norms[real_rows])
+sd_clean = np.delete(norms, [PAD] + loud + dead).std()
+many = E.copy()
+normal_rows = np.setdiff1d(np.arange(1, V), loud + dead)
+many_loud = rng.choice(normal_rows, 60, replace=False)               # 12% more rows blown up
+many[many_loud] *= LOUD
+n_many = np.linalg.norm(many, axis=1)[real_rows]
+z_many = (n_many - n_many.mean()) / n_many.std()
+rows_real = np.arange(V)[real_rows]
+odd = set(many_loud.tolist()) | set(loud) | set(dead)               # every planted odd row
+plain_set = set(rows_real[np.abs(z_many) > 3.0].tolist())
+robust_set = set(rows_real[np.abs(robust_z(n_many)) > 3.0].tolist())
+flag_plain, flag_robust = len(plain_set & odd), len(robust_set & odd)
+# Independent: the median absolute deviation by sorting, for the robust scores of the first case.
+srt = sorted(norms[real_rows]); mid = len(srt) // 2
+med_sort = srt[mid] if len(srt) % 2 else (srt[mid - 1] + srt[mid]) / 2
+dev = sorted(abs(x - med_sort) for x in srt)
+mad_sort = 1.4826 * (dev[mid] if len(dev) % 2 else (dev[mid - 1] + dev[mid]) / 2)
+print(check_close("robust zeta = (rho - median) / (1.4826 MAD), median and MAD by sorting",
+                  zr, (norms[real_rows] - med_sort) / mad_sort, atol=1e-10))
+print(check_less(f"with {len(many_loud)} more loud rows the plain z-score flags fewer odd rows than the robust one",
+                 flag_plain, flag_robust, names=("odd rows flagged, plain", "robust")))
+print(check_equal(f"the robust rule flags exactly the {len(odd)} odd rows, and no normal row", sorted(robust_set), sorted(odd)))
+
+# The padding row gets no gradient only if padding positions are masked as keys too. One
+# attention layer reads the sequence; the loss is taken at real positions only.
+seq = np.array([5, 17, 9, PAD, PAD])
+real = seq != PAD
+W_q, W_k, W_v = (rng.normal(0.0, d ** -0.5, (d, d)) for _ in range(3))
+r = rng.normal(0.0, 1.0, d)
+
+
+def attn_loss(table_, mask_keys):
+    Xs = table_[seq]
+    scores = (Xs @ W_q) @ (Xs @ W_k).T / np.sqrt(d)
+    if mask_keys:
+        scores = np.where(real[None, :], scores, -np.inf)
+    a = np.exp(scores - scores.max(axis=1, keepdims=True)); a /= a.sum(axis=1, keepdims=True)
+    return float(np.sum((a @ (Xs @ W_v))[real] @ r))
+
+
+g_masked = numerical_grad(lambda row: attn_loss(np.vstack([row[None], E[1:]]), True), E[PAD].copy())
+g_open = numerical_grad(lambda row: attn_loss(np.vstack([row[None], E[1:]]), False), E[PAD].copy())
+print(check_close("padding masked as keys and out of the loss: the padding row's gradient is zero "
+                  "(finite differences)", g_masked, np.zeros(d), atol=1e-12))
+print(check_less("padding out of the loss but NOT masked as keys: real positions attend to it, "
+                 "and its row gets a gradient", 1e-6, float(np.abs(g_open).max()),
+                 names=("1e-6", "max |gradient|")))
+print(glue("ol_V", V), glue("ol_d", d), glue("ol_median", np.median(norms[real_rows]), ".2f"),
+      glue("ol_loud_factor", LOUD, "g"), glue("ol_dead_share", DEAD, ".0%"),
+      glue("ol_z", [z[i] for i in loud], "+.1f"), glue("ol_z_dead", z[dead[0]], "+.1f"),
+      glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"), glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"),
+      glue("ol_sd", sd, ".3f"), glue("ol_sd_clean", sd_clean, ".3f"),
+      glue("ol_many", len(many_loud)), glue("ol_flag_plain", flag_plain), glue("ol_flag_robust", flag_robust), glue("ol_odd", len(odd)),
+      glue("ol_false_robust", len(robust_set - odd)), glue("ol_false_plain", len(plain_set - odd)),
+      glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")

@@ -2,7 +2,7 @@
 share of the whole model."""
 import math
 
-from esm import check_equal, table
+from esm import check_equal, glue, table
 
 # Published configurations (model cards / config.json of the released checkpoints).
 CONFIGS = {
@@ -51,6 +51,18 @@ for name, c in CONFIGS.items():
 
 print(table(("model", "input table", "output head", "positions (+ types)", "embeddings",
              "share of the whole model"), rows))
-gpt2_untied = 2 * 50257 * 768 + 1024 * 768
-print(check_equal("tying saves GPT-2 small one |V| x d table: 38,597,376 parameters",
-                  gpt2_untied - closed_form(CONFIGS["GPT-2 small"]), 38_597_376))
+g = CONFIGS["GPT-2 small"]
+saved = closed_form(dict(g, tied=False)) - closed_form(g)
+print(check_equal("untying GPT-2 small's head adds one |V| x d table (the wte tensor's size)",
+                  saved, math.prod(TENSORS["GPT-2 small"]["wte.weight"])))
+shares, embs = {}, {}
+for name, c in CONFIGS.items():
+    embs[name] = closed_form(c)
+    shares[name] = embs[name] / whole_model(name, c)
+gl = [glue("pc_gpt2_table", g["V"] * g["d"], ","), glue("pc_gpt2_pos", g["T_max"] * g["d"], ","),
+      glue("pc_gpt2_emb", embs["GPT-2 small"], ","), glue("pc_gpt2_share", shares["GPT-2 small"], ".1%"),
+      glue("pc_gpt2_total_m", whole_model("GPT-2 small", g) / 1e6, ".1f"),
+      glue("pc_bert_emb", embs["BERT-base"], ","), glue("pc_bert_share", shares["BERT-base"], ".1%"),
+      glue("pc_llama_emb", embs["Llama 2 7B"], ","), glue("pc_llama_share", shares["Llama 2 7B"], ".1%"),
+      glue("pc_saved_m", saved / 1e6, ".1f"), glue("pc_multi_m", 250_000 * 768 / 1e6, ".0f")]
+print("".join(gl))

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import (attention, causal_mask, check_close, check_equal, check_true, merge_heads, multi_head_attention,
+from esm import (attention, causal_mask, check_close, check_equal, check_true, glue, merge_heads, multi_head_attention,
                  shape_table, split_heads, table)
 
 rng = np.random.default_rng(8)
@@ -14,13 +14,21 @@ X = rng.normal(size=(T, d))
 W_Q, W_K, W_V, W_O = (rng.normal(size=(d, d)) / math.sqrt(d) for _ in range(4))
 mask = causal_mask(T)
 
-Q, K, V = X @ W_Q, X @ W_K, X @ W_V
-Qh, Kh, Vh = split_heads(Q, H), split_heads(K, H), split_heads(V, H)      # (H, T, d_k)
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V                                        # (T, d) each
+# Split: cut each row into H consecutive blocks of d_k, then put the head axis first.
+Q_cut = Q.reshape(T, H, d_k)                                               # (T, H, d_k)
+Qh = Q_cut.transpose(1, 0, 2)                                              # (H, T, d_k)
+Kh, Vh = K.reshape(T, H, d_k).transpose(1, 0, 2), V.reshape(T, H, d_k).transpose(1, 0, 2)
 heads, A = attention(Qh, Kh, Vh, mask)                                     # every head at once
-concat = merge_heads(heads)                                                # (T, d)
+# Merge: the inverse, head axis back behind the tokens, then the blocks side by side.
+concat = heads.transpose(1, 0, 2).reshape(T, d)                            # (H, T, d_k) -> (T, H, d_k) -> (T, d)
 out = concat @ W_O
+print(glue("shape_q", list(Q.shape)), glue("shape_cut", list(Q_cut.shape)), glue("shape_heads", list(Qh.shape)),
+      glue("shape_w", list(A.shape)))
+print(check_equal("the inline split and merge are esm.split_heads and esm.merge_heads, and merge undoes split",
+                  (np.array_equal(Qh, split_heads(Q, H)), np.array_equal(concat, merge_heads(heads)),
+                   np.array_equal(Qh.transpose(1, 0, 2).reshape(T, d), Q)), (True, True, True)))
 
-print(check_equal("GPT-2 small: 12 heads of width 64 fill the 768-wide model", H * d_k, 768))
 print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
     ("inputs", "X", X, "T d", "one row per token"),
     ("query weights, all heads", "W_Q", W_Q, "d d", "columns of head $h$: $W_Q^{(h)}$"),
@@ -50,6 +58,7 @@ X2[:, 700] += 1.0                                   # a coordinate far outside '
 moved = float(np.abs(attention(split_heads(X2 @ W_Q, H), split_heads(X2 @ W_K, H), split_heads(X2 @ W_V, H),
                                mask)[0][0] - heads[0]).max())
 print(check_true("changing input coordinate 700 changes the output of head 1 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
+print(glue("moved", moved, ".2f"), glue("n_mha", 4 * d * d + 4 * d, ","))
 
 # Parameters do not depend on the number of heads: count the per-head arrays for each H.
 rows = []

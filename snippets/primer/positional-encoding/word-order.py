@@ -2,7 +2,7 @@
 'the fish ate the cat'; adding a position vector to each row fixes that."""
 import numpy as np
 
-from esm import attention, check_close, check_true, shape_table, sinusoidal_positions
+from esm import attention, check_close, check_true, glue, shape_table, sinusoidal_positions
 
 rng = np.random.default_rng(2)
 vocab = {"the": 0, "cat": 1, "ate": 2, "fish": 3}
@@ -18,23 +18,25 @@ s2 = ["the", "fish", "ate", "the", "cat"]
 X1, X2 = E[[vocab[w] for w in s1]], E[[vocab[w] for w in s2]]
 T = len(s1)
 
-# Attention commutes with any reordering P of the rows: Attn(P X) = P Attn(X).
+# Attention commutes with any reordering Pi of the rows: Attn(Pi X) = Pi Attn(X).
 perm = rng.permutation(T)
-P = np.eye(T)[perm]
-print(check_close("permuting the input rows permutes the output rows, nothing else", self_attn(P @ X1), P @ self_attn(X1),
+Pi = np.eye(T)[perm]
+print(check_close("permuting the input rows permutes the output rows, nothing else", self_attn(Pi @ X1), Pi @ self_attn(X1),
                   eq="equivariance"))
 Z1, Z2 = self_attn(X1), self_attn(X2)
 print(check_close("without positions, 'cat' gets the same output in both sentences (position 1 vs 4)",
                   Z1[1], Z2[4]))
+print(glue("same_cat", float(np.abs(Z1[1] - Z2[4]).max()), ".0e"), glue("d_order", d))
 
 PE = sinusoidal_positions(T, d)
 H1, H2 = X1 + PE, X2 + PE
 loop = np.array([[X1[t, j] + PE[t, j] for j in range(d)] for t in range(T)])
 print(check_close("the input to the first layer is token row plus position row", H1, loop, eq="add-position"))
 print(shape_table({"T": T, "d": d}, [
-    ("token rows", "X", X1, "T d", "row $t$ is $\\mathbf x_t$"),
-    ("position rows", "P_{\\text{pos}}", PE, "T d", "row $t$ is $\\mathbf p_t$ (sinusoidal)"),
-    ("first-layer input", "H", H1, "T d", "$X+P_{\\text{pos}}$"),
+    ("token rows", "X", X1, "T d", "row $t$ is $E_{i_t,:}$"),
+    ("position rows", "P_{0:T,:}", PE, "T d", "row $t$ is $P_{t,:}$ (sinusoidal)"),
+    ("first-layer input", "X^{(0)}", H1, "T d", "$X+P_{0:T,:}$"),
 ]))
 gap = float(np.linalg.norm(self_attn(H1)[1] - self_attn(H2)[4]))
+print(glue("cat_gap", gap, ".2f"))
 print(check_true("with positions added, the two outputs for 'cat' differ", gap > 0.1, f"distance {gap:.3f} > 0.1"))

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, figure, svg, table
+from esm import PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, figure, glue, svg, table
 
 tokens = "the cat sat on the mat because it was tired".split()
 features = ["noun", "animate", "pronoun", "verb", "function", "adjective"]
@@ -37,8 +37,11 @@ _, A_noun = attention(X @ query_weights(3.0, 0.0), X @ W_K, X @ W_V, causal_mask
 s = {"cat": (3 * 1 + 3 * 1) / math.sqrt(2), "mat": 3 / math.sqrt(2), "other": 0.0}
 n_other = i_it + 1 - 2                               # keys 0..7 except cat and mat
 w_cat = math.exp(s["cat"]) / (math.exp(s["cat"]) + math.exp(s["mat"]) + n_other * math.exp(0))
-print(check_close("weight of 'it' on 'cat' = e^4.24 / (e^4.24 + e^2.12 + 6)", A[i_it, i_cat], w_cat, atol=1e-12))
+print(check_close("weight of 'it' on 'cat' = e^(6/sqrt 2) / (e^(6/sqrt 2) + e^(3/sqrt 2) + 6)", A[i_it, i_cat], w_cat, atol=1e-12))
 print(check_equal("the token 'it' attends to most", tokens[int(np.argmax(A[i_it]))], "cat"))
+print(glue("s_cat", s["cat"], ".2f"), glue("s_mat", s["mat"], ".2f"), glue("n_other", n_other),
+      glue("w_cat", float(A[i_it, i_cat]), ".3f"), glue("w_mat", float(A[i_it, i_mat]), ".3f"),
+      glue("w_tie", float(A_noun[i_it, i_cat]), ".3f"))
 print(check_close("with the animacy part of the query removed, cat and mat tie",
                   A_noun[i_it, i_cat], A_noun[i_it, i_mat], atol=1e-12))
 print(check_less("the output of 'it' now resembles the value of 'mat' less than that of 'cat'",

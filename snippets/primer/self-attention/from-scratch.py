@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_equal, check_true, figure, shape_table, svg
+from esm import attention, causal_mask, check_close, check_equal, check_true, figure, glue, shape_table, svg
 
 rng = np.random.default_rng(5)
 T, d, d_k, d_v = 6, 8, 4, 4
@@ -31,25 +31,24 @@ print(shape_table({"T": T, "d": d, "d_k": d_k, "d_v": d_v}, [
     ("queries", "Q", Q, "T d_k", "what each token looks for"),
     ("keys", "K", K, "T d_k", "what each token offers to be found by"),
     ("values", "V", V, "T d_v", "what each token hands over"),
-    ("scores", "S", S, "T T", "$S_{ij}=\\mathbf q_i^\\top\\mathbf k_j$"),
-    ("weights", "A", A, "T T", "row $i$: how query $i$ splits its attention"),
+    ("scores", "S", S, "T T", "$S_{ts}=\\mathbf q_t^\\top\\mathbf k_s$"),
+    ("weights", "A", A, "T T", "row $t$: how query $t$ splits its attention"),
     ("outputs", "Z", Z, "T d_v", "one context-aware vector per token"),
 ]))
 
 loop_q = np.array([[sum(X[t, a] * W_Q[a, c] for a in range(d)) for c in range(d_k)] for t in range(T)])
 print(check_close("Q = X W_Q: row t is x_t^T W_Q (loop over coordinates)", Q, loop_q, eq="qkv"))
 loop_s = np.array([[sum(Q[i, c] * K[j, c] for c in range(d_k)) for j in range(T)] for i in range(T)])
-print(check_close("S_ij = q_i . k_j (loop over queries and keys)", S, loop_s, eq="scores"))
+print(check_close("S_ts = q_t . k_s (loop over queries and keys)", S, loop_s, eq="scores"))
 loop_a = np.zeros((T, T))
 for i in range(T):
     e = [math.exp(S[i, j] / math.sqrt(d_k)) for j in range(i + 1)]   # only keys j <= i
     for j in range(i + 1):
         loop_a[i, j] = e[j] / sum(e)
-print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys j <= i (math.exp loop)", A, loop_a, eq="weights"))
+print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys s <= t (math.exp loop)", A, loop_a, eq="weights"))
 loop_z = np.array([sum(A[i, j] * V[j] for j in range(T)) for i in range(T)])
-print(check_close("z_i = sum_j A_ij v_j (loop over keys)", Z, loop_z, eq="output"))
+print(check_close("z_t = sum_s A_ts v_s (loop over keys)", Z, loop_z, eq="output"))
 print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", Z, attention(Q, K, V, mask)[0]))
-print(check_close("every row of A sums to 1", A.sum(axis=1), np.ones(T)))
 print(check_equal("no weight on future keys: entries above the diagonal", A[np.triu_indices(T, 1)],
                   np.zeros(T * (T - 1) // 2)))
 print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
@@ -61,11 +60,32 @@ Z2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
 print(check_equal("token 3 has the same input row in both sequences", Y[3], X[3]))
 gap = float(np.linalg.norm(Z2[3] - Z[3]))
 print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|z_3 - z_3'| = {gap:.3f} > 0.1"))
+print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("bank_gap", gap, ".2f"))
+
+# Order without positions: no mask, attention is permutation-equivariant (chapter P2); with the causal
+# mask it is not, because each query sees a different prefix. (The rows of X here carry no positions.)
+perm = np.array([4, 0, 5, 2, 1, 3])
+Pi = np.eye(T)[perm]
+
+
+def attn(Xs, m=None):
+    return attention(Xs @ W_Q, Xs @ W_K, Xs @ W_V, m)[0]
+
+
+print(check_close("no mask: Attn(Pi X) = Pi Attn(X), the order of the rows is invisible", attn(Pi @ X), Pi @ attn(X),
+                  atol=1e-12))
+order_gap = float(np.abs(attn(Pi @ X, mask) - Pi @ attn(X, mask)).max())
+print(glue("order_gap", order_gap, ".2f"))
+print(check_true("causal mask: Attn(Pi X) != Pi Attn(X), the same tokens in another order give other outputs",
+                 order_gap > 0.1, f"max difference {order_gap:.3f}"))
+shuffle = np.array([2, 0, 4, 1, 3, 5])                # reorder tokens 0..4, keep the last one last
+print(check_close("yet the last query sees its prefix as a set: reordering tokens 0..4 leaves z_5 unchanged",
+                  attn(X[shuffle], mask)[-1], attn(X, mask)[-1], atol=1e-12))
 
 fig, ax = figure(size=(3.6, 3.0))
 im = ax.imshow(np.where(mask, A, np.nan), cmap="viridis", vmin=0, vmax=1)
-ax.set_xlabel("key $j$")
-ax.set_ylabel("query $i$")
+ax.set_xlabel("key $s$")
+ax.set_ylabel("query $t$")
 ax.grid(False)
 for i in range(T):
     for j in range(i + 1):

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, figure, softmax, svg, table
+from esm import PALETTE, check_close, check_less, check_true, figure, glue, softmax, svg, table
 
 Ts = [10, 100, 1000, 10000]
 delta = 4.0
@@ -20,8 +20,17 @@ closed = [math.exp(delta) / (math.exp(delta) + T - 1) for T in Ts]
 print(check_close("weight on the relevant key = e^D / (e^D + T - 1) for T = 10..10000 (D = 4)",
                   np.array([top_weight(T, delta) for T in Ts]), np.array(closed), eq="fading", atol=1e-12))
 grow = [top_weight(T, math.log(T) + 2.0) for T in Ts]
-print(check_close("with the margin log T + 2 the weight is e^2 T / (e^2 T + T - 1): it stays in [0.881, 0.891]",
+print(check_close("with the margin log T + 2 the weight is e^2 T / (e^2 T + T - 1)",
                   np.array(grow), np.array([math.exp(2) * T / (math.exp(2) * T + T - 1) for T in Ts]), atol=1e-12))
+# That weight falls with T towards its limit e^2 / (e^2 + 1): for every T >= 10 it lies between the two.
+limit, at10 = math.exp(2) / (math.exp(2) + 1), math.exp(2) * 10 / (math.exp(2) * 10 + 9)
+Tgrid = np.arange(10, 100_001)
+w_grid = math.exp(2) * Tgrid / (math.exp(2) * Tgrid + Tgrid - 1)
+print(check_true("for T = 10 .. 100,000 it decreases and stays in [limit, value at 10]",
+                 bool(np.all(np.diff(w_grid) < 0) and w_grid.min() > limit and w_grid.max() <= at10),
+                 f"range {w_grid.min():.4f} .. {w_grid.max():.4f}, limit {limit:.4f}"))
+print(glue("Ts", Ts), glue("delta", delta, ".0f"), glue("w_fixed", closed, ".3f"), glue("w_grow", grow, ".3f"),
+      glue("w_limit", limit, ".3f"), glue("w_at10", at10, ".3f"), glue("w_at2", math.exp(2) * 2 / (math.exp(2) * 2 + 1), ".3f"))
 rng = np.random.default_rng(6)
 rand = [float(softmax(rng.normal(size=(200, T)), axis=1).max(axis=1).mean()) for T in Ts]
 print(table(("sequence length $T$", "uniform weight $1/T$", "relevant key, margin 4", "relevant key, margin $\\log T+2$",
@@ -29,6 +38,7 @@ print(table(("sequence length $T$", "uniform weight $1/T$", "relevant key, margi
             [(f"{T:,}", f"{1 / T:.4f}", f"{c:.4f}", f"{g:.3f}", f"{r:.4f}") for T, c, g, r in zip(Ts, closed, grow, rand)]))
 print(check_less("random unit-variance scores: the largest weight shrinks from T = 10 to T = 10000", rand[-1], rand[0],
                  names=("T = 10000", "T = 10")))
+print(glue("rand_first", rand[0], ".2f"), glue("rand_last", rand[-1], ".3f"))
 
 grid = np.unique(np.geomspace(2, 20000, 80).astype(int))
 fig, ax = figure(size=(5.6, 2.8))

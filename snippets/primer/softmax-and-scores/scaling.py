@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, figure, numerical_grad, softmax, svg, table
+from esm import PALETTE, check_close, check_less, figure, glue, numerical_grad, softmax, svg, table
 
 rng = np.random.default_rng(4)
 n = 2000
@@ -23,10 +23,17 @@ print(check_close(f"measured variance of q.k over {n} pairs matches d_k (within 
 print(check_close("after dividing by sqrt(d_k) the variance is about 1 at every d_k", np.array(var_scaled),
                   np.ones(len(dims)), atol=0.10))
 
+print(glue("n", n, ","), glue("dims", dims), glue("var_raw", var_raw, ".1f"), glue("var_lo", min(var_scaled), ".3f"),
+      glue("var_hi", max(var_scaled), ".3f"), glue("sd_1024", math.sqrt(dims[-1]), ".0f"))
 # The notes' two saturation examples, computed.
 a50, a500 = softmax(np.array([50.0, 52.0, 48.0])), softmax(np.array([500.0, 520.0, 480.0]))
-print(check_close("softmax(50, 52, 48) = (0.117, 0.867, 0.016), not (0.1, 0.8, 0.1)", a50,
-                  np.array([0.1173, 0.8668, 0.0159]), atol=5e-5))
+source_claim = [0.1, 0.8, 0.1]                       # what the notes print for softmax(50, 52, 48)
+e50 = [math.exp(v - 52.0) for v in (50.0, 52.0, 48.0)]
+print(check_close("softmax(50, 52, 48) by math.exp, shifted by the max", a50, np.array(e50) / sum(e50), atol=1e-15))
+print(check_less("and it is not the notes' (0.1, 0.8, 0.1): the last weight is off by more than 0.08", 0.08,
+                 abs(a50[2] - source_claim[2]), names=("0.08", "|a_2 - 0.1|")))
+print(glue("a50", a50, ".3f"), glue("src_claim", source_claim, ".1f"), glue("e4", math.exp(4), ".0f"),
+      glue("a500_0", float(a500[0]), ".0e"), glue("a500_2", float(a500[2]), ".0e"))
 print(check_less("softmax(500, 520, 480): the runner-up weight is below 1e-8", a500[0], 1e-8,
                  names=("weight of 500", "1e-8")))
 
@@ -35,7 +42,7 @@ s = rng.normal(size=5)
 a = softmax(s)
 J = np.diag(a) - np.outer(a, a)
 fd = np.stack([numerical_grad(lambda x: softmax(x)[i], s) for i in range(5)])   # row i: d a_i / d s
-print(check_close("softmax Jacobian a_i(delta_ij - a_j) equals central finite differences", J, fd, eq="softmax-jacobian",
+print(check_close("softmax Jacobian A_ts (delta_ss' - A_ts') equals central finite differences", J, fd, eq="softmax-jacobian",
                   atol=1e-9))
 
 # Saturation with and without the scaling, at d_k = 512 and T = 16 keys, 500 random queries.
@@ -49,6 +56,9 @@ for name, S in (("unscaled", Q @ K.T), ("scaled by 1/sqrt(d_k)", Q @ K.T / math.
     stats[name] = (float(S.std()), float(A.max(axis=1).mean()), float(np.median(jac)))
 print(table(("scores", "std of scores", "mean largest weight", "median Jacobian norm $\\lVert J\\rVert_F$"),
             [(k, f"{v[0]:.2f}", f"{v[1]:.3f}", f"{v[2]:.2e}") for k, v in stats.items()]))
+(sd_u, top_u, jac_u), (sd_s, top_s, jac_s) = stats.values()
+print(glue("dk_sat", d_k), glue("T_sat", T), glue("sd_u", sd_u, ".1f"), glue("top_u", top_u, ".2f"), glue("jac_u", jac_u, ".0e"),
+      glue("top_s", top_s, ".2f"), glue("jac_s", jac_s, ".3f"), glue("jac_ratio", jac_s / jac_u, ".0f"))
 print(check_less("unscaled scores pass a far smaller gradient (median Jacobian norm)",
                  stats["unscaled"][2], stats["scaled by 1/sqrt(d_k)"][2] / 100, names=("unscaled", "scaled / 100")))
 
@@ -61,4 +71,4 @@ ax.set_ylabel("variance")
 ax.legend(loc="center right", frameon=False, fontsize=8)
 print(svg(fig, alt="Log-log plot of the measured variance of q dot k against d_k: it follows the line "
           "variance = d_k, while the scaled version stays at 1",
-          caption="Measured over 2000 random pairs with unit-variance entries per $d_k$."))
+          caption=f"Measured over {n} random pairs with unit-variance entries per $d_k$."))

@@ -1,19 +1,23 @@
 """P4 Temperature: softmax(s / tau) for the scores (2, 4, 1)."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_true, figure, softmax, svg, table
+from esm import PALETTE, check_close, check_true, figure, glue, softmax, svg, table
 
 s = np.array([2.0, 4.0, 1.0])
 taus = [0.25, 0.5, 1.0, 2.0, 4.0]
 
 
 def entropy(p):
-    return float(-(p * np.log(p)).sum())
+    """H(p) = -sum_j p_j log p_j in nats, by a loop over the entries."""
+    return -sum(float(v) * float(np.log(v)) for v in p)
 
 
 rows = [(f"{t:g}", *[f"{v:.3f}" for v in softmax(s, temperature=t)], f"{entropy(softmax(s, temperature=t)):.3f}")
         for t in taus]
 print(table(("$\\tau$", "key 0 (score 2)", "key 1 (score 4)", "key 2 (score 1)", "entropy (nats)"), rows))
+for name, t in (("half", 0.5), ("one", 1.0), ("two", 2.0)):
+    print(glue(f"tau_{name}", t, "g"), glue(f"w_{name}", softmax(s, temperature=t), ".3f"))
+print(glue("log3", float(np.log(3)), ".4f"))
 print(check_close("tau = 0.5 is the same as doubling the scores", softmax(s, temperature=0.5), softmax(2 * s),
                   eq="temperature", atol=1e-12))
 H = [entropy(softmax(s, temperature=t)) for t in np.geomspace(0.05, 50, 60)]

@@ -1,7 +1,7 @@
 """P1 Analogies by offset, on vectors we construct from named directions (not trained ones)."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, cosine, figure, shape_table, svg, table, top_k
+from esm import PALETTE, check_close, check_equal, check_less, cosine, figure, glue, shape_table, svg, table, top_k
 
 rng = np.random.default_rng(7)
 d = 32
@@ -43,7 +43,7 @@ def analogy(a, a_star, b, exclude=True):
     best = int(top_k(scores, 1, exclude=skip)[0])
     return words[best], scores[best], scores
 
-rows, found, raw_found = [], {}, []
+rows, found, raw_found, cos_found = [], {}, [], {}
 for a, a_star, b, want in [("man", "woman", "king", "queen"), ("France", "Germany", "Paris", "Berlin"),
                            ("walk", "swim", "walked", "swam"), ("bad", "terrible", "good", "wonderful")]:
     got, score, scores = analogy(a, a_star, b)
@@ -52,6 +52,7 @@ for a, a_star, b, want in [("man", "woman", "king", "queen"), ("France", "German
     raw_found.append(raw in (a, a_star, b))
     order = np.argsort(-scores)
     runner = next(words[i] for i in order if words[i] not in (a, a_star, b, got))
+    cos_found[want] = (float(score), runner, float(scores[words.index(runner)]), raw, float(raw_score))
     rows.append((f"{b} - {a} + {a_star}", f"**{got}**", f"{score:.3f}", f"{runner} ({scores[words.index(runner)]:.3f})",
                  f"{raw} ({raw_score:.3f})"))
 print(table(("offset vector", "nearest word, inputs excluded", "cosine", "runner-up",
@@ -72,6 +73,11 @@ print(check_equal("all four analogies land on the intended word",
 print(check_equal("with the inputs allowed, the nearest word is one of the three inputs, in all four",
                   raw_found, [True] * 4))
 g1, g2 = row["woman"] - row["man"], row["queen"] - row["king"]
+q = cos_found["queen"]
+print(check_equal("king - man + woman: runner-up, and nearest word with the inputs allowed", (q[1], q[3]), ("girl", "woman")))
+print(glue("n_words", len(words)), glue("d_an", d), glue("cos_queen", q[0], ".3f"), glue("cos_runner", q[2], ".3f"),
+      glue("cos_raw", q[4], ".3f"), glue("cos_gender", cosine(g1, g2), ".2f"),
+      glue("cos_gender_capital", cosine(g1, row["Paris"] - row["France"]), ".2f"))
 print(check_less("the two gender offsets are closer to parallel than a gender and a capital offset",
                  cosine(g1, row["Paris"] - row["France"]), cosine(g1, g2),
                  names=("cos(woman - man, Paris - France)", "cos(woman - man, queen - king)")))

@@ -4,16 +4,13 @@ import math
 
 import numpy as np
 
-from esm import causal_mask, check_close, check_true, layer_norm, multi_head_attention, shape_table
+from esm import (GELU_C, block_forward, causal_mask, check_close, check_equal, gelu_tanh, glue, layer_norm,
+                 multi_head_attention, shape_table)
 
 rng = np.random.default_rng(12)
 T, d, H = 5, 16, 4
 d_k, d_ff = d // H, 4 * d
-
-
-def gelu(x):
-    """GELU, tanh form (as in GPT-2)."""
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+gelu = gelu_tanh                                               # GPT-2's form (see the GELU section)
 
 
 p = {name: rng.normal(size=shape) * 0.3 for name, shape in {
@@ -22,6 +19,7 @@ p = {name: rng.normal(size=shape) * 0.3 for name, shape in {
     "g_1": (d,), "beta_1": (d,), "g_2": (d,), "beta_2": (d,)}.items()}
 p["g_1"] += 1.0
 p["g_2"] += 1.0
+print(glue("T", T), glue("d", d), glue("H", H), glue("d_k", d_k), glue("d_ff", d_ff))
 X = rng.normal(size=(T, d))
 mask = causal_mask(T)
 
@@ -70,24 +68,18 @@ for t in range(T):                                             # token t sees to
         head_out.append(sum(w / sum(e) * v[c] for w, v in zip(e, vs)))
     u = X[t] + np.concatenate(head_out) @ p["W_O"] + p["b_O"]
     n2 = ln_row(list(u), p["g_2"], p["beta_2"])
-    Y_loop[t] = u + gelu(n2 @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+    a = n2 @ p["W_1"] + p["b_1"]
+    hidden = np.array([0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + GELU_C * v ** 3))) for v in a])
+    Y_loop[t] = u + hidden @ p["W_2"] + p["b_2"]
 print(check_close("the whole block vs a token-by-token loop (attention by explicit sums)", Y, Y_loop, eq="block",
                   atol=1e-10))
+print(glue("block_diff", float(np.abs(Y - Y_loop).max()), ".0e"))
+print(check_close("the helper esm.block_forward (used by the later chapters) gives the same Y", block_forward(X, p, H, mask), Y,
+                  atol=1e-12))
 
-
-def block(Z):
-    Uz = Z + multi_head_attention(layer_norm(Z, p["g_1"], p["beta_1"]), p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H,
-                                  mask, p["b_Q"], p["b_K"], p["b_V"], p["b_O"])
-    return Uz + gelu(layer_norm(Uz, p["g_2"], p["beta_2"]) @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
-
-
+t_change = 3
 X_late = X.copy()
-X_late[3:] = rng.normal(size=(T - 3, d))                       # change tokens 3 and 4 only
-print(check_close("changing tokens 3 and 4 leaves the outputs of tokens 0..2 unchanged (causal)", block(X_late)[:3],
-                  Y[:3], atol=1e-12))
-
-# Residuals: with the sublayers' output weights and biases at zero, the block is the identity.
-zeroed = multi_head_attention(N1, p["W_Q"], p["W_K"], p["W_V"], np.zeros((d, d)), H, mask, p["b_Q"], p["b_K"], p["b_V"], 0.0)
-U0 = X + zeroed
-Y0 = U0 + gelu(layer_norm(U0, p["g_2"], p["beta_2"]) @ p["W_1"] + p["b_1"]) @ np.zeros((d_ff, d))
-print(check_close("with W_O = 0, W_2 = 0 and zero output biases the block passes X through unchanged", Y0, X, atol=0))
+X_late[t_change:] = rng.normal(size=(T - t_change, d))        # change the last tokens only
+print(glue("t_change", t_change))
+print(check_equal(f"changing tokens {t_change}..{T - 1} leaves the outputs of tokens 0..{t_change - 1} bit for bit unchanged "
+                  "(causal)", block_forward(X_late, p, H, mask)[:t_change], Y[:t_change]))

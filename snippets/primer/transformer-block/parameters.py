@@ -1,8 +1,7 @@
-"""P6 Parameters per block: count a built block's arrays and compare with 12 d^2 + 13 d; then
-GPT-2 small and GPT-3 175B against their published totals."""
+"""P6 Parameters per block: count a built block's arrays and compare with 12 d^2 + 13 d."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, figure, svg, table
+from esm import PALETTE, check_equal, figure, glue, svg, table
 
 
 def build_block(d, dtype=np.float32):
@@ -24,38 +23,27 @@ counted = [count(build_block(d)) for d in widths]
 print(check_equal("counted arrays of a built block equal 12 d^2 + 13 d for d = 16, 64, 768", counted,
                   [12 * d * d + 13 * d for d in widths], eq="block-params"))
 
-d = 768
+d = widths[-1]
 parts = {k: sum(a.size for a in v) for k, v in build_block(d).items()}
-print(table(("component", "closed form", "parameters at $d=768$", "share"),
-            [(k, f, f"{parts[k]:,}", f"{parts[k] / counted[-1]:.2%}") for k, f in
-             zip(parts, ("$4d^2+4d$", "$8d^2+5d$", "$4d$"))] + [("block", "$12d^2+13d$", f"{counted[-1]:,}", "100%")]))
-
-# Whole models: blocks + token table + position table + final layer norm (output head tied to E).
-def gpt_params(L, d, V=50257, T_max=1024):
-    return L * (12 * d * d + 13 * d) + V * d + T_max * d + 2 * d
-
-
-gpt2 = gpt_params(12, 768)
-print(check_equal("GPT-2 small: 12 blocks at d = 768 plus tables give the published 124,439,808", gpt2, 124_439_808))
-gpt3 = gpt_params(96, 12288, T_max=2048)
-print(check_close("GPT-3 (96 blocks, d = 12,288) comes to 174.6 billion, within 0.3 % of the published 175 billion",
-                  gpt3 / 1e9, 175.0, rtol=0.003, atol=0))
-print(table(("model", "$L$", "$d$", "blocks $L(12d^2+13d)$", "tables and final norm", "total"), [
-    ("GPT-2 small", 12, 768, f"{12 * counted[-1]:,}", f"{gpt2 - 12 * counted[-1]:,}", f"{gpt2:,}"),
-    ("GPT-3 175B", 96, "12,288", f"{96 * (12 * 12288 ** 2 + 13 * 12288):,}", f"{gpt3 - 96 * (12 * 12288 ** 2 + 13 * 12288):,}",
-     f"{gpt3:,}"),
-]))
+total = counted[-1]
+print(glue("d_big", d), glue("n_block", total, ","), glue("n_attn", parts["attention"], ","),
+      glue("n_ffn", parts["feed-forward"], ","), glue("n_ln", parts["layer norms"], ","),
+      glue("attn_frac", parts["attention"] / total, ".1%"), glue("ffn_frac", parts["feed-forward"] / total, ".1%"))
+print(table(("component", "closed form", f"parameters at $d={d}$", "share"),
+            [(k, f, f"{parts[k]:,}", f"{parts[k] / total:.2%}") for k, f in
+             zip(parts, ("$4d^2+4d$", "$8d^2+5d$", "$4d$"))] + [("block", "$12d^2+13d$", f"{total:,}", "100%")]))
 
 fig, ax = figure(size=(5.4, 1.6))
 left = 0
 for (k, v), col in zip(parts.items(), PALETTE):
-    ax.barh([0], [v / 1e6], height=0.5, left=left, color=col, label=f"{k} ({v / counted[-1]:.2%})")
+    ax.barh([0], [v / 1e6], height=0.5, left=left, color=col, label=f"{k} ({v / total:.2%})")
     left += v / 1e6
 ax.set_yticks([])
 ax.set_ylim(-0.5, 0.5)
-ax.set_xlabel("parameters per block at $d=768$ (millions)")
+ax.set_xlabel(f"parameters per block at $d={d}$ (millions)")
 ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.7), ncol=3, fontsize=8, frameon=False)
 ax.grid(False, axis="y")
-print(svg(fig, alt="Stacked bar of one block's 7.09 million parameters at width 768: one third attention, two "
-          "thirds feed-forward, a sliver of layer norm",
+print(svg(fig, alt=f"Stacked bar of one block's {total / 1e6:.2f} million parameters at width {d}: "
+          f"{parts['attention'] / total:.0%} attention, {parts['feed-forward'] / total:.0%} feed-forward, a sliver of "
+          "layer norm",
           caption="Two thirds of a block's parameters sit in the feed-forward network."))

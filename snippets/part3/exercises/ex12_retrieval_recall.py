@@ -1,0 +1,43 @@
+"""Exercise 10.12: recall@k of a small dense retriever, and how it falls as documents get noisier."""
+import numpy as np
+
+from esm import check_close, check_equal, check_less, cosine_matrix, glue, shape_table, share_of_seeds, top_k
+
+TOPICS, PER, d = 4, 3, 16
+N = TOPICS * PER
+topic = np.repeat(np.arange(TOPICS), PER)
+
+
+def retrieve(seed, noise):
+    rng = np.random.default_rng(seed)
+    centre = rng.normal(0.0, 1.0, (TOPICS, d))
+    docs = centre[topic] + noise * rng.normal(0.0, 1.0, (N, d))
+    queries = centre + noise * rng.normal(0.0, 1.0, (TOPICS, d))
+    return docs, queries, cosine_matrix(queries, docs)
+
+
+def recall(S, k):
+    """Vectorised: the share of each query's PER relevant documents in its top k."""
+    top = np.argsort(-S, axis=1, kind="stable")[:, :k]
+    return (topic[top] == np.arange(TOPICS)[:, None]).sum(1) / PER
+
+
+SEED, NOISE = 112, 1.0
+docs, queries, S = retrieve(SEED, NOISE)
+print(shape_table({"N": N, "n_q": TOPICS, "d": d}, [("documents", "", docs, "N d", ""),
+                                                    ("queries", "", queries, "n_q d", "one per topic"),
+                                                    ("scores", "", S, "n_q N", "cosines")]))
+for k in (1, 3, 5):
+    loop = [len(set(top_k(S[q], k)) & set(np.flatnonzero(topic == q))) / PER for q in range(TOPICS)]
+    print(check_close(f"(b) recall@{k} per query equals |relevant and top-{k}| / |relevant| (sets)", recall(S, k), loop, atol=0.0))
+r1, r3, r5 = recall(S, 1).mean(), recall(S, 3).mean(), recall(S, 5).mean()
+print(check_less("(b) recall@1 is at most 1/3 for every query: one slot for three relevant documents",
+                 recall(S, 1).max(), 1 / PER + 1e-12, names=("max recall@1", "1/3")))
+seeds = range(SEED, SEED + 50)
+drop = share_of_seeds(lambda s: recall(retrieve(s, 2 * NOISE)[2], 3).mean() <= recall(retrieve(s, NOISE)[2], 3).mean(), seeds)
+print(check_equal("(c) over 50 seeds, doubling the noise never raises the mean recall@3", drop, 1.0))
+mean_r3 = float(np.mean([recall(retrieve(s, NOISE)[2], 3).mean() for s in seeds]))
+mean_r3_noisy = float(np.mean([recall(retrieve(s, 2 * NOISE)[2], 3).mean() for s in seeds]))
+print(glue("e12_N", N), glue("e12_topics", TOPICS), glue("e12_per", PER), glue("e12_d", d), glue("e12_noise", NOISE, "g"),
+      glue("e12_r1", r1, ".2f"), glue("e12_r3", r3, ".2f"), glue("e12_r5", r5, ".2f"), glue("e12_drop", drop, ".0%"),
+      glue("e12_mean_r3", mean_r3, ".2f"), glue("e12_mean_r3_noisy", mean_r3_noisy, ".2f"), sep="")

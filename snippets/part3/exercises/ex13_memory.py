@@ -1,0 +1,32 @@
+"""Exercise 10.13: memory of GPT-2 small's token table at three precisions, against a batch of
+activations, counted from arrays of the released shapes."""
+import numpy as np
+
+from esm import check_close, check_equal, glue, shape_table, table
+
+V, d, T_max = 50257, 768, 1024                   # GPT-2 small (its released configuration)
+B, T = 8, 1024                                   # a training batch
+rows = []
+nbytes = {}
+for name, dtype in (("float32", np.float32), ("float16", np.float16), ("int8", np.int8)):
+    E = np.empty((V, d), dtype=dtype)           # np.empty: the shape and dtype, no memory touched
+    scales = np.empty(V, dtype=np.float32) if dtype is np.int8 else np.empty(0, dtype=np.float32)
+    nbytes[name] = E.nbytes + scales.nbytes
+    rows.append((name, f"{nbytes[name]:,}", f"{nbytes[name] / 2 ** 20:,.1f} MiB"))
+print(table(("token table as", "bytes", "MiB"), rows))
+acts = np.empty((B, T, d), dtype=np.float32)
+print(shape_table({"V": V, "d": d, "B": B, "T": T}, [("token table", "E", np.empty((V, d)), "V d", "one copy"),
+                                                     ("activations of one layer", "X", acts, "B T d", "float32")]))
+# Independent: bytes from the element size of each dtype, entry by entry of the formula V d b / 8.
+bits = {"float32": 32, "float16": 16, "int8": 8}
+print(check_equal("(b) nbytes equals |V| d n_bits / 8 (+ 4 |V| for the int8 scales)",
+                  [nbytes[k] for k in bits], [V * d * bits[k] // 8 + (4 * V if k == "int8" else 0) for k in bits]))
+# Closed form of the saving: 4 |V| d bytes against |V| d + 4 |V|, a factor 4 d / (d + 4).
+print(check_close("(b) int8 with per-row scales is 4d/(d+4) times smaller than float32",
+                  nbytes["float32"] / nbytes["int8"], 4 * d / (d + 4), atol=1e-12))
+ratio = acts.nbytes / nbytes["float32"]
+print(glue("e13_f32", nbytes["float32"], ","), glue("e13_f16", nbytes["float16"], ","), glue("e13_i8", nbytes["int8"], ","),
+      glue("e13_f32_mib", nbytes["float32"] / 2 ** 20, ".1f"), glue("e13_i8_mib", nbytes["int8"] / 2 ** 20, ".1f"),
+      glue("e13_acts_mib", acts.nbytes / 2 ** 20, ".1f"), glue("e13_ratio", ratio, ".2f"), glue("e13_B", B), glue("e13_T", T, ","),
+      glue("e13_factor", 4 * d / (d + 4), ".2f"),
+      sep="")

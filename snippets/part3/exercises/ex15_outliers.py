@@ -1,0 +1,52 @@
+"""Exercise 10.15: how many loud rows does it take to hide them from a plain z-score?"""
+import numpy as np
+
+from esm import check_equal, check_true, glue, share_of_seeds
+
+V, d, LOUD = 400, 32, 3.0
+
+
+def flagged(seed, k, robust):
+    """Rows with |zeta| > 3 among V rows of which the first k were scaled up LOUD times."""
+    rng = np.random.default_rng(seed)
+    E = rng.normal(0.0, 1.0, (V, d)) / np.sqrt(d)
+    E[:k] *= LOUD
+    rho = np.linalg.norm(E, axis=1)
+    if robust:
+        med = np.median(rho)
+        z = (rho - med) / (1.4826 * np.median(np.abs(rho - med)))
+    else:
+        z = (rho - rho.mean()) / rho.std()
+    return set(np.flatnonzero(np.abs(z) > 3).tolist())
+
+
+def first_miss(seed, robust):
+    """The smallest number of loud rows for which the rule misses at least one of them."""
+    for k in range(1, V // 2):
+        if not set(range(k)) <= flagged(seed, k, robust):
+            return k
+    return V // 2
+
+
+SEED = 115
+k_plain, k_robust = first_miss(SEED, False), first_miss(SEED, True)
+print(check_true("(b) the plain z-score starts missing loud rows before the robust one does",
+                 k_plain < k_robust, f"plain misses one from k = {k_plain}, robust from k = {k_robust}"))
+# Independent: recount the flags for k_plain by a loop over rows with the z formula written out.
+rng = np.random.default_rng(SEED)
+E = rng.normal(0.0, 1.0, (V, d)) / np.sqrt(d)
+E[:k_plain] *= LOUD
+rho = [float(np.sqrt(sum(x * x for x in row))) for row in E]
+mean = sum(rho) / V
+sd = (sum((x - mean) ** 2 for x in rho) / V) ** 0.5
+missed = [i for i in range(k_plain) if abs((rho[i] - mean) / sd) <= 3]
+print(check_true("(b) at that k a loop over the rows finds at least one loud row with |zeta| <= 3", len(missed) > 0,
+                 f"missed rows {missed}"))
+seeds = range(SEED, SEED + 50)
+plain_ks = {s: first_miss(s, False) for s in seeds}
+earlier = share_of_seeds(lambda s: set(range(plain_ks[s])) <= flagged(s, plain_ks[s], True), seeds)
+print(check_equal("(c) over 50 seeds, where the plain rule first misses a loud row the robust rule misses none",
+                  earlier, 1.0))
+print(glue("e15_V", V), glue("e15_d", d), glue("e15_loud", LOUD, "g"), glue("e15_k_plain", k_plain),
+      glue("e15_k_robust", k_robust), glue("e15_share", k_plain / V, ".1%"), glue("e15_earlier", earlier, ".0%"),
+      glue("e15_k_lo", min(plain_ks.values())), glue("e15_k_hi", max(plain_ks.values())), sep="")

@@ -1,0 +1,102 @@
+"""P9 The training signal of the tiny model: shifted-target cross-entropy, its gradient
+p - e_y with respect to the logits, and backpropagation to a few parameters checked by finite
+differences through the whole model."""
+import math
+
+import numpy as np
+
+from esm import (TINY, check_close, check_less, cross_entropy, glue, gpt_forward, layer_norm, log_softmax, multi_head_attention,
+                 causal_mask, numerical_grad, one_hot, shape_table, softmax, tiny_gpt, gelu_tanh)
+
+model = tiny_gpt()
+V, d, H = TINY["V"], TINY["d"], TINY["n_heads"]
+seq = np.array([3, 14, 15, 9, 26, 5, 35, 8, 17])           # T + 1 tokens
+inputs, targets = seq[:-1], seq[1:]                         # predict token t+1 from tokens 0..t
+T = len(inputs)
+
+
+def loss_of(Z):
+    """Mean cross-entropy of the logits Z (T, V) against the shifted targets, vectorised."""
+    return float(-log_softmax(Z)[np.arange(T), targets].mean())
+
+
+trace = {}
+Z = gpt_forward(inputs, model, trace=trace)
+loss = loss_of(Z)
+print(glue("T", T), glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
+      glue("ppl", math.exp(loss), ".1f"))
+
+# [lm-loss] independently: run the model on each prefix 0..t alone and score its last row.
+per_token = [cross_entropy(gpt_forward(seq[:t + 1], model)[-1], seq[t + 1]) for t in range(T)]
+print(check_close("loss = mean over t of -log p(i_(t+1) | i_0..i_t), each prefix run on its own", loss,
+                  sum(per_token) / T, eq="lm-loss", atol=1e-12))
+
+# [grad-logits]: (softmax(Z) - one-hot(targets)) / T against central differences of the loss in Z.
+G = (softmax(Z) - one_hot(targets, V)) / T
+G_fd = numerical_grad(loss_of, Z)
+print(check_close("dloss/dZ = (p_t - e_(y_t)) / T, against finite differences over all T x V logits", G, G_fd,
+                  eq="grad-logits", atol=1e-8))
+print(glue("g_err", float(np.abs(G - G_fd).max()), ".0e"))
+
+# Backpropagation by hand to the last parameters: the final layer norm and the last block's W_2, b_2.
+last = model["blocks"][-1]
+X_prev = trace[f"X{TINY['L'] - 1}"]                         # the stream entering the last block
+U = X_prev + multi_head_attention(layer_norm(X_prev, last["g_1"], last["beta_1"]), last["W_Q"], last["W_K"],
+                                  last["W_V"], last["W_O"], H, causal_mask(T), last["b_Q"], last["b_K"], last["b_V"],
+                                  last["b_O"])
+hidden = gelu_tanh(layer_norm(U, last["g_2"], last["beta_2"]) @ last["W_1"] + last["b_1"])
+XL = trace[f"X{TINY['L']}"]
+mu, sd = XL.mean(-1, keepdims=True), np.sqrt(XL.var(-1, keepdims=True) + 1e-5)
+xhat = (XL - mu) / sd
+dXf = G @ model["E"]                                        # tied head: Z = X_f E^T
+grads = {"beta_f": dXf.sum(0), "g_f": (dXf * xhat).sum(0)}
+gh = dXf * model["g_f"]                                     # layer-norm backward
+dXL = (gh - gh.mean(-1, keepdims=True) - xhat * (gh * xhat).mean(-1, keepdims=True)) / sd
+grads["b_2"] = dXL.sum(0)                                   # X^(L) = U + hidden W_2 + b_2
+grads["W_2[0:4, 0:4]"] = (hidden.T @ dXL)[0:4, 0:4]
+print(shape_table({"T": T, "V": V, "d": d, "d_ff": 4 * d}, [
+    ("inputs", "(i_0,\\dots,i_{T-1})", inputs, "T", "the sequence without its last token"),
+    ("targets", "(i_1,\\dots,i_T)", targets, "T", "the sequence shifted by one"),
+    ("logits", "Z", Z, "T V", "row $t$ scores token $t+1$"),
+    ("gradient in the logits", "\\partial\\ell/\\partial Z", G, "T V", "$(\\mathbf p_t-\\mathbf e_{i_{t+1}})/T$"),
+    ("gradient in the last stream", "\\partial\\ell/\\partial X^{(L)}", dXL, "T d", "through $E$ and $\\operatorname{LN}_{\\mathrm f}$"),
+    ("gradient in the last W_2", "\\partial\\ell/\\partial W_2", hidden.T @ dXL, "d_ff d", "hidden layer$^\\top$ times the line above"),
+]))
+
+
+def loss_with(name, value):
+    """The loss of the whole model with one parameter block replaced (everything else fixed)."""
+    m = {**model, "blocks": [dict(b) for b in model["blocks"]]}
+    if name in ("beta_f", "g_f"):
+        m[name] = value
+    elif name == "b_2":
+        m["blocks"][-1]["b_2"] = value
+    else:
+        W = last["W_2"].copy()
+        W[0:4, 0:4] = value
+        m["blocks"][-1]["W_2"] = W
+    return loss_of(gpt_forward(inputs, m))
+
+
+current = {"beta_f": model["beta_f"], "g_f": model["g_f"], "b_2": last["b_2"], "W_2[0:4, 0:4]": last["W_2"][0:4, 0:4]}
+errs = []
+for name, value in current.items():
+    fd = numerical_grad(lambda v, n=name: loss_with(n, v), value)
+    errs.append(float(np.abs(grads[name] - fd).max()))
+    print(check_close(f"dloss/d{name} by backpropagation = finite differences through the whole model ({value.size} entries)",
+                      grads[name], fd, eq="grad-params", atol=1e-8))
+print(glue("n_checked", sum(v.size for v in current.values())), glue("bp_err", max(errs), ".0e"))
+
+# A step against the gradient lowers the loss by about eta |g|^2 (first order).
+eta = 1e-3
+g2 = sum(float((g ** 2).sum()) for g in grads.values())
+stepped = {n: v - eta * grads[n] for n, v in current.items()}
+m = {**model, "beta_f": stepped["beta_f"], "g_f": stepped["g_f"], "blocks": [dict(b) for b in model["blocks"]]}
+m["blocks"][-1]["b_2"] = stepped["b_2"]
+W = last["W_2"].copy()
+W[0:4, 0:4] = stepped["W_2[0:4, 0:4]"]
+m["blocks"][-1]["W_2"] = W
+drop = loss - loss_of(gpt_forward(inputs, m))
+print(glue("eta", eta, ".0e"), glue("drop", drop, ".2e"), glue("predicted", eta * g2, ".2e"))
+print(check_less("one step of size eta lowers the loss", 0.0, drop, names=("0", "loss drop")))
+print(check_close("by eta |g|^2 to first order (within 5 %)", drop, eta * g2, rtol=0.05, atol=0))

@@ -1,0 +1,108 @@
+"""Primer chapters P6 to P10: the whole-model helpers of esm.py and the claims of the full-model,
+counting, training and decoding chapters, against independent computations."""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+import esm
+
+
+def test_gelu_is_x_times_the_normal_cdf():
+    xs = np.linspace(-6, 6, 97)
+    cdf = NormalDist().cdf
+    assert np.allclose(esm.gelu(xs), [x * cdf(x) for x in xs], atol=1e-14)
+
+
+def test_gelu_tanh_is_close_to_exact_but_not_equal():
+    xs = np.linspace(-8, 8, 16001)
+    gap = np.abs(esm.gelu(xs) - esm.gelu_tanh(xs))
+    assert 1e-5 < gap.max() < 1e-3          # an approximation, good to about 3e-4
+    assert esm.gelu_tanh(0.0) == 0.0
+
+
+def _random_block(d=8, seed=0):
+    return esm.init_block(np.random.default_rng(seed), d)
+
+
+def test_post_ln_block_against_its_formula_written_out():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(5, 8))
+    p = _random_block()
+    mask = esm.causal_mask(5)
+    attn = esm.multi_head_attention(X, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], 2, mask, p["b_Q"], p["b_K"], p["b_V"],
+                                    p["b_O"])
+    U = esm.layer_norm(X + attn, p["g_1"], p["beta_1"])
+    Y = esm.layer_norm(U + esm.gelu_tanh(U @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], p["g_2"], p["beta_2"])
+    assert np.allclose(esm.block_forward(X, p, 2, mask, pre_ln=False), Y, atol=1e-12)
+
+
+def test_post_ln_output_rows_are_standardised_before_gamma_beta():
+    rng = np.random.default_rng(4)
+    p = _random_block()
+    p["g_2"], p["beta_2"] = np.ones(8), np.zeros(8)
+    Y = esm.block_forward(rng.normal(size=(6, 8)) * 10, p, 4, pre_ln=False)
+    assert np.allclose(Y.mean(-1), 0, atol=1e-12) and np.allclose(Y.var(-1), 1, atol=1e-3)
+
+
+def test_block_shapes_count_is_12d2_plus_13d():
+    for d in (4, 32, 768):
+        assert sum(math.prod(s) for s in esm.block_shapes(d).values()) == 12 * d * d + 13 * d
+
+
+def test_tiny_model_is_causal_and_batches():
+    m = esm.tiny_gpt()
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, esm.TINY["V"], size=(3, 10))
+    Z = esm.gpt_forward(ids, m)
+    assert Z.shape == (3, 10, esm.TINY["V"])
+    for n in range(3):
+        assert np.allclose(Z[n], esm.gpt_forward(ids[n], m), atol=1e-12)
+        for t in range(10):   # a prefix alone gives the same row: nothing after t is read
+            assert np.allclose(esm.gpt_forward(ids[n, :t + 1], m)[-1], Z[n, t], atol=1e-12)
+
+
+def test_untied_head_is_used_when_present():
+    m = esm.tiny_gpt()
+    W_U = np.random.default_rng(1).normal(size=(esm.TINY["d"], esm.TINY["V"]))
+    tr = {}
+    Z = esm.gpt_forward([1, 2, 3], {**m, "W_U": W_U}, trace=tr)
+    assert np.allclose(Z, tr["Xf"] @ W_U)
+
+
+def test_gpt2_small_count_from_hugging_face_style_names():
+    """The released state dict has 148 arrays (4 + 12 x 12), summing to 124,439,808."""
+    V, T, d, L = 50257, 1024, 768, 12
+    block = [d, d, d * 3 * d, 3 * d, d * d, d, d, d, d * 4 * d, 4 * d, 4 * d * d, d]
+    sizes = [V * d, T * d, d, d] + block * L
+    assert len(sizes) == 148 and sum(sizes) == 124_439_808
+
+
+def test_lm_loss_gradient_by_hand_on_a_tiny_case():
+    z = np.array([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]])
+    y = np.array([2, 0])
+    loss = lambda Z: float(np.mean([esm.cross_entropy(Z[t], y[t]) for t in range(2)]))
+    G = (esm.softmax(z) - esm.one_hot(y, 3)) / 2
+    assert np.allclose(G, esm.numerical_grad(loss, z), atol=1e-8)
+    assert np.allclose(G.sum(-1), 0, atol=1e-15)
+
+
+@pytest.mark.parametrize("lam", [0.1, 0.5, 0.9, 0.99])
+def test_top_p_set_is_smallest_by_brute_force(lam):
+    """Against every subset of a 10-token distribution: no smaller set reaches lam."""
+    from itertools import combinations
+    p = esm.softmax(np.random.default_rng(5).normal(size=10) * 2)
+    order = np.argsort(-p)
+    m = int(np.searchsorted(np.cumsum(p[order]), lam)) + 1
+    assert p[order[:m]].sum() >= lam
+    assert all(p[list(c)].sum() < lam for c in combinations(range(10), m - 1))
+
+
+def test_temperature_limit_is_greedy():
+    z = np.array([0.3, 2.0, 1.9, -1.0])
+    for tau in (1e-1, 1e-2, 1e-3):
+        p = esm.softmax(z, temperature=tau)
+        assert 1 - p[1] <= 3 * math.exp(-0.1 / tau) + 1e-15

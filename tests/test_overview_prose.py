@@ -1,0 +1,21 @@
+"""docs/overview.md describes how hooks/learner.py computes reading time. Those numbers are the
+hook's constants, not values of an executed block, so the glue mechanism cannot quote them:
+this test ties the prose to the code instead (change one, and it fails until the other follows)."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from conftest import DOCS, ROOT
+
+sys.path.insert(0, str(ROOT / "hooks"))
+import learner  # noqa: E402
+
+
+def test_reading_time_rule_in_the_overview_is_the_hooks_rule():
+    text = " ".join((DOCS / "overview.md").read_text(encoding="utf-8").split())
+    m = re.search(r"at (\d+) words a minute, plus (\d+) seconds for each display formula and each figure", text)
+    assert m, "overview.md no longer states the reading-time rule in the expected words"
+    assert int(m.group(1)) == learner.WORDS_PER_MINUTE
+    assert int(m.group(2)) == learner.SECONDS_PER_FORMULA == learner.SECONDS_PER_FIGURE
