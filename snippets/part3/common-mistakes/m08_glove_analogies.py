@@ -33,10 +33,10 @@ acc = hits / held_out
 answers = {r[0].split(" :")[0]: r[2] for r in rows}
 print(check_true("right: on held-out pairs the offset is far from always right",
                  0 < acc < 1, f"{hits} of {held_out} held-out pairs ({acc:.0%})"))
-print(glue("m8_pair", f"{a} : {a_star}"))
-print(glue("m8_hits", hits))
-print(glue("m8_held", held_out))
-print(glue("m8_acc", acc, ".0%"))
-print(glue("m8_canada", answers["canada"]))
-print(glue("m8_turkey", answers["turkey"]))
+print(glue("g8_pair", f"{a} : {a_star}"))
+print(glue("g8_hits", hits))
+print(glue("g8_held", held_out))
+print(glue("g8_acc", acc, ".0%"))
+print(glue("g8_canada", answers["canada"]))
+print(glue("g8_turkey", answers["turkey"]))
 print(table(("question", "capital", "answer", "right"), rows))
