@@ -63,8 +63,8 @@ print(check_true("the offset method gets 4 of the 7 right and 3 wrong (rome, soc
                  and all(results[b][0] != w for _, _, b, w in QUESTIONS[4:]),
                  ", ".join(f"{b}: {results[b][0]}" for _, _, b, _ in QUESTIONS)))
 
-print(glue("cos_queen", results["king"][1], ".3f"))
-print(glue("cos_king_self", cosine(F[index["king"]], target), ".3f"))
+print(glue("glove_cos_queen", results["king"][1], ".3f"))
+print(glue("glove_cos_king", cosine(F[index["king"]], target), ".3f"))
 print(glue("italy_answer", results["italy"][0]))
 print(glue("rome_rank", results["italy"][2]))
 print(glue("foot_answer", results["foot"][0]))
