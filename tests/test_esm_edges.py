@@ -187,3 +187,14 @@ def test_cosine_matrix_between_two_tables_against_a_loop():
         for j in range(2):
             dot = sum(float(a) * float(b) for a, b in zip(A[i], B[j]))
             assert M[i, j] == pytest.approx(dot / math.sqrt(float(A[i] @ A[i]) * float(B[j] @ B[j])), abs=1e-12)
+
+
+def test_attention_of_uint8_queries_and_keys_against_a_loop():
+    Q, K = U, U[::-1]                                      # (2, 3): scores up to 200*7 + ...
+    V = np.array([[1.0, 0.0], [0.0, 1.0]])
+    out, w = esm.attention(Q, K, V)
+    for i in range(2):
+        s = [sum(int(a) * int(b) for a, b in zip(Q[i], K[j])) / math.sqrt(3) for j in range(2)]
+        e = [math.exp(x - max(s)) for x in s]
+        assert np.allclose(w[i], [x / sum(e) for x in e], atol=1e-12)
+        assert np.allclose(out[i], w[i] @ V)
