@@ -54,6 +54,7 @@ def test_plain_lines_exactly(plain):
     (lambda: esm.check_less("o", 3, 2, names=("x", "y")), "FAIL o: x = 3 < y = 2"),
     (lambda: esm.check_close("x", 1.0, 1.0 + 1e-8), "FAIL x: got 1, expected 1, |diff| 1e-08 <= 1e-09"),
     (lambda: esm.check_close("x", 100.0, 100.5), "FAIL x: got 100, expected 100.5, |diff| 0.5 <= 1e-09"),
+    (lambda: esm.check_close("s", np.zeros(3), np.zeros(4), eq="e"), "FAIL [e] s: shape (3,) != (4,)"),
 ])
 def test_fail_lines_exactly(plain, call, line):
     with pytest.raises(esm.CheckFailed) as failed:
