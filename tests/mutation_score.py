@@ -69,7 +69,7 @@ def main() -> int:
     killed = counts["killed"] + counts["timeout"]
     survivors = sorted((n for n, s in status.items() if s not in ("killed", "timeout")),
                        key=lambda n: (n.split("__mutmut_")[0], int(n.rpartition("_")[2])))
-    judged = {n: equivalent(n) for n in survivors}
+    judged = {n: equivalent(n) if status[n] == "survived" else None for n in survivors}
     gaps = [n for n in survivors if not judged[n]]
     show_all = "--all" in sys.argv
     for name in survivors:
