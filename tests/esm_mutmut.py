@@ -1,0 +1,24 @@
+"""pytest plugin loaded only by `make mutate` (see [tool.mutmut] in pyproject.toml).
+
+mutmut 3 names each mutant after the file's path (``snippets.esm.x_cosine__mutmut_3``) and
+switches it on only in functions whose ``__module__`` is that dotted name. Tests and demos
+import the helper module as plain ``esm`` (``pythonpath = ["snippets", ...]``), which would
+leave every mutant unselected ("no tests"). Import mutmut's mutated copy once as
+``snippets.esm`` and let ``import esm`` return that module.
+
+Hypothesis runs derandomized and without deadlines here: a mutant is killed by a wrong
+value, never by a slow example on a busy machine or by a lucky draw.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from hypothesis import settings
+
+esm = importlib.import_module("snippets.esm")
+sys.modules["esm"] = esm
+
+settings.register_profile("mutmut", deadline=None, derandomize=True, database=None)
+settings.load_profile("mutmut")

@@ -1,0 +1,99 @@
+"""The score of `make mutate`: killed / total mutants of snippets/esm.py, read from mutmut's
+results (mutants/snippets/esm.py.meta), the survivors listed with their diffs.
+
+A survivor whose mutated line is listed in tests/mutation_equivalent.toml (function and the
+mutated line, with the reason it cannot change any result) is reported as judged equivalent;
+every other survivor is a gap in the tests. Exits 1 when the score is below 90 % or a mutant
+was not checked.
+
+    python tests/mutation_score.py [--all]     # --all: list the equivalent ones too
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+META = ROOT / "mutants" / "snippets" / "esm.py.meta"
+MUTATED = ROOT / "mutants" / "snippets" / "esm.py"
+EQUIVALENT = ROOT / "tests" / "mutation_equivalent.toml"
+TARGET = 0.90
+
+STATUS = {1: "killed", 3: "killed", 0: "survived", None: "not checked", 5: "no tests", 33: "no tests",
+          36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout"}
+
+
+def mutant_diffs() -> dict[str, tuple[str, str]]:
+    """Mutant function name -> (original line, mutated line), from mutmut's mutated module."""
+    src = MUTATED.read_text(encoding="utf-8")
+    lines = src.splitlines()
+    funcs = {n.name: lines[n.lineno - 1:n.end_lineno] for n in ast.parse(src).body
+             if isinstance(n, ast.FunctionDef)}
+    out = {}
+    for name, body in funcs.items():
+        if "__mutmut_" not in name or name.endswith("__mutmut_orig"):
+            continue
+        orig = funcs[name.split("__mutmut_")[0] + "__mutmut_orig"]
+        diff = [d for d in difflib.unified_diff(orig[1:], body[1:], lineterm="", n=0)
+                if d[:1] in "+-" and d[:3] not in ("+++", "---")]
+        minus = " / ".join(d[1:].strip() for d in diff if d[0] == "-")
+        plus = " / ".join(d[1:].strip() for d in diff if d[0] == "+")
+        out[name] = (minus, plus)
+    return out
+
+
+def main() -> int:
+    if not META.exists():
+        print("no results: run `make mutate` (mutmut run) first")
+        return 1
+    codes = json.loads(META.read_text(encoding="utf-8"))["exit_code_by_key"]
+    status = {key.rpartition(".")[2]: STATUS.get(code, "suspicious") for key, code in codes.items()}
+    reviewed = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))["equivalent"] if EQUIVALENT.exists() else []
+    diffs = mutant_diffs()
+
+    def equivalent(name: str) -> str | None:
+        func = name.split("__mutmut_")[0].removeprefix("x_")
+        for entry in reviewed:
+            if entry["function"] == func and entry["mutant"] == diffs[name][1]:
+                return entry["reason"]
+        return None
+
+    counts = Counter(status.values())
+    total = len(status)
+    killed = counts["killed"] + counts["timeout"]
+    survivors = sorted((n for n, s in status.items() if s not in ("killed", "timeout")),
+                       key=lambda n: (n.split("__mutmut_")[0], int(n.rpartition("_")[2])))
+    judged = {n: equivalent(n) if status[n] == "survived" else None for n in survivors}
+    gaps = [n for n in survivors if not judged[n]]
+    show_all = "--all" in sys.argv
+    for name in survivors:
+        if judged[name] and not show_all:
+            continue
+        minus, plus = diffs[name]
+        tag = "equivalent" if judged[name] else status[name]
+        print(f"{tag:12} {name}\n    - {minus}\n    + {plus}")
+        if judged[name]:
+            print(f"    why: {judged[name]}")
+    score = killed / total if total else 0.0
+    n_eq = sum(1 for n in survivors if judged[n])
+    print(f"\nmutants of snippets/esm.py: {total}; killed {killed} ({counts['timeout']} by timeout); "
+          f"survived {counts['survived']}, of which {n_eq} judged equivalent; not checked {counts['not checked']}")
+    print(f"mutation score: {killed}/{total} = {score:.1%} killed "
+          f"({killed}/{total - n_eq} = {killed / max(total - n_eq, 1):.1%} of the non-equivalent ones)")
+    if counts["not checked"] or score < TARGET:
+        print(f"FAIL: the target is {TARGET:.0%} killed with every mutant checked")
+        return 1
+    if gaps:
+        print(f"{len(gaps)} survivors are not reviewed as equivalent: add a test that kills them "
+              "or list them in tests/mutation_equivalent.toml with the reason")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

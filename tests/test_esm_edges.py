@@ -1,0 +1,200 @@
+"""The helpers at their edges, each against an independent route (a loop, a closed form,
+plain Python): the cases that mutation testing (`make mutate`) found unchecked. Integer and
+unsigned inputs (token ids, counts, real data in uint8) must give the float answers; axes
+other than the last two; batch dimensions; error messages that name the problem."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import esm
+
+
+# -- check lines --------------------------------------------------------------------------------
+
+def test_check_less_fails_on_equal_values():
+    with pytest.raises(esm.CheckFailed, match=r"^FAIL tie: a = 2 < b = 2$"):
+        esm.check_less("tie", 2, 2)
+
+
+def test_literal_escapes_each_markdown_character_once():
+    assert esm._literal("a_b`c*<d") == "a&#95;b&#96;c&#42;&lt;d"
+
+
+# -- glue ---------------------------------------------------------------------------------------
+
+def test_glue_plain_line_of_a_sequence(monkeypatch):
+    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+    assert esm.glue("ids", (3, 7, 7)) == "\nvalue ids = (3, 7, 7)\n"
+    assert esm.glue("w", np.array([[0.5], [0.25]]), ".2f") == "\nvalue w = (0.50, 0.25)\n"
+
+
+def test_glue_marked_outside_the_build_prints_the_line_then_the_marker(monkeypatch):
+    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+    monkeypatch.setattr(esm, "_glue_marked", lambda: True)
+    out = esm.glue("n", 12)
+    line, marker = "\nvalue n = 12\n", out.removeprefix("\nvalue n = 12\n")
+    assert out.startswith(line) and marker.startswith("\n@@glue:") and marker.endswith("@@\n")
+    payload = json.loads(bytes.fromhex(marker.strip()[len("@@glue:"):-2]).decode())
+    assert payload == {"name": "n", "value": 12, "fmt": ""}
+
+
+@pytest.mark.parametrize("name, value, fmt, error, message", [
+    ("flag", True, None, TypeError, r"^glue: publish a bool as the string"),
+    ("flags", [True, 2], None, TypeError, r"^glue: publish a bool as the string"),
+    ("x", float("nan"), ".3f", ValueError, r"^glue: nan cannot be quoted in prose$"),
+    ("d", {"a": 1}, None, TypeError, r"^glue: cannot publish a dict$"),
+    ("1st", 1, None, ValueError, r"^glue: bad name '1st' \(letters, digits, _; a letter first\)$"),
+    ("f", 0.5, None, ValueError, r"^glue: f is a float: give it a format such as '\.3f'$"),
+    ("s", "queen", ".3f", ValueError, r"^glue: s is a string: it takes no format$"),
+])
+def test_glue_misuse_messages_name_the_problem(name, value, fmt, error, message):
+    with pytest.raises(error, match=message):
+        esm.glue(name, value, fmt)
+
+
+# -- shape tables -------------------------------------------------------------------------------
+
+def test_shape_table_messages_and_scalars():
+    text = esm.shape_table({"d": 2}, [("temperature", "\\tau", 0.5, "", "a scalar")])
+    row = [line for line in text.splitlines() if line.startswith("| temperature")][0]
+    assert row == "| temperature | $\\tau$ | scalar | `()` | a scalar |"
+    with pytest.raises(esm.ShapeMismatch, match=r"^x: array shape \(2,\) != scalar = \(\)$"):
+        esm.shape_table({}, [("x", "x", np.zeros(2), "", "")])
+    with pytest.raises(esm.ShapeMismatch, match=r"^E: no size for symbol 'V' in dims \{'d': 2\}$"):
+        esm.shape_table({"d": 2}, [("E", "E", np.zeros((3, 2)), "V d", "")])
+
+
+# -- errors of the closed forms -----------------------------------------------------------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: esm.sinusoidal_positions(4, 5), r"^d must be even$"),
+    (lambda: esm.rope_angles(5), r"^d must be even$"),
+    (lambda: esm.alibi_slopes(6), r"^this closed form is for a power-of-two number of heads$"),
+    (lambda: esm.split_heads(np.zeros((3, 10)), 4), r"^width 10 is not divisible by 4 heads$"),
+])
+def test_errors_say_what_is_wrong(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# -- unsigned and integer inputs give the float answers -----------------------------------------
+
+U = np.array([[200, 3, 0], [7, 250, 1]], dtype=np.uint8)     # e.g. counts read from real data
+
+
+def test_cosine_of_uint8_vectors_against_python():
+    u, v = [int(x) for x in U[0]], [int(x) for x in U[1]]
+    loop = sum(a * b for a, b in zip(u, v)) / math.sqrt(sum(a * a for a in u) * sum(b * b for b in v))
+    assert esm.cosine(U[0], U[1]) == pytest.approx(loop, abs=1e-12)
+    assert esm.cosine_matrix(U[:1], U[1:])[0, 0] == pytest.approx(loop, abs=1e-12)
+
+
+def test_log_softmax_and_log_sigmoid_of_uint8_against_python():
+    for row in U:
+        z = [int(x) for x in row]
+        m = max(z)
+        lse = m + math.log(sum(math.exp(x - m) for x in z))
+        assert np.allclose(esm.log_softmax(row), [x - lse for x in z], atol=1e-12)
+        assert np.allclose(esm.softmax(row), [math.exp(x - lse) for x in z], atol=1e-12)
+        assert np.allclose(esm.log_sigmoid(row), [-math.log1p(math.exp(-x)) for x in z], atol=1e-12)
+
+
+def test_top_k_of_uint8_scores_against_sorted():
+    row = U.ravel()
+    want = sorted(range(len(row)), key=lambda i: (-int(row[i]), i))
+    assert esm.top_k(row, 6).tolist() == want
+    assert esm.top_k(row, 6, exclude=[want[0]]).tolist() == want[1:]
+
+
+def test_rope_rotate_of_integer_vectors_with_another_base_against_2x2_rotations():
+    x, pos, base, d = np.array([1, 2, 3, 4, 5, 6]), 3, 100.0, 6
+    out = esm.rope_rotate(x, pos, base=base)
+    for j in range(d // 2):
+        t = pos * base ** (-2 * j / d)
+        a, b = x[2 * j], x[2 * j + 1]
+        assert out[2 * j] == pytest.approx(a * math.cos(t) - b * math.sin(t), abs=1e-12)
+        assert out[2 * j + 1] == pytest.approx(a * math.sin(t) + b * math.cos(t), abs=1e-12)
+
+
+def test_numerical_grad_at_an_integer_point_against_the_closed_form():
+    X = np.array([[1, -2], [3, 0]])
+    G = esm.numerical_grad(lambda A: float((A ** 3).sum()), X)
+    assert np.allclose(G, 3 * X.astype(float) ** 2, atol=1e-5)
+    assert X.tolist() == [[1, -2], [3, 0]]                  # the input is left alone
+
+
+# -- top_k: exclusion and ties ------------------------------------------------------------------
+
+def test_top_k_never_returns_an_excluded_index():
+    assert esm.top_k([1.0, 2.0, 3.0], 3, exclude=[0]).tolist() == [2, 1]
+    assert esm.top_k([0.0, -np.inf, 1.0], 3, exclude=[2]).tolist() == [0, 1]
+
+
+@given(st.lists(st.integers(0, 2), min_size=20, max_size=60), st.integers(1, 60),
+       st.sets(st.integers(0, 19), max_size=5))
+def test_top_k_is_a_stable_sort_on_many_ties(values, k, exclude):
+    scores = [float(v) for v in values]
+    want = sorted((i for i in range(len(scores)) if i not in exclude), key=lambda i: (-scores[i], i))[:k]
+    assert esm.top_k(scores, k, exclude=sorted(exclude)).tolist() == want
+
+
+# -- axes and batch dimensions ------------------------------------------------------------------
+
+def test_softmax_rows_of_very_different_scale_against_python():
+    Z = np.array([[1000.0, 999.0, 998.0], [0.0, -1.0, -2.0]])
+    for z, got_p, got_l in zip(Z, esm.softmax(Z), esm.log_softmax(Z)):
+        m = max(z)
+        lse = m + math.log(sum(math.exp(x - m) for x in z))
+        assert np.allclose(got_l, [x - lse for x in z], atol=1e-12)
+        assert np.allclose(got_p, [math.exp(x - lse) for x in z], atol=1e-12)
+
+
+def test_normalize_rows_and_layer_norm_on_a_batch_use_the_last_axis():
+    X = np.random.default_rng(4).normal(size=(2, 3, 4))
+    N, L = esm.normalize_rows(X), esm.layer_norm(X)
+    for b in range(2):
+        for t in range(3):
+            row = [float(v) for v in X[b, t]]
+            norm = math.sqrt(sum(v * v for v in row))
+            mu = sum(row) / 4
+            sd = math.sqrt(sum((v - mu) ** 2 for v in row) / 4 + 1e-5)
+            assert np.allclose(N[b, t], [v / norm for v in row], atol=1e-12)
+            assert np.allclose(L[b, t], [(v - mu) / sd for v in row], atol=1e-12)
+
+
+def test_merge_heads_keeps_batch_dimensions():
+    S = np.arange(2 * 3 * 4 * 5, dtype=float).reshape(2, 3, 4, 5)     # (B, H, T, d_k)
+    M = esm.merge_heads(S)
+    assert M.shape == (2, 4, 15)
+    for b in range(2):
+        for t in range(4):
+            assert M[b, t].tolist() == [S[b, h, t, c] for h in range(3) for c in range(5)]
+
+
+def test_cosine_matrix_between_two_tables_against_a_loop():
+    rng = np.random.default_rng(5)
+    A, B = rng.normal(size=(3, 4)), rng.normal(size=(2, 4))
+    M = esm.cosine_matrix(A, B)
+    assert M.shape == (3, 2)
+    for i in range(3):
+        for j in range(2):
+            dot = sum(float(a) * float(b) for a, b in zip(A[i], B[j]))
+            assert M[i, j] == pytest.approx(dot / math.sqrt(float(A[i] @ A[i]) * float(B[j] @ B[j])), abs=1e-12)
+
+
+def test_attention_of_uint8_queries_and_keys_against_a_loop():
+    Q, K = U, U[::-1]                                      # (2, 3): scores up to 200*7 + ...
+    V = np.array([[1.0, 0.0], [0.0, 1.0]])
+    out, w = esm.attention(Q, K, V)
+    for i in range(2):
+        s = [sum(int(a) * int(b) for a, b in zip(Q[i], K[j])) / math.sqrt(3) for j in range(2)]
+        e = [math.exp(x - max(s)) for x in s]
+        assert np.allclose(w[i], [x / sum(e) for x in e], atol=1e-12)
+        assert np.allclose(out[i], w[i] @ V)

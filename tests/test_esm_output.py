@@ -1,0 +1,166 @@
+"""The exact text the helpers print (check lines, number formatting, tables, captions) and the
+properties of the SVG markup, against hand-written expectations and independent parsing:
+the cases that mutation testing (`make mutate`) found unchecked."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import esm
+
+
+@pytest.fixture
+def plain(monkeypatch):
+    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+
+
+# -- numbers in check lines ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, text", [
+    (True, "True"), (np.bool_(False), "False"), (3, "3"), (np.int64(-7), "-7"),
+    (math.pi, "3.14159"), (0.0, "0"), (-0.0, "0"), (np.float32(0.5), "0.5"), (1e-12, "1e-12"),
+    (123456789.0, "1.23457e+08"), ((1,), "(1,)"), ((1, 2.5), "(1, 2.5)"), ((), "()"),
+    (np.arange(8), "[0, 1, 2, 3, 4, 5, 6, 7]"), (np.arange(9), "array(9,)"),
+    (np.eye(2), "[1, 0, 0, 1]"), (np.zeros((3, 3)), "array(3, 3)"), ("s", "s"), (None, "None"),
+])
+def test_fmt_of_each_kind(value, text):
+    assert esm._fmt(value) == text
+
+
+# -- check lines, plain and html ----------------------------------------------------------------
+
+def test_plain_lines_exactly(plain):
+    assert esm.check_true("c", True, "d") == "PASS c: d"
+    assert esm.check_true("c", np.bool_(True), "d", eq="e") == "PASS [e] c: d"
+    assert esm.check_less("o", 1, 2) == "PASS o: a = 1 < b = 2"
+    assert esm.check_less("o", 1, 2, eq="e") == "PASS [e] o: a = 1 < b = 2"
+    assert esm.check_equal("ids", np.array([1, 2]), [1, 2]) == "PASS ids: got [1, 2], expected [1, 2]"
+    assert esm.check_equal("ids", [1, 2], np.array([1, 2])).startswith("PASS")
+    assert esm.check_close("x", 1.5, 1.0, atol=0.25, rtol=0.25) == \
+        "PASS x: got 1.5, expected 1, |diff| 0.5 <= 0.25 + 0.25·|expected|"
+    assert esm.check_close("x", np.zeros(2), np.zeros(2)) == "PASS x: max |diff| 0 <= 1e-09 over shape (2,)"
+    assert esm.check_close("x", np.zeros(0), np.zeros(0)) == "PASS x: max |diff| 0 <= 1e-09 over shape (0,)"
+
+
+@pytest.mark.parametrize("call, line", [
+    (lambda: esm.check_true("c", False, "d"), "FAIL c: d"),
+    (lambda: esm.check_true("c", 0, "d", eq="e"), "FAIL [e] c: d"),
+    (lambda: esm.check_equal("ids", np.array([1, 2]), [1, 3]), "FAIL ids: got [1, 2], expected [1, 3]"),
+    (lambda: esm.check_equal("n", 2, 2.5), "FAIL n: got 2, expected 2.5"),
+    (lambda: esm.check_less("o", 3, 2, names=("x", "y")), "FAIL o: x = 3 < y = 2"),
+    (lambda: esm.check_close("x", 1.0, 1.0 + 1e-8), "FAIL x: got 1, expected 1, |diff| 1e-08 <= 1e-09"),
+    (lambda: esm.check_close("x", 100.0, 100.5), "FAIL x: got 100, expected 100.5, |diff| 0.5 <= 1e-09"),
+    (lambda: esm.check_close("s", np.zeros(3), np.zeros(4), eq="e"), "FAIL [e] s: shape (3,) != (4,)"),
+])
+def test_fail_lines_exactly(plain, call, line):
+    with pytest.raises(esm.CheckFailed) as failed:
+        call()
+    assert str(failed.value) == line
+
+
+def test_check_close_bound_is_atol_plus_rtol_times_the_expected_magnitude(plain):
+    # |diff| = 0.5 exactly in binary; the bound atol + rtol*|expected| is met with equality ...
+    assert esm.check_close("x", 1.5, 1.0, atol=0.25, rtol=0.25).startswith("PASS")
+    assert esm.check_close("x", -1.0, -2.0, atol=0.0, rtol=0.5).startswith("PASS")     # |-2| * 0.5 = 1
+    assert esm.check_close("x", 1.0, 1.0 + 1e-10).startswith("PASS")                   # default atol 1e-9
+    # ... and missed when it is any smaller, on any one entry of an array
+    for kwargs in ({"atol": 0.25, "rtol": 0.125}, {"atol": 0.125, "rtol": 0.25}):
+        with pytest.raises(esm.CheckFailed):
+            esm.check_close("x", 1.5, 1.0, **kwargs)
+    with pytest.raises(esm.CheckFailed, match=r"max \|diff\| 0\.5 <= 0\.25 over shape \(3,\)"):
+        esm.check_close("x", [1.0, 1.5, 1.0], [1.0, 1.0, 1.0], atol=0.25)
+
+
+def test_html_lines_exactly(monkeypatch):
+    monkeypatch.setenv("ESM_OUTPUT", "html")
+    assert esm.check_true("c<", True, "d&") == \
+        '<div class="esm-check"><strong>PASS</strong> c&lt;: <code>d&amp;</code></div>\n'
+    assert esm.check_true("c", True, "d", eq="e") == (
+        '<div class="esm-check" data-eq="e"><strong>PASS</strong> '
+        '<a class="esm-eqref" href="#eq-e">[e]</a> c: <code>d</code></div>\n')
+    monkeypatch.setenv("ESM_OUTPUT", "text")                 # only "html" switches to html
+    assert esm.check_true("c", True, "d") == "PASS c: d"
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+def test_table_exactly():
+    assert esm.table(("a", "b"), [(1, "x|y"), ("p\nq", 2)]) == "\n| a | b |\n|---|---|\n| 1 | x\\|y |\n| p q | 2 |\n"
+
+
+def test_shape_table_exactly():
+    text = esm.shape_table({"V": 5, "d_ff": 3, "n": 2},
+                           [("table", "E", np.zeros((5, 3)), "V d_ff", "rows"),
+                            ("ids", "", np.zeros(2), "n", "")])
+    assert text == (
+        "\n| object | symbol | shape | in this demo | role |\n|---|---|---|---|---|\n"
+        "| table | $E$ | $\\lvert\\mathcal V\\rvert\\times d_{\\mathrm{ff}}$ | `(5, 3)` | rows |\n"
+        "| ids |  | $n$ | `(2,)` |  |\n"
+        "\nSizes in this demo: $\\lvert\\mathcal V\\rvert=5$, $d_{\\mathrm{ff}}=3$, $n=2$.\n")
+
+
+# -- captions -----------------------------------------------------------------------------------
+
+def test_caption_hides_tex_in_entities_and_escapes_the_rest():
+    assert esm._tex_caption("a_b <c> $x_1*y\\z`$ `d` and $5") == (
+        'a_b &lt;c&gt; <span class="arithmatex">&#92;(x&#95;1&#42;y&#92;z&#96;&#92;)</span> `d` and $5')
+    assert esm._tex_caption("$a$$b$") == (
+        '<span class="arithmatex">&#92;(a&#92;)</span><span class="arithmatex">&#92;(b&#92;)</span>')
+
+
+# -- figures ------------------------------------------------------------------------------------
+
+def test_figure_passes_its_layout_through():
+    fig, axes = esm.figure(2, 3, size=(4.0, 2.0), sharex=True)
+    assert axes.shape == (2, 3) and tuple(fig.get_size_inches()) == (4.0, 2.0)
+    fig2, _ = esm.figure()
+    assert tuple(fig2.get_size_inches()) == (6.4, 3.6)     # the site's default size
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    plt.close(fig2)
+
+
+def _svg(alt="fig", caption=None, legend=True):
+    fig, ax = esm.figure()
+    ax.plot([0, 1.23456, 2], [1, 0.333333, 1], label="line")
+    ax.fill_between([0, 1, 2], [0, 0.5, 0], alpha=0.3)     # a clip path: an id that is referred to
+    ax.text(0.5, 0.5, "note")                              # default black text, made after figure()
+    if legend:
+        ax.legend(frameon=True)
+    return esm.svg(fig, alt=alt, caption=caption)
+
+
+def test_svg_markup_is_light_and_self_consistent():
+    out = _svg(alt='a "quoted" <alt>', caption="cap $x$")
+    assert out.startswith('\n<figure class="esm-figure">\n<svg role="img" aria-label="a &quot;quoted&quot; &lt;alt&gt;" class="esm-svg" ')
+    assert out.endswith('</svg>\n<figcaption>cap <span class="arithmatex">&#92;(x&#92;)</span></figcaption></figure>\n')
+    body = out[out.index("<svg"):out.index("</svg>") + 6]
+    root = ET.fromstring(body)                                              # well-formed XML
+    assert root[0].tag.endswith("title") and root[0].text == 'a "quoted" <alt>'
+    assert body.count("<title>") == 1
+    assert "<metadata" not in body and "<!--" not in body and not re.search(r">\s+<", body)
+    assert "#000000" not in body and "#010101" not in body and "#020202" not in body
+    # every coordinate has at most two decimals
+    for attr, value in re.findall(r'\b(d|transform|x|y|width|height|viewBox)="([^"]*)"', body):
+        assert not re.search(r"\d\.\d{3}", value), (attr, value)
+        assert "  " not in value
+    # every id is referred to, every reference resolves, and every id carries the salt
+    ids = re.findall(r'\bid="([^"]+)"', body)
+    refs = re.findall(r'(?:url\(#|href="#)([^")]+)', body)
+    assert ids and set(refs) <= set(ids) and set(ids) <= set(refs)
+    salt = esm.hashlib.sha256('a "quoted" <alt>'.encode()).hexdigest()[:8]
+    assert all(i.startswith(f"f{salt}-") for i in ids)
+    # text made after figure() is drawn in the ink colour; the legend has no frame
+    assert "currentColor" in body and "<text" in body
+    assert 'style="fill: #ffffff' not in body and "fill: white" not in body
+
+
+def test_svg_without_caption_has_no_figcaption():
+    out = _svg(legend=False)
+    assert "<figcaption>" not in out and out.endswith("</svg>\n</figure>\n")
+
