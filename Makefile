@@ -2,6 +2,7 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
+#   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json.
 
@@ -14,7 +15,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test deps clean check-tools
+.PHONY: serve build test deps browser lighthouse clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -22,8 +23,12 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
-test: deps
+test: deps browser
 	$(BIN)/python -m pytest
+
+# Scores depend on the machine's load: not part of `make test`.
+lighthouse: build browser
+	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
 
 deps: $(PY_OK) $(NODE_OK)
 
@@ -44,6 +49,20 @@ $(PY_OK): pyproject.toml | check-tools
 $(NODE_OK): package.json package-lock.json | check-tools
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The browser tests drive Debian's chromium: install it when missing (as root), or say how.
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || { \
+	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "chromium is missing: installing Debian's chromium for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "error: the browser tests need Chromium. As root run:"; \
+	    echo "         apt-get update && apt-get install -y chromium"; \
+	    echo "       or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium"; \
+	    exit 1; \
+	  fi; }
 
 clean:
 	rm -rf site .pytest_cache
