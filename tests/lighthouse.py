@@ -123,7 +123,12 @@ def main() -> int:
     runs: dict[str, list[dict]] = {}
     try:
         for name, rel in pages.items():
-            runs[name] = [run_once(base + rel, chrome) for _ in range(args.runs)]
+            runs[name] = []
+            for k in range(args.runs):
+                runs[name].append(run_once(base + rel, chrome))
+                r = runs[name][-1]
+                print(f"{name} run {k + 1}: performance {r['performance']}, TBT {r['tbt']:.0f} ms, "
+                      f"{r['kb']:.0f} KB", file=sys.stderr, flush=True)
     finally:
         server.shutdown()
     print(f"Lighthouse mobile, simulated throttling, median of {args.runs}; load average {load:.1f} at start")
