@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from browser.conftest import lesson_sources, page_sources, url_of
+from browser.conftest import Traffic, lesson_sources, page_sources, url_of
 
 INDEX = "search/search_index.json"
 
@@ -51,12 +51,17 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
     ctx.close()
 
 
-def test_search_link_with_query_loads_the_index(open_page, base_url):
-    page, traffic = open_page("")
+def test_search_link_with_query_loads_the_index(browser, base_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    traffic = Traffic(base_url)
+    traffic.watch_context(ctx)
+    page = ctx.new_page()
+    traffic.watch_page(page)
     page.goto(base_url + "?q=embedding", wait_until="networkidle")
     page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
     assert len(index_requests(page)) == 1
     assert traffic.problems() == []
+    ctx.close()
 
 
 def test_index_is_small_and_holds_no_code(built):
