@@ -6,7 +6,8 @@ Serves SITE_DIR on a loopback port as a static host would (gzip for text, a 10-m
 lifetime like GitHub Pages), runs Lighthouse's mobile profile (simulated throttling, its
 default) in Debian's chromium ($CHROME_PATH, default /usr/bin/chromium) `--runs` times per
 page, and prints the median of each column: performance, accessibility, best practices, SEO,
-transfer size (everything the page fetched, compressed), LCP, TBT and CLS.
+transfer size (everything the page fetched, compressed), LCP, TBT, CLS and Lighthouse's
+benchmark index of the host (its CPU power: the default 4x slowdown assumes 1500-2000).
 `make lighthouse` builds the site and runs this. Not part of `make test`: scores depend on
 the machine's load.
 """
@@ -80,13 +81,14 @@ def serve_gzip(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def run_once(url: str, chrome: str) -> dict:
+def run_once(url: str, chrome: str, multiplier: float | None = None) -> dict:
     if not LIGHTHOUSE.is_file():
         sys.exit("Lighthouse is not installed: run `npm ci` (make deps) first")
     with tempfile.TemporaryDirectory(prefix="esm-lh-") as tmp:
         out = Path(tmp) / "report.json"
         cmd = ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",
                f"--only-categories={','.join(CATEGORIES)}",
+               *([f"--throttling.cpuSlowdownMultiplier={multiplier:g}"] if multiplier else []),
                "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run "
                f"--disable-background-networking --disable-component-update --user-data-dir={tmp}/profile"]
         done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, CHROME_PATH=chrome))
@@ -101,6 +103,7 @@ def run_once(url: str, chrome: str) -> dict:
     row["lcp"] = audits["largest-contentful-paint"]["numericValue"] / 1000
     row["tbt"] = audits["total-blocking-time"]["numericValue"]
     row["cls"] = audits["cumulative-layout-shift"]["numericValue"]
+    row["cpu"] = report["environment"]["benchmarkIndex"]
     row["failed"] = sorted(k for c in CATEGORIES for ref in report["categories"][c]["auditRefs"]
                            if ref["weight"] and (audits[k := ref["id"]].get("score") is not None)
                            and audits[k]["score"] < 0.9)
@@ -113,6 +116,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", nargs="*", help="site-relative URLs (default: one of each type)")
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
+    parser.add_argument("--cpu-multiplier", type=float,
+                        help="Lighthouse's CPU slowdown (default 4, meant for a host with a benchmark index of "
+                             "1500-2000; docs/throttling.md of Lighthouse suggests less on a slower or loaded host)")
     args = parser.parse_args()
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
     if not Path(chrome).is_file():
@@ -125,22 +131,23 @@ def main() -> int:
         for name, rel in pages.items():
             runs[name] = []
             for k in range(args.runs):
-                runs[name].append(run_once(base + rel, chrome))
+                runs[name].append(run_once(base + rel, chrome, args.cpu_multiplier))
                 r = runs[name][-1]
                 print(f"{name} run {k + 1}: performance {r['performance']}, TBT {r['tbt']:.0f} ms, "
                       f"{r['kb']:.0f} KB", file=sys.stderr, flush=True)
     finally:
         server.shutdown()
-    print(f"Lighthouse mobile, simulated throttling, median of {args.runs}; load average {load:.1f} at start")
+    print(f"Lighthouse mobile, simulated throttling (CPU x{args.cpu_multiplier or 4:g}), median of {args.runs}; "
+          f"load average {load:.1f} at start")
     print("| page | URL | performance | accessibility | best practices | SEO | transfer KB | LCP s | TBT ms"
-          " | CLS | audits < 0.9 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          " | CLS | CPU index | audits < 0.9 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, rows in runs.items():
-        med = {k: statistics.median(r[k] for r in rows) for k in ("kb", "lcp", "tbt", "cls", *CATEGORIES)}
+        med = {k: statistics.median(r[k] for r in rows) for k in ("kb", "lcp", "tbt", "cls", "cpu", *CATEGORIES)}
         failed = sorted({a for r in rows for a in r["failed"]})
         print(f"| {name} | /{pages[name]} | {med['performance']:.0f} | {med['accessibility']:.0f} | "
               f"{med['best-practices']:.0f} | {med['seo']:.0f} | {med['kb']:.0f} | {med['lcp']:.1f} | "
-              f"{med['tbt']:.0f} | {med['cls']:.3f} | {', '.join(failed) or '-'} |")
+              f"{med['tbt']:.0f} | {med['cls']:.3f} | {med['cpu']:.0f} | {', '.join(failed) or '-'} |")
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1))
     return 0
