@@ -1,5 +1,5 @@
-"""Search in a real browser: the index is not fetched until the reader opens search, then
-once; results come up; after instant navigation to a result the learner features are set up
+"""Search in a real browser: the index and the search worker are not fetched until the reader
+opens search, then once; results come up; after instant navigation to a result the learner features are set up
 and the index is not fetched again. The index holds each formula once and no code."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from browser.conftest import Traffic, lesson_sources, page_sources, url_of
 INDEX = "search/search_index.json"
 
 
-def index_requests(page) -> list[str]:
-    return [e for e in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if INDEX in e]
+def index_requests(page, name: str = INDEX) -> list[str]:
+    return [e for e in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if name in e]
 
 
 def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_url):
@@ -28,6 +28,7 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
     page, traffic = open_page(url_of(lessons[0]), context=ctx)
     page.wait_for_timeout(500)
     assert index_requests(page) == [], "the search index was fetched before search was opened"
+    assert index_requests(page, "/workers/search.") == [], "the search worker started before search was opened"
 
     page.keyboard.press("/")                      # Material's shortcut: focus the search field
     page.keyboard.type("embedding")               # Material searches on keyup, not on input
