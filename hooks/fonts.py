@@ -6,7 +6,7 @@ the build, every woff2 that hooks/katex.py added to the site is subset to the ch
 occur in the site's HTML pages (all of them, not only the math: a superset, so no glyph a
 formula draws can be missing) with its layout features kept. The files keep their names, so
 pages and the stylesheet are unchanged; Material's instant navigation shares them across
-pages.
+pages. `mkdocs serve` ships the full fonts: the subset would add to every rebuild.
 """
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ import io
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+
+
+_command = "build"
+
+
+def on_startup(command, dirty, **kwargs):
+    global _command
+    _command = command
 
 
 def _characters(site: Path) -> set[int]:
@@ -28,6 +36,8 @@ def on_post_build(config, **kwargs):
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
+    if _command == "serve":
+        return
     site = Path(config.site_dir)
     fonts = sorted((site / "assets" / "katex" / "fonts").glob("*.woff2"))
     if not fonts:
