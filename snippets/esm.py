@@ -310,6 +310,31 @@ def _tex_caption(text: str) -> str:
     return "".join(out)
 
 
+def _palette_png(b64: str) -> str:
+    """An embedded PNG of at most 256 colours (a colormap's) as an indexed PNG: the same pixels
+    in about a third of the bytes. Other PNGs are returned as they were."""
+    import base64
+
+    from PIL import Image
+    img = Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGBA")
+    colours = img.getcolors(256)
+    if colours is None:
+        return b64.replace("\n", "")
+    rgba = np.asarray(img)
+    table = np.array([c for _, c in colours], dtype=np.uint8)
+    codes = (rgba.astype(np.uint32) << np.array([24, 16, 8, 0], dtype=np.uint32)).sum(axis=-1, dtype=np.uint32)
+    keys = (table.astype(np.uint32) << np.array([24, 16, 8, 0], dtype=np.uint32)).sum(axis=-1, dtype=np.uint32)
+    order = np.argsort(keys)
+    index = order[np.searchsorted(keys[order], codes)].astype(np.uint8)
+    out = Image.fromarray(index, mode="P")
+    out.putpalette(table[:, :3].tobytes())
+    buf = io.BytesIO()
+    out.save(buf, format="PNG", optimize=True, transparency=table[:, 3].tobytes())
+    if not np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGBA")), rgba):
+        raise AssertionError("palette PNG differs from the figure's image")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
 def svg(fig, *, alt: str, caption: str | None = None) -> str:
     """The figure as inline SVG wrapped in ``<figure>``; closes ``fig``.
 
@@ -331,6 +356,14 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
             t.set_color(_INK)
     for legend in fig.findobj(Legend):       # likewise legend frames: opaque white by default
         legend.set_frame_on(False)
+    # Heatmaps: embed the data's own pixels, scaled up by the browser without smoothing, rather
+    # than a PNG resampled to the figure's size (same picture, a fraction of the bytes).
+    from matplotlib.image import AxesImage
+    for im in fig.findobj(AxesImage):
+        rows, cols = im.get_array().shape[:2]
+        box = im.get_window_extent()
+        if im.get_interpolation() in ("antialiased", "auto", "nearest") and cols <= box.width and rows <= box.height:
+            im.set_interpolation("none")
     buf = io.StringIO()
     with _style(), mpl.rc_context({"svg.hashsalt": salt}):
         fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,
@@ -352,6 +385,7 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
                   lambda m: f'{m[1]}="' + " ".join(re.sub(r"(-?\d+\.\d{2})\d+", r"\1", m[2]).split()) + '"',
                   text)
     text = re.sub(r">\s+<", "><", text)
+    text = re.sub(r'(xlink:href="data:image/png;base64,)([^"]+)"', lambda m: f'{m[1]}{_palette_png(m[2])}"', text)
     # Prefix the remaining ids (and every reference to one) with the salt, so that two figures
     # on one page never share an id.
     text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',

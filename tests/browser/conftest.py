@@ -1,7 +1,7 @@
 """Browser fixtures: the session's strict build (tests/conftest.py's `site`) served on a
 loopback port, and Debian's chromium driven by Python playwright (no browser download).
 
-Chromium is looked for in $CHROMIUM, then on PATH, then at /usr/bin/chromium; `.ci/run`
+Chromium is looked for in $CHROMIUM, then on PATH, then at /usr/bin/chromium; `make test`
 installs it with apt-get when missing. A missing browser fails these tests: it never skips
 them.
 """
@@ -25,7 +25,7 @@ def chromium_path() -> str:
     for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
         if candidate and Path(candidate).is_file():
             return candidate
-    pytest.fail("chromium not found: install Debian's chromium (.ci/run does: apt-get install -y chromium) "
+    pytest.fail("chromium not found: run `make test` (it installs Debian's chromium as root) "
                 "or point $CHROMIUM at it")
 
 

@@ -1,0 +1,74 @@
+"""A small search index: what a reader would search for, each formula once, no code dumps.
+
+Material's search plugin indexes the text of a page's HTML in on_page_context, after every
+on_page_content hook. This hook (listed last, so it sees the math, learner and notebook
+output) takes out of the HTML, for the time of indexing, what a reader would not search for:
+
+- KaTeX's visual HTML and the TeX annotation of each formula: the index keeps the MathML's
+  text, each formula once, as a screen reader reads it;
+- every ``<pre>``: demo and notebook code (the notebook's helper cell included) and printed
+  output;
+- inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
+  measured details of a check line (its ``<code>``; the sentence stays).
+
+Each such element is swapped for an empty placeholder in on_page_content and put back in
+on_post_page, so the pages served are unchanged. (Material's ``data-search-exclude`` cannot
+do this: its parser compares elements by tag name, so the first ``</span>`` inside a marked
+span ends the exclusion.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.exceptions import PluginError
+
+#: Opening tags of the elements left out of the index (each up to its matching end tag).
+_OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
+                  r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"')
+_CHECK_CODE = re.compile(r'(<div class="esm-check"[^>]*>(?:(?!</div>).)*?)(<code>.*?</code>)', re.S)
+_HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
+_stash: dict[str, list[str]] = {}
+
+
+def _end_of(html: str, start: int, tag: str) -> int:
+    """Index just past the end tag that closes the element opened at ``start``."""
+    depth = 0
+    pattern = re.compile(rf"<(/?){tag}\b[^>]*?(/?)>")
+    for m in pattern.finditer(html, start):
+        if m[2]:                       # <tag ... /> opens and closes
+            if depth == 0:
+                return m.end()
+            continue
+        depth += -1 if m[1] else 1
+        if depth == 0:
+            return m.end()
+    raise PluginError(f"search hook: <{tag}> at {start} is never closed")
+
+
+def on_page_content(html, page, **kwargs):
+    held: list[str] = []
+
+    def hold(fragment: str) -> str:
+        held.append(fragment)
+        return f'<esm-x n="{len(held) - 1}"></esm-x>'
+
+    html = _CHECK_CODE.sub(lambda m: m[1] + hold(m[2]), html)
+    out, pos = [], 0
+    while (m := _OUT.search(html, pos)):
+        tag = next(g for g in m.groups() if g)
+        end = _end_of(html, m.start(), tag)
+        out.append(html[pos:m.start()])
+        out.append(hold(html[m.start():end]))
+        pos = end
+    out.append(html[pos:])
+    _stash[page.file.src_uri] = held
+    return "".join(out)
+
+
+def on_post_page(output, page, **kwargs):
+    held = _stash.pop(page.file.src_uri, [])
+    output, n = _HOLE.subn(lambda m: held[int(m[1])], output)
+    if n != len(held):
+        raise PluginError(f"search hook: {page.file.src_uri}: {len(held) - n} held elements not put back")
+    return output

@@ -1,0 +1,44 @@
+"""Light pages, checked on the strict build: the search hook puts back everything it held
+out of the index, code blocks carry no span that changes nothing on screen, heatmaps ship as
+small indexed PNGs, and the search index stays small."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+
+
+def pages(site):
+    return sorted(p for p in site.dir.rglob("*.html") if p.name == "index.html")
+
+
+def test_no_search_placeholder_left(site):
+    left = [p.relative_to(site.dir).as_posix() for p in pages(site) if "<esm-x " in p.read_text(encoding="utf-8")]
+    assert not left, f"hooks/search.py left placeholders in {left}"
+
+
+def test_code_blocks_have_no_plain_spans(site):
+    for p in pages(site):
+        for block in re.findall(r'<div class="(?:language-\w+ )?highlight"><pre>.*?</pre>', p.read_text(encoding="utf-8"), re.S):
+            assert '<span class="n">' not in block and '<span class="w">' not in block, p
+            assert "__codelineno" not in block, p
+
+
+def test_heatmaps_are_indexed_pngs(site):
+    from PIL import Image
+    found = 0
+    for p in pages(site):
+        for data in re.findall(r'xlink:href="data:image/png;base64,([^"]+)"', p.read_text(encoding="utf-8")):
+            found += 1
+            assert Image.open(io.BytesIO(base64.b64decode(data))).mode == "P", p
+    assert found
+
+
+def test_search_index_is_small(site):
+    """About 600 KB before the search hook (formulas three times, code, SVG text)."""
+    index = site.dir / "search" / "search_index.json"
+    docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
+    assert index.stat().st_size < 300_000, index.stat().st_size
+    assert any("cosine" in d["text"] for d in docs)
