@@ -10,6 +10,10 @@ It also keeps formulas and checks in step, page by page: every display formula c
 (snippets/esm.py). A formula without a check, a check naming no formula on its page, or a
 display formula without a label each fail the build.
 
+Blocks go through the execution cache (hooks/execcache.py): a block whose code, included
+snippets, imported local modules, read files and package versions are unchanged gets its
+previous output back without running; ``ESM_CACHE=0`` turns that off.
+
 Material's hooks/shortcodes.py is the model: small, and it raises instead of warning.
 """
 
@@ -22,7 +26,10 @@ import re
 import sys
 from pathlib import Path
 
+from markdown_exec._internal.formatters import python as _mx_python
 from mkdocs.exceptions import PluginError
+
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
 
 #: Fence openings of executed Python blocks (markdown-exec's exec option).
 _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
@@ -46,6 +53,30 @@ class _Capture(logging.Handler):
 
 _capture = _Capture()
 _blocks: dict[str, list[str]] = {}   # page src_uri -> description of each executed block
+_cache: execcache.ExecCache | None = None
+log = logging.getLogger("mkdocs.hooks.execution")
+
+#: markdown-exec's own runner, kept on its module so that a reloaded hook (serve) wraps it once.
+_RUN = _mx_python.__dict__.setdefault("_esm_original_run", _mx_python._run_python)
+#: the environment a block's output may depend on besides its code and files
+_ENV_KEYS = ("MPLBACKEND", "PYTHONHASHSEED")
+_ENV_SKIP = {execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"}
+
+
+def _run_cached(code: str, returncode=None, session=None, id=None, **extra) -> str:  # noqa: A002
+    """markdown-exec's runner behind the cache. Blocks sharing a session share state: run."""
+    def run() -> str:
+        return _RUN(code, returncode, session, id, **extra)
+
+    if _cache is None or session:
+        return run()
+    env = sorted((k, v) for k, v in os.environ.items()
+                 if (k.startswith("ESM_") and k not in _ENV_SKIP) or k in _ENV_KEYS)
+    parts = [code, str(id), repr(returncode), repr(sorted(extra.items())), repr(env)]
+    return _cache.run("block", parts, run, code=code)
+
+
+_mx_python._run_python = _run_cached
 
 
 def on_config(config, **kwargs):
@@ -57,6 +88,8 @@ def on_config(config, **kwargs):
     logger = logging.getLogger("mkdocs.plugins.markdown_exec")
     if _capture not in logger.handlers:
         logger.addHandler(_capture)
+    global _cache
+    _cache = execcache.ExecCache.from_env(Path(config.config_file_path).parent)
     return config
 
 
@@ -65,6 +98,15 @@ def on_pre_build(config, **kwargs):
     for name in [m for m in sys.modules if m == "esm" or m.startswith("esm.")]:
         del sys.modules[name]
     _blocks.clear()
+    if _cache is not None:
+        _cache.new_build()
+
+
+def on_post_build(config, **kwargs):
+    if _cache is not None and _cache.enabled:
+        s = _cache.stats
+        log.info("execution cache: %d reused, %d ran, %d stale, %d discarded",
+                 s["hit"], s["ran"], s["stale"], s["discarded"])
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
