@@ -82,12 +82,20 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _holds_distributions(path: str) -> bool:
+    try:
+        return any(e.name.endswith((".dist-info", ".egg-info")) for e in os.scandir(path))
+    except OSError:
+        return False
+
+
 class Environment:
     """Classifies paths and modules; memoises distribution lookups for one process."""
 
     def __init__(self) -> None:
         sites = set(site.getsitepackages()) | {site.getusersitepackages()}
         sites |= {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+        sites |= {p for p in sys.path if p and _holds_distributions(p)}     # PYTHONPATH, --target
         self.sites = sorted({os.path.realpath(s) for s in sites if s}, key=len, reverse=True)
         stdlib = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")}
         self.stdlib = sorted({os.path.realpath(s) for s in stdlib if s}, key=len, reverse=True)
