@@ -360,6 +360,15 @@ class ExecCache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json"
 
+    def peek(self, kind: str, parts: Iterable[str]) -> bool:
+        """Whether ``get`` would serve a value (nothing counted)."""
+        stats = self.stats
+        self.stats = Counter()
+        try:
+            return self.get(kind, parts) is not None
+        finally:
+            self.stats = stats
+
     def get(self, kind: str, parts: Iterable[str]):
         """The stored value for this key if its dependencies are unchanged, else None."""
         if self.dir is None:
@@ -429,3 +438,26 @@ class ExecCache:
         self.put(kind, parts, output, self.dependencies([code], rec))
         self.stats["ran"] += 1
         return output
+
+
+# ---------------------------------------------------------------------------------------------
+# Running blocks ahead of the build in worker processes (hooks/execution.py plans them)
+# ---------------------------------------------------------------------------------------------
+
+_worker_caches: dict[str, ExecCache] = {}
+
+
+def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: str,
+                        returncode: int, extra: dict) -> bool:
+    """In a worker process: run one block exactly as markdown-exec runs it and store its output
+    in the cache. False if it failed: nothing is stored, and the build runs it again in-process
+    (where its error is reported, naming page and block)."""
+    from markdown_exec._internal.formatters import python as mx
+
+    run = mx.__dict__.get("_esm_original_run", mx._run_python)
+    cache = _worker_caches.setdefault(directory, ExecCache(Path(directory)))
+    try:
+        cache.run("block", parts, lambda: run(code, returncode, None, block_id, **extra), code=code)
+    except Exception:               # noqa: BLE001 - the in-process run reports it
+        return False
+    return True

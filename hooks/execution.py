@@ -63,6 +63,13 @@ _ENV_KEYS = ("MPLBACKEND", "PYTHONHASHSEED")
 _ENV_SKIP = {execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"}
 
 
+def _parts(code: str, block_id, returncode, extra: dict) -> list[str]:
+    """What a block's output depends on besides the files and packages it uses."""
+    env = sorted((k, v) for k, v in os.environ.items()
+                 if (k.startswith("ESM_") and k not in _ENV_SKIP) or k in _ENV_KEYS)
+    return [code, str(block_id), repr(returncode), repr(sorted(extra.items())), repr(env)]
+
+
 def _run_cached(code: str, returncode=None, session=None, id=None, **extra) -> str:  # noqa: A002
     """markdown-exec's runner behind the cache. Blocks sharing a session share state: run."""
     def run() -> str:
@@ -70,13 +77,116 @@ def _run_cached(code: str, returncode=None, session=None, id=None, **extra) -> s
 
     if _cache is None or session:
         return run()
-    env = sorted((k, v) for k, v in os.environ.items()
-                 if (k.startswith("ESM_") and k not in _ENV_SKIP) or k in _ENV_KEYS)
-    parts = [code, str(id), repr(returncode), repr(sorted(extra.items())), repr(env)]
+    parts = _parts(code, id, returncode, extra)
+    ahead = _ahead.pop(_cache.primary("block", parts), None)
+    if ahead is not None:               # run ahead in a worker: wait for it, then read the cache
+        if ahead.result():
+            _counts["ahead"] += 1
     return _cache.run("block", parts, run, code=code)
 
 
 _mx_python._run_python = _run_cached
+
+
+# -- running the blocks that the cache lacks ahead, in worker processes ------------------------
+
+_JOBS = "ESM_JOBS"          # worker processes (default: one per CPU); 0 or 1: none
+_MIN_AHEAD = 6              # fewer blocks to run than this: a worker's start-up would not pay
+_ahead: dict[str, object] = {}      # cache key -> Future of the worker running that block
+_counts: dict[str, int] = {"ahead": 0}
+_pool = None
+_INCLUDE_LINE = re.compile(r'^(?P<space>[ \t]*)--8<--\s+"(?P<path>[^"]+)"\s*$')
+
+
+def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, str]]:
+    """(code, id) of a page's executed blocks as markdown-exec will receive them: ids as
+    on_page_markdown gives them, snippets pasted in as pymdownx.snippets does. A block that
+    comes out differently is no error: it is simply not found ahead and runs in-process."""
+    lines = markdown.split("\n")
+    out: list[tuple[str, str]] = []
+    i, n = 0, 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        end = _fence_end(lines, i, m["mark"])
+        if _EXEC_ON.search(m["attrs"]):
+            n += 1
+            given = re.search(r'\bid="([^"]*)"', m["attrs"])
+            if re.search(r'\bsession="[^"]+"', m["attrs"]):
+                i = end + 1
+                continue
+            body: list[str] = []
+            for line in lines[i + 1:end]:
+                inc = _INCLUDE_LINE.match(line)
+                if inc:
+                    path = snippets / inc["path"]
+                    if not path.is_file():
+                        body = []
+                        break
+                    body += [inc["space"] + x for x in path.read_text(encoding="utf-8").splitlines()]
+                else:
+                    body.append(line)
+            indent = len(m["indent"])
+            code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
+            if body:
+                out.append((code, given[1] if given else f"{_slug(src)}-b{n}"))
+        i = end + 1
+    return out
+
+
+def on_files(files, config, **kwargs):
+    """Start running, in worker processes, the executed blocks whose output the cache lacks,
+    so that they run side by side while mkdocs renders pages one at a time."""
+    global _pool
+    _ahead.clear()
+    _counts["ahead"] = 0
+    jobs = int(os.environ.get(_JOBS, "0") or 0) or (os.cpu_count() or 1)
+    if _cache is None or not _cache.enabled or jobs < 2:
+        return files
+    root = Path(config.config_file_path).parent
+    todo = []
+    for file in files.documentation_pages():
+        if not file.src_uri.endswith(".md"):
+            continue
+        text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
+        text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)     # front matter
+        for code, block_id in planned_blocks(text, file.src_uri, root / "snippets"):
+            parts = _parts(code, block_id, 0, {})
+            key = _cache.primary("block", parts)
+            if key not in _ahead and not _cache.peek("block", parts):
+                todo.append((key, parts, code, block_id))
+                _ahead[key] = None
+    if len(todo) < _MIN_AHEAD:
+        _ahead.clear()
+        return files
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    hooks = str(Path(__file__).parent)
+    sys.path.insert(0, hooks)           # the workers (spawned now, on submit) import execcache
+    try:
+        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+        for key, parts, code, block_id in todo:
+            _ahead[key] = _pool.submit(execcache.run_block_in_worker, str(_cache.dir), parts, code,
+                                       block_id, 0, {})
+    finally:
+        sys.path.remove(hooks)
+    log.info("execution cache: %d blocks started ahead in %d worker processes", len(todo), jobs)
+    return files
+
+
+def _stop_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+    _ahead.clear()
+
+
+def on_build_error(error, **kwargs):
+    _stop_pool()
 
 
 def on_config(config, **kwargs):
@@ -103,10 +213,12 @@ def on_pre_build(config, **kwargs):
 
 
 def on_post_build(config, **kwargs):
+    _stop_pool()
     if _cache is not None and _cache.enabled:
         s = _cache.stats
-        log.info("execution cache: %d reused, %d ran, %d stale, %d discarded",
-                 s["hit"], s["ran"], s["stale"], s["discarded"])
+        log.info("execution cache: %d reused, %d ran, %d stale, %d discarded (%d of the reused run ahead)",
+                 s["hit"] - _counts["ahead"], s["ran"] + _counts["ahead"], s["stale"], s["discarded"],
+                 _counts["ahead"])
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

@@ -247,6 +247,7 @@ def on_pre_page(page, config, files, **kwargs):
         cached = cache.get("notebook", parts)
         if cached is not None:
             page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
+            log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
             return
         try:
             render(config, files)
