@@ -2,6 +2,9 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
+#   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
+# Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
+# hooks/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json.
 
@@ -14,7 +17,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test deps clean check-tools
+.PHONY: serve build test bench deps clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -22,8 +25,12 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
+# pytest-xdist: one worker per CPU; the workers share one strict build of the site.
 test: deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
+
+bench: deps
+	$(BIN)/python tests/bench.py
 
 deps: $(PY_OK) $(NODE_OK)
 
@@ -46,4 +53,4 @@ $(NODE_OK): package.json package-lock.json | check-tools
 	touch $@
 
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .pytest_cache .cache/esm-exec

@@ -216,9 +216,9 @@ def on_post_build(config, **kwargs):
     _stop_pool()
     if _cache is not None and _cache.enabled:
         s = _cache.stats
-        log.info("execution cache: %d reused, %d ran, %d stale, %d discarded (%d of the reused run ahead)",
-                 s["hit"] - _counts["ahead"], s["ran"] + _counts["ahead"], s["stale"], s["discarded"],
-                 _counts["ahead"])
+        log.info("execution cache: %d reused, %d ran (%d ahead in worker processes), %d stale, %d discarded",
+                 s["hit"] - _counts["ahead"], s["ran"] + _counts["ahead"], _counts["ahead"], s["stale"],
+                 s["discarded"])
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

@@ -5,6 +5,7 @@ reproducible."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -108,3 +109,12 @@ def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
     assert m and int(m[1]) > 0 and int(m[2]) == 0, log[-3000:]
     assert "rendered notebook reused from the execution cache" in log
     _same(site.dir, warm)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="blocks run ahead only with two CPUs or more")
+def test_every_block_ran_ahead_in_a_worker(site):
+    """The session build starts with an empty cache: every block runs ahead in a worker process,
+    which shows that the build plans each block's code and id exactly as markdown-exec gets them."""
+    m = re.search(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead", site.log)
+    assert m, site.log[-3000:]
+    assert int(m[1]) == 0 and int(m[3]) == int(m[2]) > 0

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_fails, edit
+from conftest import edit
 from sitebuild import build
 
 pytestmark = pytest.mark.build
 
 PAGE = "part1/intuition.md"
 DEMO = "part1/intuition/lookup.py"
-SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran, (\d+) stale, (\d+) discarded")
+SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead[^)]*\), (\d+) stale, (\d+) discarded")
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def built(copy: Path, site: Path) -> tuple[dict, str]:
     assert result.returncode == 0, log[-3000:]
     m = SUMMARY.search(log)
     assert m, f"no cache summary in the log:\n{log[-2000:]}"
-    counts = dict(zip(("reused", "ran", "stale", "discarded"), map(int, m.groups())))
+    counts = dict(zip(("reused", "ran", "ahead", "stale", "discarded"), map(int, m.groups())))
     return counts, (site / PAGE[:-3] / "index.html").read_text(encoding="utf-8")
 
 
@@ -140,13 +140,30 @@ def test_a_corrupt_entry_is_rerun_never_served(copy, tmp_path, cache_dir):
     assert html2 == html1 and "tampered" not in html2
 
 
-def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir):
-    n = blocks(copy)
+@pytest.mark.parametrize("ahead", [False, True], ids=["in-process", "in-workers"])
+def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir, monkeypatch, ahead):
+    """With ``ahead``, two pages are built with two workers: their blocks run ahead in worker
+    processes, the failing one fails there too, and the error still names page and block."""
+    pages = [PAGE, "part1/formal-definitions.md"] if ahead else [PAGE]
+    monkeypatch.setenv("ESM_JOBS", "2" if ahead else "1")
+    n = sum((copy / "docs" / p).read_text(encoding="utf-8").count('exec="on"') for p in pages)
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text(encoding="utf-8") + "\nraise RuntimeError('injected fault')\n", encoding="utf-8")
     for k in range(2):
-        build_fails(copy, tmp_path / f"s{k}", PAGE, PAGE, DEMO, "RuntimeError: injected fault")
-    assert len(list(cache_dir.rglob("*.json"))) == n - 1      # every block but the failing one
+        result = build(tmp_path / f"s{k}", root=copy, pages=pages)
+        log = result.stdout + result.stderr
+        assert result.returncode != 0, log[-2000:]
+        for needle in (PAGE, DEMO, "RuntimeError: injected fault"):
+            assert needle in log, log[-3000:]
+        if k == 0:                       # the second time only the failing block is missing
+            assert ("started ahead" in log) == ahead, log[-3000:]
+    stored = [p for p in cache_dir.rglob("*.json") if '"kind": "block"' in p.read_text(encoding="utf-8")]
+    if not ahead:
+        assert len(stored) == n - 1      # every block but the failing one
+    else:
+        assert len(stored) <= n - 1      # the build stops at the failing page; never the failing block
+    for p in stored:
+        assert "injected fault" not in p.read_text(encoding="utf-8")
 
 
 def test_the_cache_can_be_switched_off(copy, tmp_path, cache_dir, monkeypatch):
