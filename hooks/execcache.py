@@ -167,8 +167,14 @@ class Environment:
         return path
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
 def imports_of(code: str) -> set[str]:
-    """Absolute module names imported anywhere in ``code`` (functions included)."""
+    """Absolute module names imported anywhere in ``code`` (functions included), and string
+    constants shaped like a module name: a package found by name (``find_spec("pkg")``,
+    ``importlib.resources.files("pkg")``) and read without an import counts too (names that
+    are no installed module are dropped later)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -180,6 +186,8 @@ def imports_of(code: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module)
             names |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _NAME.match(node.value):
+            names.add("string:" + node.value)
     return names
 
 
@@ -318,6 +326,11 @@ class ExecCache:
             todo |= rec.modules
         while todo:
             name = todo.pop()
+            if name.startswith("string:"):          # a package named in a string: its version
+                dist = self.env.top_to_dists().get(name[7:])
+                if dist:
+                    dists.update(self.env.dist_closure(dist[0]))
+                continue
             top = name.split(".", 1)[0]
             for candidate in {name, top}:
                 if candidate in seen:

@@ -248,3 +248,14 @@ def test_what_is_stored_is_the_printed_output_only(cache, run):
     assert run(code) == first == "<!-- glue x=1 -->\ntext\n"
     (entry,) = entries(cache)
     assert json.loads(entry.read_text())["body"]["value"] == first
+
+
+def test_a_package_found_by_name_without_an_import_counts(cache, run, modules):
+    """A helper that locates a data package with find_spec("pkg") (and reads its files with
+    native code, or only once per process) still makes that package's version a dependency."""
+    pytest.importorskip("numpy")
+    (modules / "helper_e.py").write_text(
+        "import importlib.util\n\ndef where():\n    return importlib.util.find_spec('numpy').origin\n")
+    run("import helper_e\nprint(bool(helper_e.where()))")
+    (entry,) = entries(cache)
+    assert "numpy" in json.loads(entry.read_text())["body"]["deps"]["dists"]
