@@ -20,6 +20,7 @@ Material's hooks/shortcodes.py is the model: small, and it raises instead of war
 from __future__ import annotations
 
 import html as htmllib
+import json
 import logging
 import os
 import re
@@ -86,6 +87,62 @@ def _run_cached(code: str, returncode=None, session=None, id=None, **extra) -> s
 
 
 _mx_python._run_python = _run_cached
+
+#: markdown-exec's formatting of a block (run it, then turn its output and source into HTML)
+_FORMAT = _mx_python.__dict__.setdefault("_esm_original_format", _mx_python.base_format)
+_html_cache: execcache.ExecCache | None = None
+_md_salt = ""           # what the HTML of an output depends on besides it: extensions and versions
+
+
+def _format_cached(**kw):
+    """markdown-exec's formatter, with the HTML made from a block's output cached too: turning
+    an output into HTML builds a Markdown instance with every extension for each block and
+    highlights its source, a quarter of a build whose blocks all come from the cache. The HTML
+    is a function of the output, the block's options and the Markdown set-up (in the key). An
+    output whose conversion reports headings to the page's table of contents is not cached."""
+    if (_html_cache is None or not _html_cache.enabled or kw.get("session") or kw.get("workdir")
+            or kw.get("width") or kw.get("transform_source")):
+        return _FORMAT(**kw)
+    from markdown_exec._internal.formatters.base import ExecutionError
+    from markupsafe import Markup
+
+    try:
+        output = kw["run"](kw["code"], returncode=kw.get("returncode", 0), session=None, id=kw.get("id", ""),
+                           **kw.get("extra", {}))
+    except ExecutionError as error:
+        def fail(*args, **kwargs):
+            raise error
+        return _FORMAT(**dict(kw, run=fail))     # markdown-exec reports it as it always does
+    options = sorted((k, repr(v)) for k, v in kw.items() if k not in ("md", "run"))
+    parts = [_md_salt, output, repr(options)]
+    html = _html_cache.get("html", parts)
+    if html is not None:
+        return Markup(html)
+    markup = _FORMAT(**dict(kw, run=lambda *args, **kwargs: output))
+    md = getattr(kw["md"], "_original_md", kw["md"])
+    inserted = md.treeprocessors["markdown_exec_insert_headings"] if "markdown_exec_insert_headings" in md.treeprocessors else None
+    if inserted is None or not inserted.headings.get(markup):
+        _html_cache.put("html", parts, str(markup), {})
+    return markup
+
+
+_mx_python.base_format = _format_cached
+
+
+def _markdown_salt(config) -> str:
+    """The Markdown set-up of the build: extensions (by name or class), their configuration,
+    and the versions of the packages that turn Markdown into HTML."""
+    import importlib.metadata as md
+    names = [e if isinstance(e, str) else f"{type(e).__module__}.{type(e).__qualname__}"
+             for e in config.markdown_extensions]
+    versions = []
+    for dist in ("markdown", "pymdown-extensions", "pygments", "markdown-exec", "mkdocs"):
+        try:
+            versions.append(f"{dist} {md.version(dist)}")
+        except md.PackageNotFoundError:
+            versions.append(f"{dist} absent")
+    configs = json.dumps(config.mdx_configs, sort_keys=True, default=str)
+    return repr((names, configs, versions))
 
 
 # -- running the blocks that the cache lacks ahead, in worker processes ------------------------
@@ -198,8 +255,10 @@ def on_config(config, **kwargs):
     logger = logging.getLogger("mkdocs.plugins.markdown_exec")
     if _capture not in logger.handlers:
         logger.addHandler(_capture)
-    global _cache
+    global _cache, _html_cache, _md_salt
     _cache = execcache.ExecCache.from_env(Path(config.config_file_path).parent)
+    _html_cache = execcache.ExecCache.from_env(Path(config.config_file_path).parent)
+    _md_salt = _markdown_salt(config)
     return config
 
 
@@ -210,6 +269,7 @@ def on_pre_build(config, **kwargs):
     _blocks.clear()
     if _cache is not None:
         _cache.new_build()
+        _html_cache.new_build()
 
 
 def on_post_build(config, **kwargs):
