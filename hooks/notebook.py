@@ -31,7 +31,9 @@ A notebook that is not in an explicit nav (a subset build of other pages) is not
 from __future__ import annotations
 
 import ast
+import copy
 import html as htmllib
+import importlib.util
 import logging
 import os
 import re
@@ -62,6 +64,12 @@ NOTEBOOK_OVERRIDES = {
         "def _html_mode() -> bool:\n"
         '    """In a notebook checks print plain PASS lines."""\n'
         "    return False"
+    ),
+    "_glue_marked": (
+        "def _glue_marked() -> bool:\n"
+        '    """A published value prints its readable line; under the site\'s build also the\n'
+        '    marker that puts it into the text (hooks/glue.py)."""\n'
+        '    return os.environ.get("ESM_OUTPUT") == "html"'
     ),
 }
 
@@ -421,10 +429,72 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     return STYLE + html
 
 
+def _glue_hook():
+    """hooks/glue.py, the one implementation of computed prose, loaded beside this hook."""
+    if "glue" not in _state:
+        spec = importlib.util.spec_from_file_location("esm_notebook_glue", Path(__file__).with_name("glue.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _state["glue"] = module
+    return _state["glue"]
+
+
+def quote_values(html: str, files) -> str:
+    """Computed prose in the notebook: the cells print ``value name = ...`` and, under the
+    build, a marker; the Markdown cells quote ``{{name}}``. The page gets the values of this
+    run; so does the shipped notebook's text, with a note that they are the published run's."""
+    import nbformat
+
+    glue = _glue_hook()
+    source = _state["source"]
+    glue._page.update(src=NOTEBOOK, markdown=source.read_text(encoding="utf-8"))
+    held = [html]
+    values, problems = glue.collect(held)
+    if problems:
+        raise PluginError(f"{NOTEBOOK}: " + "; ".join(problems))
+    used: set[str] = set()
+
+    def cell(m: re.Match) -> str:
+        out, last = [], 0
+        for p in _PROTECT.finditer(m[2]):              # code stays as written
+            text, names = glue.substitute(m[2][last:p.start()], values, glue._line_of)
+            out += [text, p[0]]
+            used.update(names)
+            last = p.end()
+        text, names = glue.substitute(m[2][last:], values, glue._line_of)
+        used.update(names)
+        return m[1] + "".join(out) + text + m[3]
+
+    html = _MARKDOWN.sub(cell, held[0])
+    unused = sorted(set(values) - used)
+    if unused:
+        log.info("%s: computed values quoted nowhere: %s", NOTEBOOK, ", ".join(unused))
+    if used:        # the downloaded notebook's text quotes this run, and says so
+        nb = nbformat.from_dict(copy.deepcopy(_state["nb"]))
+        for c in nb.cells:
+            if c.cell_type == "markdown":
+                c.source = glue.substitute(c.source, values, glue._line_of)[0]
+        first = next(c for c in nb.cells if c.cell_type == "markdown")
+        first.source += PUBLISHED_RUN_NOTE
+        shipped = files.get_file_from_path(DOWNLOAD)
+        if shipped is not None:
+            shipped.content_string = nbformat.writes(nb) + "\n"
+    return html
+
+
+#: Appended to the first Markdown cell of the shipped notebook when its text quotes values.
+PUBLISHED_RUN_NOTE = (
+    "\n\n*Numbers in the text are those of the published run. Each code cell prints the values "
+    "the text quotes (`value name = ...`); when you change a parameter and re-run, read those "
+    "lines: the text does not change.*"
+)
+
+
 @event_priority(50)       # before hooks/execution.py and hooks/katex.py
 def on_page_content(html, page, config, files, **kwargs):
     if page.file.src_uri != NOTEBOOK:
         return html
+    html = quote_values(html, files)
     nb = _state["nb"]
     helper = next(c for c in nb.cells if HELPER_TAG in c.metadata.get("tags", []))
     n_defs = sum(1 for line in helper.source.splitlines() if re.match(r"(def|class) ", line))

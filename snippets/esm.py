@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import json
 import os
 import re
 from typing import Iterable, Sequence
@@ -32,7 +33,7 @@ import numpy as np
 
 __all__ = [
     "CheckFailed", "ShapeMismatch",
-    "check_close", "check_equal", "check_true", "check_less",
+    "check_close", "check_equal", "check_true", "check_less", "glue",
     "figure", "svg", "PALETTE", "shape_table", "table",
     "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
     "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
@@ -131,6 +132,62 @@ def check_less(claim: str, smaller, larger, *, eq: str | None = None,
     """PASS when ``smaller < larger`` (both numbers)."""
     a, b = names
     return _emit(bool(smaller < larger), claim, f"{a} = {_fmt(smaller)} < {b} = {_fmt(larger)}", eq)
+
+
+# ---------------------------------------------------------------------------------------------
+# Computed prose (introduced in 1.1; every page quotes its numbers this way)
+# ---------------------------------------------------------------------------------------------
+
+_GLUE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _glue_value(value):
+    """A JSON-able copy of a published value: int, float, str, or a flat list of numbers."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("glue: publish a bool as the string you want the prose to show")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"glue: {value} cannot be quoted in prose")
+        return value
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = np.asarray(value).ravel().tolist() if isinstance(value, np.ndarray) else list(value)
+        return [_glue_value(v) for v in items]
+    raise TypeError(f"glue: cannot publish a {type(value).__name__}")
+
+
+def glue(name: str, value, fmt: str | None = None) -> str:
+    """Publish ``value`` under ``name`` for the prose of the page, which quotes it as
+    ``{{name}}`` (or ``{{name:.1%}}`` for another format). ``fmt`` is a Python format spec
+    (``.3f``, ``.2g``, ``,``, ``.1%``, ``.1e``, ``+.3f``); floats need one. hooks/glue.py
+    substitutes the value into the prose, and into formulas in math form. Print the result."""
+    if not isinstance(name, str) or not _GLUE_NAME.fullmatch(name):
+        raise ValueError(f"glue: bad name {name!r} (letters, digits, _; a letter first)")
+    v = _glue_value(value)
+    numbers = v if isinstance(v, list) else [v]
+    if fmt is None and any(isinstance(x, float) for x in numbers):
+        raise ValueError(f"glue: {name} is a float: give it a format such as '.3f'")
+    if isinstance(v, str) and fmt:
+        raise ValueError(f"glue: {name} is a string: it takes no format")
+    text = ", ".join(format(x, fmt or "") for x in numbers)   # raises if fmt does not apply
+    if isinstance(v, list):
+        text = f"({text})"
+    line = f"\nvalue {name} = {text}\n"
+    if not _glue_marked():
+        return line
+    payload = json.dumps({"name": name, "value": v, "fmt": fmt or ""}, sort_keys=True)
+    marker = f"\n@@glue:{payload.encode().hex()}@@\n"
+    return marker if _html_mode() else line + marker
+
+
+def _glue_marked() -> bool:
+    """Whether glue prints the marker the build reads (under the build). The theory notebook
+    replaces this so that its cells print the readable line, plus the marker under the build."""
+    return _html_mode()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -90,3 +90,48 @@ def test_a_configuration_that_would_publish_errors_or_skip_execution_fails(copy,
     flipped = {"false": "true", "true": "false"}[value]
     edit(copy / "mkdocs.yml", f"      {option} ", f"      {key}: {flipped} ")
     fails(copy, tmp_path, "mkdocs-jupyter must execute the notebook at every build", f"{key}: {flipped.capitalize()}")
+
+
+PROBE = '''
+# %% [markdown]
+# ## Probe
+#
+# The probe value is {{probe_x}}; in math $x={{probe_big}}$.
+
+# %%
+print(glue("probe_x", 0.12345, ".3f"))
+print(glue("probe_big", 50257, ","))
+'''
+
+
+def _probe(copy: Path) -> None:
+    path = source(copy)
+    text = path.read_text().replace("# esm: numerical_grad", "# esm: numerical_grad glue", 1)
+    path.write_text(text + PROBE)
+
+
+def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path):
+    """Computed prose in the notebook: the page's text and the shipped notebook's text quote
+    the run's values (math form inside math); the cells print them as readable lines."""
+    import json
+
+    _probe(copy)
+    out = tmp_path / "site"
+    result = build(out, root=copy, pages=[PAGE])
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = (out / "notebook" / "theory" / "index.html").read_text()
+    assert "The probe value is 0.123; in math" in html and "{{probe" not in html
+    assert '<annotation encoding="application/x-tex">x=50{,}257</annotation>' in html
+    assert "value probe_x = 0.123" in html                 # the cell's own line, as in Jupyter
+    nb = json.loads((out / "notebook" / "theory.ipynb").read_text())
+    text = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    assert "The probe value is 0.123; in math $x=50{,}257$." in text[-1]
+    assert "published run" in text[0] and not any("{{" in t for t in text)
+
+
+def test_an_unknown_value_in_a_markdown_cell_names_the_line(copy, tmp_path):
+    _probe(copy)
+    path = source(copy)
+    path.write_text(path.read_text().replace("{{probe_x}}", "{{probe_y}}"))
+    line = next(n for n, l in enumerate(path.read_text().split("\n"), 1) if "{{probe_y}}" in l)
+    fails(copy, tmp_path, f"{PAGE}:{line}: unknown computed value '{{{{probe_y}}}}'")

@@ -1,0 +1,210 @@
+"""Computed prose: the page's text quotes values that its executed blocks computed.
+
+A demo publishes a value with ``print(esm.glue("cos_kq", c, ".3f"))``; the block's output then
+carries an invisible marker ``@@glue:<hex of JSON>@@``. The prose of the same page quotes it
+as ``{{cos_kq}}``, or ``{{cos_kq:.1%}}`` for another format, anywhere text can stand:
+paragraphs, lists, tables, admonitions, headings, and inside ``$...$`` / ``$$...$$``, where
+the math form is used (``50{,}257``, ``2.1\\times10^{-16}``, ``31.6\\%``).
+
+Where it lives: a Markdown preprocessor that runs right after pymdownx.superfences (which
+has by then executed every block of the page through markdown-exec and stashed its HTML) and
+before everything else sees the text: block parsing, arithmatex, the table of contents, and
+so the search index and KaTeX (hooks/katex.py). mkdocs-macros cannot do this: it runs before
+the blocks execute. Because the values travel inside the blocks' printed output, they are
+right when that output comes from a cache, too.
+
+It fails loudly (Material's shortcodes.py is the model): an unknown name, a name published
+twice on a page, or a format that does not apply to the value fails the build, naming the
+page, the line and the name. A published value that no prose quotes is reported (INFO).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+from mkdocs.exceptions import PluginError
+
+log = logging.getLogger("mkdocs.hooks.glue")
+
+MARKER = re.compile(r"@@glue:([0-9a-f]+)@@")
+#: A paragraph left holding nothing but markers (and whitespace) is dropped whole.
+_EMPTY_P = re.compile(r"<p>(?:\s|@@glue:[0-9a-f]+@@)*</p>\n?")
+#: A reference in prose: {{name}} or {{name:format}}.
+REFERENCE = re.compile(r"\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*(?::([^{}\n]*?))?\s*\}\}")
+#: What changes the context while scanning prose: escapes, math delimiters, code spans,
+#: blank lines (which end inline math and code spans) and references.
+_TOKEN = re.compile(r"\\[\\$`]|\$\$|\$|`+|\n[ \t]*\n|" + REFERENCE.pattern)
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_EXPONENT = re.compile(r"([-+]?[\d.,]*\d)[eE]([+-])(\d+)")
+
+_page = {"src": "?", "markdown": ""}
+
+
+class GlueError(PluginError):
+    """A reference or a published value the page cannot use."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting: one value, as text and as math
+# ---------------------------------------------------------------------------------------------
+
+def _one(x, fmt: str, math: bool) -> str:
+    if isinstance(x, str):
+        if fmt:
+            raise ValueError(f"a string takes no format, got {fmt!r}")
+        return r"\text{" + x + "}" if math else x
+    s = format(x, fmt)
+    mantissa, exp = s, None
+    if m := _EXPONENT.fullmatch(s):
+        mantissa, exp = m[1], ("-" if m[2] == "-" else "") + (m[3].lstrip("0") or "0")
+    if math:
+        mantissa = mantissa.replace(",", "{,}").replace("%", r"\%")
+        return mantissa + (rf"\times10^{{{exp}}}" if exp is not None else "")
+    return mantissa + ("×10" + exp.translate(_SUPERSCRIPT) if exp is not None else "")
+
+
+def render(value, fmt: str, *, math: bool = False) -> str:
+    """The text (or, with ``math``, the TeX) that quotes ``value`` in format ``fmt``."""
+    if isinstance(value, list):
+        return "(" + ", ".join(_one(v, fmt, math) for v in value) + ")"
+    return _one(value, fmt, math)
+
+
+# ---------------------------------------------------------------------------------------------
+# Collecting published values from the executed blocks' stashed HTML
+# ---------------------------------------------------------------------------------------------
+
+def collect(blocks: list) -> tuple[dict[str, dict], list[str]]:
+    """Read and remove the markers in ``blocks`` (edited in place). Returns the values by
+    name and the list of problems (names published twice)."""
+    values: dict[str, dict] = {}
+    problems: list[str] = []
+    for i, block in enumerate(blocks):
+        text = str(block)
+        if "@@glue:" not in text:
+            continue
+        for hexed in MARKER.findall(text):
+            entry = json.loads(bytes.fromhex(hexed).decode())
+            name = entry["name"]
+            if name in values:
+                problems.append(f"value '{name}' is published twice on this page")
+            values[name] = entry
+        blocks[i] = MARKER.sub("", _EMPTY_P.sub("", text))
+    return values, problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Substituting references in the prose
+# ---------------------------------------------------------------------------------------------
+
+def substitute(text: str, values: dict[str, dict], where=lambda name: "?") -> tuple[str, set[str]]:
+    """Replace every ``{{name}}`` outside code spans by its value, in math form inside math.
+    A reference standing alone on its line may expand to several lines (a table), indented
+    like it. Returns the new text and the names used; raises GlueError naming the line."""
+    out: list[str] = []
+    used: set[str] = set()
+    pos = 0
+    display = inline = False
+    code = ""
+    for m in _TOKEN.finditer(text):
+        tok = m.group(0)
+        if code:
+            if tok == code or tok.startswith("\n"):
+                code = ""
+            continue
+        if tok.startswith("\n"):
+            inline = False
+        elif tok.startswith("`"):
+            code = tok
+        elif tok == "$$":
+            display = not display
+        elif tok == "$":
+            if not display:
+                inline = not inline
+        elif tok.startswith("{{"):
+            name, override = m.group(1), m.group(2)
+            if name not in values:
+                known = ", ".join(sorted(values)) or "none"
+                raise GlueError(f"{_page['src']}:{where(name)}: unknown computed value "
+                                f"'{{{{{name}}}}}' (this page publishes: {known})")
+            entry = values[name]
+            fmt = override.strip() if override is not None else entry["fmt"]
+            try:
+                rendered = render(entry["value"], fmt, math=display or inline)
+            except (ValueError, TypeError) as err:
+                raise GlueError(f"{_page['src']}:{where(name)}: cannot format '{name}' with "
+                                f"{fmt!r}: {err}") from None
+            if "\n" in rendered:
+                start = text.rfind("\n", 0, m.start()) + 1
+                end = text.find("\n", m.end())
+                end = len(text) if end < 0 else end
+                indent = text[start:m.start()]
+                if indent.strip() or text[m.end():end].strip():
+                    raise GlueError(f"{_page['src']}:{where(name)}: '{name}' spans several "
+                                    "lines: quote it alone on its line")
+                rendered = "\n".join(indent + line if line else line
+                                     for line in rendered.strip("\n").split("\n"))[len(indent):]
+            out.append(text[pos:m.start()])
+            out.append(rendered)
+            pos = m.end()
+            used.add(name)
+    out.append(text[pos:])
+    return "".join(out), used
+
+
+def _line_of(name: str) -> str:
+    """Line number of the first reference to ``name`` in the page's own source."""
+    pattern = re.compile(r"\{\{\s*" + re.escape(name) + r"\s*[:}]")
+    for n, line in enumerate(_page["markdown"].split("\n"), 1):
+        if pattern.search(line):
+            return str(n)
+    return "?"
+
+
+def _a_block_failed() -> bool:
+    """markdown-exec logged a failed block on this page (hooks/execution.py collects those
+    warnings and fails the build with the block's name after the page is converted)."""
+    logger = logging.getLogger("mkdocs.plugins.markdown_exec")
+    return any(getattr(h, "records", None) for h in logger.handlers)
+
+
+class GluePreprocessor(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        if hasattr(self.md, "_original_md"):   # markdown-exec's inner conversion of an output
+            return lines
+        values, problems = collect(self.md.htmlStash.rawHtmlBlocks)
+        if _a_block_failed():   # hooks/execution.py names the failed block: do not mask it
+            return lines
+        if problems:
+            raise GlueError(f"{_page['src']}: " + "; ".join(problems))
+        text, used = substitute("\n".join(lines), values, _line_of)
+        unused = sorted(set(values) - used)
+        if unused:
+            log.info("%s: computed values quoted nowhere: %s", _page["src"], ", ".join(unused))
+        return text.split("\n")
+
+
+class GlueExtension(Extension):
+    def extendMarkdown(self, md):
+        # After pymdownx.superfences (25) has run the page's blocks, before raw HTML (20).
+        md.preprocessors.register(GluePreprocessor(md), "esm_glue", 24)
+
+
+# ---------------------------------------------------------------------------------------------
+# mkdocs hook events
+# ---------------------------------------------------------------------------------------------
+
+def on_config(config, **kwargs):
+    if not any(isinstance(ext, GlueExtension) for ext in config.markdown_extensions):
+        config.markdown_extensions.append(GlueExtension())
+    return config
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _page["src"] = page.file.src_uri
+    _page["markdown"] = markdown
+    return markdown
