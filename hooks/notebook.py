@@ -249,7 +249,9 @@ def on_pre_page(page, config, files, **kwargs):
     render = page.render
     cache: execcache.ExecCache = _state["cache"]
     made = _state["made"].read_text(encoding="utf-8")
-    parts = [made, _state["options"]]
+    env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
+                 if k.startswith("ESM_") and k not in (execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"))
+    parts = [made, _state["options"], repr(env)]
 
     def render_or_fail(config, files):
         cached = cache.get("notebook", parts)
