@@ -374,12 +374,13 @@ class ExecCache:
         return self.dir / key[:2] / f"{key}.json"
 
     def peek(self, kind: str, parts: Iterable[str]) -> bool:
-        """Whether ``get`` would serve a value (nothing counted)."""
+        """Whether ``get`` would serve a value (only discarded entries are counted)."""
         stats = self.stats
         self.stats = Counter()
         try:
             return self.get(kind, parts) is not None
-        finally:
+        finally:            # an entry deleted as corrupt while peeking is still counted
+            stats["discarded"] += self.stats["discarded"]
             self.stats = stats
 
     def get(self, kind: str, parts: Iterable[str]):
