@@ -234,16 +234,17 @@ def on_files(files, config, **kwargs):
     return files
 
 
-def _stop_pool() -> None:
+def _stop_pool(wait: bool = True) -> None:
+    """Stop the workers; after a build every future is done, so waiting reaps them at once."""
     global _pool
     if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool.shutdown(wait=wait, cancel_futures=True)
         _pool = None
     _ahead.clear()
 
 
 def on_build_error(error, **kwargs):
-    _stop_pool()
+    _stop_pool(wait=False)
 
 
 def on_config(config, **kwargs):
