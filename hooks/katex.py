@@ -12,6 +12,10 @@ equation number ``(P.k)``, P taken from the page's leading section number (or
 class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm.py) get that
 number as their text.
 
+Each distinct formula is rendered once: renderings are kept by formula and options (the
+KaTeX version, hooks/katex_render.cjs and this file) in memory and, between builds, in the
+execution cache's directory (hooks/execcache.py; ``ESM_CACHE=0`` turns it off).
+
 KaTeX's stylesheet (pointing at the woff2 fonts only) and its woff2 fonts are added to the
 site from node_modules and linked from every page (the fonts load only where used).
 """
@@ -27,6 +31,8 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
@@ -41,8 +47,32 @@ class _Katex:
         self.root = root
         self.proc: subprocess.Popen | None = None
         self.count = 0
+        # the render cache: formula -> rendering, kept between builds in the execution cache
+        self.store = execcache.ExecCache.from_env(root)
+        pkg = root / "node_modules" / "katex" / "package.json"
+        self.salt = [p.read_text(encoding="utf-8") if p.is_file() else "" for p in
+                     (pkg, root / "hooks" / "katex_render.cjs", Path(__file__))]
+        self.memo: dict[str, str] = self.store.get("katex", self.salt) or {}
+        self.used: dict[str, str] = {}
 
     def render(self, items: list[dict]) -> dict:
+        """KaTeX's reply for ``items``, rendering only the formulas not seen before."""
+        keys = [json.dumps(item, sort_keys=True) for item in items]
+        todo = [k for k, key in enumerate(keys) if key not in self.memo]
+        if todo:
+            reply = self._render([items[k] for k in todo])
+            if "error" in reply:
+                return {**reply, "index": todo[reply["index"]]}
+            self.memo.update((keys[k], html) for k, html in zip(todo, reply["html"]))
+        self.used.update((key, self.memo[key]) for key in keys)
+        return {"html": [self.memo[key] for key in keys]}
+
+    def save(self) -> None:
+        """Keep this build's renderings (only these: the store does not grow with old ones)."""
+        if self.used:
+            self.store.put("katex", self.salt, self.used, {})
+
+    def _render(self, items: list[dict]) -> dict:
         if self.proc is None:
             if not (self.root / "node_modules" / "katex").is_dir():
                 raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
@@ -168,6 +198,7 @@ def _render_toc(page) -> None:
 
 def on_post_build(config, **kwargs):
     if _katex is not None:
+        _katex.save()
         _katex.close()
 
 

@@ -19,6 +19,12 @@ build this hook
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
+Executing and converting the notebook is cached (hooks/execcache.py): the page mkdocs-jupyter
+renders is reused while the made notebook (its cells, the esm code copied into it), the
+mkdocs-jupyter options, the Python version and the versions of the packages its cells import
+and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext, pygments) are
+unchanged. A failing notebook is never cached. ``ESM_CACHE=0`` turns the cache off.
+
 A notebook that is not in an explicit nav (a subset build of other pages) is not built.
 """
 
@@ -39,7 +45,10 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
+
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
 
 log = logging.getLogger("mkdocs.hooks.notebook")
 
@@ -63,6 +72,13 @@ NOTEBOOK_OVERRIDES = {
         '    return os.environ.get("ESM_OUTPUT") == "html"'
     ),
 }
+
+#: what renders the notebook besides its own code: part of its cache key (as versions)
+TOOLCHAIN = "import mkdocs_jupyter, nbconvert, nbclient, ipykernel, jupyter_client, jupytext, nbformat, pygments"
+#: mkdocs-jupyter options that change what it renders
+RENDER_OPTIONS = ("execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
+                  "remove_tag_config", "highlight_extra_classes", "include_requirejs", "toc_depth",
+                  "custom_mathjax_url", "ignore_h1_titles")
 
 _state: dict = {}
 
@@ -182,6 +198,8 @@ def on_config(config, **kwargs):
                               "an error: " + "; ".join(wrong))
     _state.clear()
     _state["root"] = root
+    _state["cache"] = execcache.ExecCache.from_env(root)
+    _state["options"] = repr([(k, plugin.config.get(k)) for k in RENDER_OPTIONS]) if plugin is not None else ""
     return config
 
 
@@ -216,7 +234,7 @@ def on_files(files, config, **kwargs):
     made = tmp / NOTEBOOK                      # what mkdocs-jupyter reads and executes
     made.parent.mkdir(parents=True)
     made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
-    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source))
+    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source), made=made)
     # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
     files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
                       use_directory_urls=config.use_directory_urls))
@@ -229,15 +247,33 @@ def on_pre_page(page, config, files, **kwargs):
     if page.file.src_uri != NOTEBOOK:
         return page
     render = page.render
+    cache: execcache.ExecCache = _state["cache"]
+    made = _state["made"].read_text(encoding="utf-8")
+    env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
+                 if k.startswith("ESM_") and k not in (execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"))
+    parts = [made, _state["options"], repr(env)]
 
     def render_or_fail(config, files):
+        cached = cache.get("notebook", parts)
+        if cached is not None:
+            page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
+            log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
+            return
         try:
             render(config, files)
         except Exception as error:              # noqa: BLE001 - reported, never published
             raise PluginError(describe_failure(error)) from None
+        code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]
+        value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
+        cache.put("notebook", parts, value, cache.dependencies([*code, TOOLCHAIN]))
 
     page.render = render_or_fail
     return page
+
+
+def _toc_tokens(items) -> list[dict]:
+    """A table of contents back as the tokens mkdocs.structure.toc.get_toc reads."""
+    return [{"level": i.level, "id": i.id, "name": i.title, "children": _toc_tokens(i.children)} for i in items]
 
 
 def describe_failure(error: Exception) -> str:

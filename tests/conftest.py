@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import runpy
@@ -63,6 +64,7 @@ class Site:
     dir: Path
     log: str
     seconds: float
+    cache: Path | None = None      # the execution cache the build filled (fresh for the session)
 
     def html(self, page: str) -> str:
         """The built HTML of a docs-relative page such as 'part1/intuition.md'."""
@@ -71,14 +73,54 @@ class Site:
         return path.read_text(encoding="utf-8")
 
 
+@contextlib.contextmanager
+def environ(**values: str | None):
+    """Set (or, with None, remove) environment variables for the builds started inside."""
+    old = {k: os.environ.get(k) for k in values}
+    try:
+        for k, v in values.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Site:
-    out = tmp_path_factory.mktemp("site")
-    start = time.perf_counter()
-    result = build(out)
-    seconds = time.perf_counter() - start
-    assert result.returncode == 0, f"strict build failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}"
-    return Site(out, result.stdout + result.stderr, seconds)
+    """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
+    (the first worker to need it builds it, the others wait and read it). It runs with an
+    empty execution cache of its own: every block and the notebook execute, and the cache it
+    fills lets tests/test_build.py check that a cached build is byte-identical."""
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                       # shared by the workers of this run
+    out, cache, record = base / "site", base / "site-exec-cache", base / "site.json"
+    with FileLock(str(base / "site.lock")):
+        if not record.exists():
+            start = time.perf_counter()
+            with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache)):
+                result = build(out)
+            seconds = time.perf_counter() - start
+            record.write_text(json.dumps({"returncode": result.returncode, "seconds": seconds,
+                                          "log": result.stdout + result.stderr[-20000:]}))
+        done = json.loads(record.read_text())
+    assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
+    return Site(out, done["log"], done["seconds"], cache)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that need the session's build run last: until one of them starts it, every
+    worker runs tests that need no build."""
+    items.sort(key=lambda item: "site" in getattr(item, "fixturenames", ()))
 
 
 def demo_namespace(rel: str) -> dict:

@@ -5,12 +5,13 @@ reproducible."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, page_includes, pages, snippet_output
+from conftest import DOCS, environ, page_includes, pages, snippet_output
 from sitebuild import build
 
 pytestmark = pytest.mark.build
@@ -76,15 +77,44 @@ def test_nothing_is_loaded_from_outside(site):
             assert not hit, f"{path.relative_to(site.dir)} loads {text[hit.start():hit.start() + 120]!r}"
 
 
-def test_two_clean_builds_are_identical(site, tmp_path):
+def _digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _same(first: Path, second: Path) -> None:
+    a, b = _digest(first), _digest(second)
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_an_uncached_build_is_identical(site, tmp_path):
+    """Everything executed again, the cache off (what CI does once): the same bytes."""
     again = tmp_path / "again"
-    result = build(again)
+    with environ(ESM_CACHE="0"):
+        result = build(again)
     assert result.returncode == 0, result.stderr[-3000:]
+    assert "execution cache:" not in result.stdout + result.stderr
+    _same(site.dir, again)
 
-    def digest(root: Path) -> dict[str, str]:
-        return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(root.rglob("*")) if p.is_file()}
 
-    first, second = digest(site.dir), digest(again)
-    assert first.keys() == second.keys()
-    assert [k for k in first if first[k] != second[k]] == []
+def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
+    """The session's cache, full: every block and the notebook reused, the same bytes."""
+    warm = tmp_path / "warm"
+    with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(site.cache)):
+        result = build(warm)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-3000:]
+    m = re.search(r"execution cache: (\d+) reused, (\d+) ran", log)
+    assert m and int(m[1]) > 0 and int(m[2]) == 0, log[-3000:]
+    assert "rendered notebook reused from the execution cache" in log
+    _same(site.dir, warm)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="blocks run ahead only with two CPUs or more")
+def test_every_block_ran_ahead_in_a_worker(site):
+    """The session build starts with an empty cache: every block runs ahead in a worker process,
+    which shows that the build plans each block's code and id exactly as markdown-exec gets them."""
+    m = re.search(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead", site.log)
+    assert m, site.log[-3000:]
+    assert int(m[1]) == 0 and int(m[3]) == int(m[2]) > 0

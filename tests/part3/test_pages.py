@@ -9,18 +9,15 @@ import re
 import pytest
 
 from conftest import DOCS, SNIPPETS, snippet_output
-from sitebuild import build
 
 PAGES = ["part3/attention-bridge.md", "part3/scale-and-diagnostics.md", "part3/common-mistakes.md",
          "part3/exercises.md", "part3/why-it-matters.md", "part3/conceptual-bridge.md"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("part3-site")
-    result = build(out, pages=PAGES)
-    assert result.returncode == 0, result.stderr[-4000:]
-    return lambda page: (out / page[:-3] / "index.html").read_text(encoding="utf-8")
+def built(site):
+    """The session's one build of the whole site (tests/conftest.py)."""
+    return site.html
 
 
 def test_every_solution_is_folded_and_holds_its_checks(built):

@@ -1,0 +1,477 @@
+"""The execution cache: a block's (or the notebook's) captured output, reused only while none of
+its inputs changed.
+
+An entry is found by a *primary key* (the code itself, its kind, the Python version, the
+cache format) and is then *validated* against the dependencies recorded when it ran:
+
+- files: every file the code opened for reading while it ran (an audit hook on ``open``
+  events: data files read with ``np.load``, ``open``, ``pathlib``; the source files of the
+  modules it imported for the first time) and the files of the local modules it imports, found
+  transitively from the import statements of its code and of those modules (``esm.py``
+  included). Each is stored with the SHA-256 of its bytes (or as absent);
+- distributions: a file inside an installed distribution (site-packages) and every module
+  imported from one stand for that distribution's name and version, with the versions of the
+  distributions it requires, transitively (numpy, matplotlib, a model package and its data
+  files). The standard library is covered by the Python version in the primary key.
+
+The entry is served only if every recorded file still has its hash and every distribution its
+version; otherwise the code runs again and the entry is replaced. What is cached is the output
+string only (what the code printed), never a side effect. A run that raises is never stored.
+An entry that cannot be read, does not parse or fails its own checksum is deleted and the code
+runs again: it is never served.
+
+Where: ``.cache/esm-exec/`` in the project (git-ignored, outside ``site/``), or
+``$ESM_CACHE_DIR``. ``ESM_CACHE=0`` (or ``off``/``no``/``false``) turns the cache off: every
+block and the notebook run, nothing is read or written.
+
+Not seen: a file read by native code that never passes through Python's ``open`` (a Rust or
+C++ reader given a path) unless it lies in an installed distribution, and the environment
+beyond ``ESM_*``/``MPLBACKEND``. ``ESM_CACHE=0`` or deleting the directory forces a full re-run.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata as metadata
+import importlib.util
+import json
+import os
+import platform
+import re
+import site
+import sys
+import sysconfig
+import tempfile
+import threading
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable
+
+FORMAT = 1                                  # bump when an entry's meaning changes
+ENV_SWITCH = "ESM_CACHE"
+ENV_DIR = "ESM_CACHE_DIR"
+DEFAULT_DIR = Path(".cache") / "esm-exec"   # relative to the project root
+_OFF = {"0", "off", "no", "false"}
+
+
+def enabled_by_env() -> bool:
+    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in _OFF
+
+
+def interpreter() -> str:
+    """What the standard library and bytecode depend on."""
+    return f"{sys.implementation.name} {sys.version} {sys.implementation.cache_tag} {platform.machine()}"
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Where a path or a module comes from: a distribution, the standard library, or a plain file
+# ---------------------------------------------------------------------------------------------
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _holds_distributions(path: str) -> bool:
+    try:
+        return any(e.name.endswith((".dist-info", ".egg-info")) for e in os.scandir(path))
+    except OSError:
+        return False
+
+
+class Environment:
+    """Classifies paths and modules; memoises distribution lookups for one process."""
+
+    def __init__(self) -> None:
+        sites = set(site.getsitepackages()) | {site.getusersitepackages()}
+        sites |= {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+        sites |= {p for p in sys.path if p and _holds_distributions(p)}     # PYTHONPATH, --target
+        self.sites = sorted({os.path.realpath(s) for s in sites if s}, key=len, reverse=True)
+        stdlib = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")}
+        self.stdlib = sorted({os.path.realpath(s) for s in stdlib if s}, key=len, reverse=True)
+        self._top_to_dists: dict[str, list[str]] | None = None
+        self._closure: dict[str, dict[str, str]] = {}
+
+    def top_to_dists(self) -> dict[str, list[str]]:
+        if self._top_to_dists is None:
+            self._top_to_dists = metadata.packages_distributions()
+        return self._top_to_dists
+
+    def classify(self, path: str) -> tuple[str, str] | None:
+        """("dist", name) / ("file", realpath) / None for the standard library and devices."""
+        real = os.path.realpath(path)
+        if real.startswith(("/dev/", "/proc/", "/sys/")):
+            return None
+        for base in self.sites:
+            if real.startswith(base + os.sep):
+                first = real[len(base) + 1:].split(os.sep, 1)[0]
+                m = re.match(r"(.+?)-[^-]+\.(?:dist|egg)-info$", first)
+                if m:
+                    return ("dist", _norm(m[1]))
+                top = first.split(".", 1)[0] if first.endswith((".py", ".so", ".pth")) else first
+                dists = self.top_to_dists().get(top)
+                if dists:
+                    return ("dist", _norm(dists[0]))
+                return ("file", real)       # in site-packages but no distribution claims it
+        for base in self.stdlib:
+            if real.startswith(base + os.sep) and f"{os.sep}site-packages{os.sep}" not in real:
+                return None
+        return ("file", real)
+
+    def dist_closure(self, name: str) -> dict[str, str]:
+        """``name``'s version and those of the distributions it requires, transitively."""
+        name = _norm(name)
+        if name in self._closure:
+            return self._closure[name]
+        out: dict[str, str] = {}
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in out:
+                continue
+            try:
+                dist = metadata.distribution(current)
+            except metadata.PackageNotFoundError:
+                out[current] = "absent"
+                continue
+            out[current] = dist.version or "?"
+            for req in dist.requires or []:
+                if "extra ==" in req or "extra==" in req:
+                    continue
+                m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+                if m and _norm(m[1]) not in out:
+                    todo.append(_norm(m[1]))
+        self._closure[name] = out
+        return out
+
+    def module_origin(self, name: str) -> str | None:
+        """The file a top-level module is loaded from (None: built-in, namespace or absent)."""
+        mod = sys.modules.get(name)
+        path = getattr(mod, "__file__", None) if mod is not None else None
+        if path is None and mod is None:
+            try:
+                spec = importlib.util.find_spec(name)
+            except (ImportError, ValueError):
+                return None
+            path = spec.origin if spec is not None and spec.has_location else None
+        return path
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def imports_of(code: str) -> set[str]:
+    """Absolute module names imported anywhere in ``code`` (functions included), and string
+    constants shaped like a module name: a package found by name (``find_spec("pkg")``,
+    ``importlib.resources.files("pkg")``) and read without an import counts too (names that
+    are no installed module are dropped later)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _NAME.match(node.value):
+            names.add("string:" + node.value)
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Recording what a run reads
+# ---------------------------------------------------------------------------------------------
+
+_WRITE = re.compile(r"[wax+]")
+_recorders: dict[int, "Recorder"] = {}      # thread id -> the recorder active in that thread
+_hook_installed = False
+
+
+def _audit(event: str, args: tuple) -> None:
+    if not _recorders:
+        return
+    rec = _recorders.get(threading.get_ident())
+    if rec is None:
+        return
+    if event == "open":
+        path, mode, flags = args[0], args[1], args[2] if len(args) > 2 else 0
+        if isinstance(path, (str, bytes, os.PathLike)):
+            path = os.fsdecode(path)
+            if isinstance(mode, str):
+                written = bool(_WRITE.search(mode))
+            else:                          # os.open: no mode string, only flags
+                written = bool((flags or 0) & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+            (rec.written if written else rec.opened).add(os.path.abspath(path))
+    elif event == "import":
+        rec.modules.add(args[0])
+
+
+def _install_hook() -> None:
+    global _hook_installed
+    if not _hook_installed:
+        sys.addaudithook(_audit)        # audit hooks cannot be removed: it idles when unused
+        _hook_installed = True
+
+
+class Recorder:
+    """Collects the paths opened and the modules first imported by this thread while active."""
+
+    def __init__(self) -> None:
+        self.opened: set[str] = set()
+        self.written: set[str] = set()
+        self.modules: set[str] = set()
+
+    @contextmanager
+    def active(self):
+        _install_hook()
+        ident = threading.get_ident()
+        _recorders[ident] = self
+        try:
+            yield self
+        finally:
+            _recorders.pop(ident, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache
+# ---------------------------------------------------------------------------------------------
+
+class ExecCache:
+    """Entries under ``directory`` (None: the cache is off and ``run`` always runs)."""
+
+    def __init__(self, directory: Path | None, *, ignore: Iterable[Path] = ()) -> None:
+        self.dir = Path(directory) if directory is not None else None
+        self.env = Environment()
+        self.stats: Counter = Counter()
+        self.ignore = [os.path.realpath(p) for p in ignore]
+        if self.dir is not None:
+            self.ignore.append(os.path.realpath(self.dir))
+        self._hashes: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_env(cls, root: Path) -> "ExecCache":
+        if not enabled_by_env():
+            return cls(None)
+        directory = os.environ.get(ENV_DIR) or str(Path(root) / DEFAULT_DIR)
+        return cls(Path(directory))
+
+    @property
+    def enabled(self) -> bool:
+        return self.dir is not None
+
+    def new_build(self) -> None:
+        """Forget the file hashes of the previous build (``mkdocs serve``): files are re-read."""
+        with self._lock:
+            self._hashes.clear()
+        self.stats.clear()
+
+    # -- keys and dependencies -----------------------------------------------------------------
+
+    def file_hash(self, path: str) -> str | None:
+        with self._lock:
+            if path in self._hashes:
+                return self._hashes[path]
+        try:
+            h = hashlib.sha256()
+            with open(path, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    h.update(chunk)
+            value: str | None = h.hexdigest()
+        except FileNotFoundError:
+            value = None
+        except IsADirectoryError:
+            value = "directory"
+        except OSError:
+            value = "unreadable"
+        with self._lock:
+            self._hashes[path] = value
+        return value
+
+    def _ignored(self, path: str) -> bool:
+        return any(path == base or path.startswith(base + os.sep) for base in self.ignore)
+
+    def dependencies(self, codes: Iterable[str], rec: Recorder | None = None) -> dict:
+        """Files (hash) and distributions (version) that code and what it recorded depend on."""
+        files: dict[str, str | None] = {}
+        dists: dict[str, str] = {}
+
+        def add_path(path: str) -> None:
+            kind = self.env.classify(path)
+            if kind is None:
+                return
+            if kind[0] == "dist":
+                dists.update(self.env.dist_closure(kind[1]))
+            elif not self._ignored(kind[1]):
+                files[kind[1]] = self.file_hash(kind[1])
+
+        seen: set[str] = set()
+        todo = set()
+        for code in codes:
+            todo |= imports_of(code)
+        if rec is not None:
+            todo |= rec.modules
+        while todo:
+            name = todo.pop()
+            if name.startswith("string:"):          # a package named in a string: its version
+                dist = self.env.top_to_dists().get(name[7:])
+                if dist:
+                    dists.update(self.env.dist_closure(dist[0]))
+                continue
+            top = name.split(".", 1)[0]
+            for candidate in {name, top}:
+                if candidate in seen:
+                    continue
+                seen.add(candidate)
+                mod = sys.modules.get(candidate)
+                origin = getattr(mod, "__file__", None) if mod is not None else None
+                if origin is None and candidate == top:
+                    origin = self.env.module_origin(top)
+                if origin is None:
+                    continue
+                kind = self.env.classify(origin)
+                add_path(origin)
+                if kind is not None and kind[0] == "file" and origin.endswith(".py"):
+                    try:   # a local module: what it imports counts too
+                        todo |= imports_of(Path(origin).read_text(encoding="utf-8")) - seen
+                    except OSError:
+                        pass
+        if rec is not None:
+            for path in sorted(rec.opened - rec.written):
+                if path.endswith(".pyc"):
+                    continue        # bytecode: its source (opened too, or hashed) decides
+                add_path(path)
+        return {"files": dict(sorted(files.items())), "dists": dict(sorted(dists.items()))}
+
+    def _valid(self, deps: dict) -> bool:
+        for path, digest in deps.get("files", {}).items():
+            if self.file_hash(path) != digest:
+                return False
+        for name, version in deps.get("dists", {}).items():
+            if self.env.dist_closure(name).get(_norm(name)) != version:
+                return False
+        return True
+
+    def primary(self, kind: str, parts: Iterable[str]) -> str:
+        return _digest(f"esm-exec {FORMAT}", kind, interpreter(), *parts)
+
+    # -- entries -------------------------------------------------------------------------------
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.json"
+
+    def peek(self, kind: str, parts: Iterable[str]) -> bool:
+        """Whether ``get`` would serve a value (only discarded entries are counted)."""
+        stats = self.stats
+        self.stats = Counter()
+        try:
+            return self.get(kind, parts) is not None
+        finally:            # an entry deleted as corrupt while peeking is still counted
+            stats["discarded"] += self.stats["discarded"]
+            self.stats = stats
+
+    def get(self, kind: str, parts: Iterable[str]):
+        """The stored value for this key if its dependencies are unchanged, else None."""
+        if self.dir is None:
+            return None
+        key = self.primary(kind, parts)
+        path = self._path(key)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            self.stats["miss"] += 1
+            return None
+        except OSError:
+            self._discard(path)
+            return None
+        try:
+            entry = json.loads(raw)
+            body = entry["body"]
+            ok = (entry["format"] == FORMAT and entry["key"] == key
+                  and entry["sha256"] == hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest())
+            value, deps = body["value"], body["deps"]
+        except (ValueError, KeyError, TypeError):
+            ok = False
+        if not ok:
+            self._discard(path)
+            return None
+        if not self._valid(deps):
+            self.stats["stale"] += 1
+            return None
+        self.stats["hit"] += 1
+        return value
+
+    def _discard(self, path: Path) -> None:
+        self.stats["discarded"] += 1
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+    def put(self, kind: str, parts: Iterable[str], value, deps: dict) -> None:
+        if self.dir is None:
+            return
+        key = self.primary(kind, parts)
+        body = {"kind": kind, "value": value, "deps": deps}
+        entry = {"format": FORMAT, "key": key, "body": body,
+                 "sha256": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()}
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(entry, f)
+            os.replace(tmp, path)          # readers see the old entry or the new one, whole
+            self.stats["stored"] += 1
+        except OSError:                    # a cache that cannot be written only costs time
+            self.stats["unwritable"] += 1
+
+    def run(self, kind: str, parts: list[str], fn: Callable[[], str], *, code: str) -> str:
+        """``fn()``'s output, from the cache when valid; recorded and stored when it succeeds."""
+        if self.dir is None:
+            return fn()
+        cached = self.get(kind, parts)
+        if cached is not None:
+            return cached
+        rec = Recorder()
+        with rec.active():
+            output = fn()                  # an exception propagates: nothing is stored
+        self.put(kind, parts, output, self.dependencies([code], rec))
+        self.stats["ran"] += 1
+        return output
+
+
+# ---------------------------------------------------------------------------------------------
+# Running blocks ahead of the build in worker processes (hooks/execution.py plans them)
+# ---------------------------------------------------------------------------------------------
+
+_worker_caches: dict[str, ExecCache] = {}
+
+
+def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: str,
+                        returncode: int, extra: dict) -> bool:
+    """In a worker process: run one block exactly as markdown-exec runs it and store its output
+    in the cache. False if it failed: nothing is stored, and the build runs it again in-process
+    (where its error is reported, naming page and block)."""
+    from markdown_exec._internal.formatters import python as mx
+
+    run = mx.__dict__.get("_esm_original_run", mx._run_python)
+    cache = _worker_caches.setdefault(directory, ExecCache(Path(directory)))
+    try:
+        cache.run("block", parts, lambda: run(code, returncode, None, block_id, **extra), code=code)
+    except Exception:               # noqa: BLE001 - the in-process run reports it
+        return False
+    return True

@@ -1,0 +1,309 @@
+"""`make bench`: how long authors wait, as medians over several rounds, on a copy of the project.
+
+    python tests/bench.py                  # 3 rounds, this project
+    python tests/bench.py --rounds 5 --out /tmp/bench.md
+    python tests/bench.py --bare           # only run the lesson code, once (what "bare" times)
+    python tests/bench.py --root /path/to/other/checkout   # the same table for another tree
+
+Rows (each a whole process or a whole rebuild, wall-clock seconds):
+
+- bare execution: every executed block of every page (its snippets pasted in, as the build
+  does) and every code cell of the theory notebook, in one plain Python process;
+- clean strict build: ``mkdocs build --strict`` with the execution cache off (``ESM_CACHE=0``),
+  as in a fresh clone;
+- warm build: the same with a full execution cache and nothing changed;
+- ``mkdocs serve``: the time from saving an edit until the served page shows it (a sentence
+  added to a page's prose, a line printed by one snippet) or until the rebuild is done (an
+  edit to ``snippets/esm.py``, which every block imports).
+
+Each round times bare, clean and warm one after the other, so that the ratios to bare are taken
+pair by pair on a machine whose speed drifts; the table gives the median time and the median
+ratio. The table is printed and written to ``.cache/bench.md`` (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import os
+import queue
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "part1/intuition.md"
+SNIPPET = "part1/intuition/lookup.py"
+_FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
+_INCLUDE = re.compile(r'^[ \t]*--8<--\s+"([^"]+)"\s*$')
+
+
+# -- bare execution ----------------------------------------------------------------------------
+
+def executed_blocks(root: Path) -> list[tuple[str, str]]:
+    """(page, code) of every ``exec="on"`` Python fence, snippets pasted in."""
+    out = []
+    for page in sorted((root / "docs").rglob("*.md")):
+        lines = page.read_text(encoding="utf-8").split("\n")
+        i = 0
+        while i < len(lines):
+            m = _FENCE.match(lines[i])
+            if not m:
+                i += 1
+                continue
+            end = next((j for j in range(i + 1, len(lines))
+                        if lines[j].strip().startswith(m["mark"]) and not lines[j].strip().strip(m["mark"][0])),
+                       len(lines))
+            if re.search(r'\bexec="(?:on|1|true|yes)"', m["attrs"]):
+                body = []
+                for line in lines[i + 1:end]:
+                    inc = _INCLUDE.match(line)
+                    body.append((root / "snippets" / inc[1]).read_text(encoding="utf-8") if inc
+                                else line[len(m["indent"]):])
+                out.append((page.relative_to(root / "docs").as_posix(), "\n".join(body)))
+            i = end + 1
+    return out
+
+
+def notebook_code(root: Path) -> list[str]:
+    """The code cells of the theory notebook as the build makes it (helper cell filled)."""
+    source = root / "docs" / "notebook" / "theory.py"
+    if not source.exists():
+        return []
+    sys.path.insert(0, str(root / "hooks"))
+    spec = importlib.util.spec_from_file_location("esm_bench_notebook", root / "hooks" / "notebook.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    nb = hook.build_notebook(source, root / "snippets" / "esm.py")
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+def run_bare(root: Path) -> int:
+    """Run the lesson code of ``root`` in this process; exit status 1 if any block fails."""
+    os.environ["ESM_OUTPUT"] = "html"
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    sys.path.insert(0, str(root / "snippets"))
+    blocks = executed_blocks(root)
+    cells = notebook_code(root)
+    failed = 0
+    for page, code in blocks:
+        buf = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(buf):
+                exec(compile(code, f"<{page}>", "exec"), {"__name__": "__main__"})
+        except Exception as error:      # noqa: BLE001 - counted and reported
+            failed += 1
+            print(f"{page}: {type(error).__name__}: {error}", file=sys.stderr)
+    os.environ.pop("ESM_OUTPUT")
+    namespace: dict = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for code in cells:
+            exec(compile(code, "<notebook>", "exec"), namespace)
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    print(f"bare: {len(blocks)} blocks and {len(cells)} notebook cells", file=sys.stderr)
+    return 1 if failed else 0
+
+
+# -- the project copy and its builds -----------------------------------------------------------
+
+def project_copy(root: Path, dst: Path) -> Path:
+    for name in ("docs", "snippets", "hooks", "tests"):
+        shutil.copytree(root / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "package.json"):
+        shutil.copy2(root / name, dst / name)
+    (dst / "node_modules").symlink_to((root / "node_modules").resolve())
+    return dst
+
+
+def mkdocs() -> str:
+    return str(ROOT / ".venv" / "bin" / "mkdocs") if (ROOT / ".venv" / "bin" / "mkdocs").exists() else "mkdocs"
+
+
+def env_for(cache: Path | None) -> dict:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"))
+    env.pop("ESM_CACHE", None)
+    env.pop("ESM_CACHE_DIR", None)
+    if cache is None:
+        env["ESM_CACHE"] = "0"
+    else:
+        env["ESM_CACHE_DIR"] = str(cache)
+    return env
+
+
+def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return seconds
+
+
+# -- mkdocs serve --------------------------------------------------------------------------------
+
+class Server:
+    """``mkdocs serve`` on a free loopback port; its log lines with the time they arrived."""
+
+    def __init__(self, project: Path, cache: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen(
+            [mkdocs(), "serve", "--strict", "-a", f"127.0.0.1:{self.port}"], cwd=project,
+            env=env_for(cache), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait_built(600)
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.put((time.perf_counter(), line))
+
+    def wait_built(self, timeout: float) -> float:
+        """Time at which the next "Documentation built" line arrived."""
+        end = time.perf_counter() + timeout
+        while True:
+            try:
+                at, line = self.lines.get(timeout=max(0.01, end - time.perf_counter()))
+            except queue.Empty:
+                raise SystemExit("mkdocs serve did not finish a build in time") from None
+            if "Error" in line and "ERROR" in line:
+                raise SystemExit(f"mkdocs serve failed: {line}")
+            if "Documentation built" in line:
+                return at
+
+    def drain(self) -> None:
+        while not self.lines.empty():
+            self.lines.get_nowait()
+
+    def page(self, rel: str) -> str:
+        url = f"http://127.0.0.1:{self.port}/{rel[:-3]}/"
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.read().decode("utf-8")
+
+    def until_shown(self, rel: str, text: str, start: float, timeout: float = 300) -> float:
+        while time.perf_counter() - start < timeout:
+            try:
+                if text in self.page(rel):
+                    return time.perf_counter() - start
+            except OSError:
+                pass
+            time.sleep(0.02)
+        raise SystemExit(f"{text!r} never showed in {rel}")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def serve_edits(project: Path, cache: Path, rounds: int) -> dict[str, list[float]]:
+    server = Server(project, cache)
+    times: dict[str, list[float]] = {"prose": [], "snippet": [], "esm": []}
+    page, snippet, esm = project / "docs" / PAGE, project / "snippets" / SNIPPET, project / "snippets" / "esm.py"
+    originals = {p: p.read_text(encoding="utf-8") for p in (page, snippet, esm)}
+    try:
+        for k in range(rounds):
+            time.sleep(0.5)
+            server.drain()
+            marker = f"Bench prose marker {k}."
+            start = time.perf_counter()
+            page.write_text(originals[page] + f"\n{marker}\n", encoding="utf-8")
+            times["prose"].append(server.until_shown(PAGE, marker, start))
+            server.wait_built(300)
+            time.sleep(0.5)
+            server.drain()
+            marker = f"Bench snippet marker {k}."
+            start = time.perf_counter()
+            snippet.write_text(originals[snippet] + f"\nprint({marker!r})\n", encoding="utf-8")
+            times["snippet"].append(server.until_shown(PAGE, marker, start))
+            server.wait_built(300)
+            time.sleep(0.5)
+            server.drain()
+            start = time.perf_counter()
+            esm.write_text(originals[esm] + f"\n# bench edit {k}\n", encoding="utf-8")
+            times["esm"].append(server.wait_built(600) - start)
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+        server.close()
+    return times
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+def table(rows: list[tuple[str, list[float], list[float] | None]], rounds: int, note: str) -> str:
+    out = [f"| step ({rounds} rounds, wall seconds) | median | min | max | median ratio to bare |",
+           "| --- | ---: | ---: | ---: | ---: |"]
+    for name, values, ratios in rows:
+        ratio = f"{statistics.median(ratios):.2f}x" if ratios else ""
+        out.append(f"| {name} | {statistics.median(values):.2f} | {min(values):.2f} | {max(values):.2f} | {ratio} |")
+    return "\n".join(out) + f"\n\n{note}\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the project tree to measure")
+    parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "bench.md")
+    parser.add_argument("--bare", action="store_true", help="run the lesson code once and exit")
+    parser.add_argument("--no-serve", action="store_true", help="skip the mkdocs serve rows")
+    args = parser.parse_args()
+    root = args.root.resolve()
+    if args.bare:
+        return run_bare(root)
+
+    work = Path(tempfile.mkdtemp(prefix="esm-bench-"))
+    try:
+        project = project_copy(root, work / "project")
+        warm_cache, serve_cache = work / "warm-cache", work / "serve-cache"
+        python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+        bare_cmd = [python, str(Path(__file__).resolve()), "--bare", "--root", str(project)]
+        build_cmd = [mkdocs(), "build", "--strict", "--clean", "-d", str(work / "site")]
+        print("filling the warm cache (one build) ...", file=sys.stderr)
+        timed(build_cmd, cwd=project, env=env_for(warm_cache))
+        if warm_cache.exists():          # a tree without the execution cache leaves none
+            shutil.copytree(warm_cache, serve_cache)
+        bare, clean, warm = [], [], []
+        for k in range(args.rounds):
+            print(f"round {k + 1}/{args.rounds}: bare, clean build, warm build ...", file=sys.stderr)
+            bare.append(timed(bare_cmd, cwd=project, env=env_for(None)))
+            clean.append(timed(build_cmd, cwd=project, env=env_for(None)))
+            warm.append(timed(build_cmd, cwd=project, env=env_for(warm_cache)))
+        rows = [("bare execution (lesson code, one process)", bare, [1.0] * len(bare)),
+                ("clean strict build (cache off)", clean, [c / b for c, b in zip(clean, bare)]),
+                ("warm build (nothing changed)", warm, [w / b for w, b in zip(warm, bare)])]
+        if not args.no_serve:
+            print("mkdocs serve: prose, snippet and esm.py edits ...", file=sys.stderr)
+            edits = serve_edits(project, serve_cache, args.rounds)
+            rows += [("serve: a prose edit shows", edits["prose"], None),
+                     ("serve: a snippet edit shows", edits["snippet"], None),
+                     ("serve: an esm.py edit is rebuilt", edits["esm"], None)]
+        load = os.getloadavg()
+        note = (f"Measured on {os.cpu_count()} CPUs, load average {load[0]:.1f} at the end, "
+                f"tree {root}. Ratios are taken round by round (bare, clean and warm timed one after the other).")
+        text = table(rows, args.rounds, note)
+        print(text)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        print(f"written to {args.out}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

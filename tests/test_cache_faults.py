@@ -1,0 +1,175 @@
+"""Fault injection for the execution cache, on a temporary copy of the project built one page at
+a time with its own cache directory: whatever input of a block changes, the block runs again
+and the page shows the new output; nothing stale, corrupt or failed is ever served."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import edit
+from sitebuild import build
+
+pytestmark = pytest.mark.build
+
+PAGE = "part1/intuition.md"
+DEMO = "part1/intuition/lookup.py"
+SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead[^)]*\), (\d+) stale, (\d+) discarded")
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    d = tmp_path / "exec-cache"
+    monkeypatch.setenv("ESM_CACHE_DIR", str(d))
+    monkeypatch.delenv("ESM_CACHE", raising=False)
+    return d
+
+
+def blocks(copy: Path) -> int:
+    return (copy / "docs" / PAGE).read_text(encoding="utf-8").count('exec="on"')
+
+
+def built(copy: Path, site: Path) -> tuple[dict, str]:
+    """Build PAGE; return the cache's counts and the page's HTML."""
+    result = build(site, root=copy, pages=[PAGE])
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-3000:]
+    m = SUMMARY.search(log)
+    assert m, f"no cache summary in the log:\n{log[-2000:]}"
+    counts = dict(zip(("reused", "ran", "ahead", "stale", "discarded"), map(int, m.groups())))
+    return counts, (site / PAGE[:-3] / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_second_build_reuses_every_block_and_is_identical(copy, tmp_path, cache_dir):
+    n = blocks(copy)
+    first, html1 = built(copy, tmp_path / "s1")
+    assert first["ran"] == n and first["reused"] == 0
+    second, html2 = built(copy, tmp_path / "s2")
+    assert second["reused"] == n and second["ran"] == 0
+    assert html1 == html2
+
+
+def test_a_snippet_edit_reruns_only_its_blocks(copy, tmp_path, cache_dir):
+    n = blocks(copy)
+    built(copy, tmp_path / "s1")
+    path = copy / "snippets" / DEMO
+    path.write_text(path.read_text(encoding="utf-8") + "\nprint('Edited snippet output.')\n", encoding="utf-8")
+    counts, html = built(copy, tmp_path / "s2")
+    assert counts["ran"] == 1 and counts["reused"] == n - 1
+    assert "Edited snippet output." in html
+
+
+def test_an_esm_edit_reruns_every_block_that_imports_it(copy, tmp_path, cache_dir):
+    n = blocks(copy)
+    built(copy, tmp_path / "s1")
+    esm = copy / "snippets" / "esm.py"
+    edit(esm, 'return f"PASS{tag} {claim}: {detail}"', 'return f"PASS{tag} {claim}: {detail} (edited)"')
+    edit(esm, 'f"<code>{_literal(detail)}</code></div>\\n"', 'f"<code>{_literal(detail)} (edited esm)</code></div>\\n"')
+    counts, html = built(copy, tmp_path / "s2")
+    assert counts["ran"] == n and counts["reused"] == 0
+    assert html.count("(edited esm)") == html.count('<div class="esm-check"') > 0
+
+
+def test_a_data_file_edit_reruns_its_readers(copy, tmp_path, cache_dir):
+    np = pytest.importorskip("numpy")
+    n = blocks(copy)
+    data = copy / "data" / "weights.npy"
+    data.parent.mkdir()
+    np.save(data, np.arange(4.0))
+    path = copy / "snippets" / DEMO
+    path.write_text(path.read_text(encoding="utf-8")
+                    + f"\nimport numpy as _np\nprint('Data sum:', _np.load({str(data)!r}, mmap_mode='r').sum())\n",
+                    encoding="utf-8")
+    counts, html = built(copy, tmp_path / "s1")
+    assert "Data sum: 6.0" in html
+    np.save(data, np.arange(5.0))
+    counts, html = built(copy, tmp_path / "s2")
+    assert counts["ran"] == 1 and counts["reused"] == n - 1
+    assert "Data sum: 10.0" in html and "Data sum: 6.0" not in html
+
+
+def _fake_distribution(where: Path, version: str) -> None:
+    for old in where.glob("esmfakepkg-*.dist-info"):
+        for f in old.iterdir():
+            f.unlink()
+        old.rmdir()
+    info = where / f"esmfakepkg-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: esmfakepkg\nVersion: {version}\n")
+    (info / "top_level.txt").write_text("esmfakepkg\n")
+    (info / "RECORD").write_text("esmfakepkg/__init__.py,,\n")
+    pkg = where / "esmfakepkg"
+    pkg.mkdir(exist_ok=True)
+    (pkg / "__init__.py").write_text("VALUE = 1\n")
+
+
+def test_a_package_version_change_reruns_everything_that_imports_it(copy, tmp_path, cache_dir, monkeypatch):
+    """A package esm imports changes version (its code unchanged): every block re-runs."""
+    n = blocks(copy)
+    where = tmp_path / "site-packages"
+    _fake_distribution(where, "1.0")
+    monkeypatch.setenv("PYTHONPATH", str(where))
+    edit(copy / "snippets" / "esm.py", "import numpy as np\n", "import numpy as np\nimport esmfakepkg  # noqa: F401\n")
+    first, html1 = built(copy, tmp_path / "s1")
+    assert first["ran"] == n
+    again, _ = built(copy, tmp_path / "s2")
+    assert again["reused"] == n
+    _fake_distribution(where, "2.0")
+    counts, html3 = built(copy, tmp_path / "s3")
+    assert counts["ran"] == n and counts["reused"] == 0
+    assert html3 == html1
+
+
+def test_a_corrupt_entry_is_rerun_never_served(copy, tmp_path, cache_dir):
+    n = blocks(copy)
+    _, html1 = built(copy, tmp_path / "s1")
+    entries = sorted(cache_dir.rglob("*.json"))
+    assert len(entries) >= n
+    for k, entry in enumerate(entries):      # damaged three ways: garbage, cut short, tampered with
+        text = entry.read_text(encoding="utf-8")
+        if k % 3 == 0:
+            entry.write_bytes(b"\x00garbage")
+        elif k % 3 == 1:
+            entry.write_text(text[: len(text) // 3], encoding="utf-8")
+        else:
+            entry.write_text(text.replace("PASS", "PASS (tampered)"), encoding="utf-8")
+    counts, html2 = built(copy, tmp_path / "s2")
+    assert counts["reused"] == 0 and counts["ran"] == n and counts["discarded"] >= n
+    assert html2 == html1 and "tampered" not in html2
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["in-process", "in-workers"])
+def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir, monkeypatch, ahead):
+    """With ``ahead``, two pages are built with two workers: their blocks run ahead in worker
+    processes, the failing one fails there too, and the error still names page and block."""
+    pages = [PAGE, "part1/formal-definitions.md"] if ahead else [PAGE]
+    monkeypatch.setenv("ESM_JOBS", "2" if ahead else "1")
+    n = sum((copy / "docs" / p).read_text(encoding="utf-8").count('exec="on"') for p in pages)
+    path = copy / "snippets" / DEMO
+    path.write_text(path.read_text(encoding="utf-8") + "\nraise RuntimeError('injected fault')\n", encoding="utf-8")
+    for k in range(2):
+        result = build(tmp_path / f"s{k}", root=copy, pages=pages)
+        log = result.stdout + result.stderr
+        assert result.returncode != 0, log[-2000:]
+        for needle in (PAGE, DEMO, "RuntimeError: injected fault"):
+            assert needle in log, log[-3000:]
+        if k == 0:                       # the second time only the failing block is missing
+            assert ("started ahead" in log) == ahead, log[-3000:]
+    stored = [p for p in cache_dir.rglob("*.json") if '"kind": "block"' in p.read_text(encoding="utf-8")]
+    if not ahead:
+        assert len(stored) == n - 1      # every block but the failing one
+    else:
+        assert len(stored) <= n - 1      # the build stops at the failing page; never the failing block
+    for p in stored:
+        assert "injected fault" not in p.read_text(encoding="utf-8")
+
+
+def test_the_cache_can_be_switched_off(copy, tmp_path, cache_dir, monkeypatch):
+    monkeypatch.setenv("ESM_CACHE", "0")
+    for k in range(2):
+        result = build(tmp_path / f"s{k}", root=copy, pages=[PAGE])
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert not SUMMARY.search(result.stdout + result.stderr)
+    assert not cache_dir.exists()

@@ -1,0 +1,261 @@
+"""The execution cache (hooks/execcache.py) on its own: an output is reused only while every
+input it recorded is unchanged; failures are never stored; a corrupt entry is never served."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sitebuild import ROOT
+
+
+def _load():
+    if "execcache" in sys.modules:
+        return sys.modules["execcache"]
+    spec = importlib.util.spec_from_file_location("execcache", ROOT / "hooks" / "execcache.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["execcache"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+execcache = _load()
+
+
+class Runner:
+    """Runs code the way markdown-exec does (exec, printed text captured), counting runs."""
+
+    def __init__(self, cache):
+        self.cache = cache
+        self.runs = 0
+
+    def __call__(self, code: str) -> str:
+        def run() -> str:
+            self.runs += 1
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                exec(compile(code, "<block>", "exec"), {"__name__": "block"})
+            return buf.getvalue()
+
+        return self.cache.run("block", [code], run, code=code)
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return execcache.ExecCache(tmp_path / "cache")
+
+
+@pytest.fixture
+def run(cache):
+    return Runner(cache)
+
+
+@pytest.fixture
+def modules(tmp_path, monkeypatch):
+    """A directory of local modules on sys.path; the modules are forgotten afterwards."""
+    d = tmp_path / "mods"
+    d.mkdir()
+    monkeypatch.syspath_prepend(str(d))
+    before = set(sys.modules)
+    yield d
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def entries(cache) -> list[Path]:
+    return sorted(cache.dir.rglob("*.json"))
+
+
+def test_same_code_is_reused_and_other_code_runs(run):
+    assert run("print(6 * 7)") == "42\n"
+    assert run("print(6 * 7)") == "42\n"
+    assert run.runs == 1
+    assert run("print(6 * 8)") == "48\n"
+    assert run.runs == 2
+
+
+def test_a_file_the_code_reads_is_a_dependency(run, tmp_path):
+    data = tmp_path / "data.txt"
+    data.write_text("first")
+    code = f"print(open({str(data)!r}).read())"
+    assert run(code) == "first\n"
+    assert run(code) == "first\n" and run.runs == 1
+    data.write_text("second")
+    run.cache.new_build()
+    assert run(code) == "second\n" and run.runs == 2
+
+
+def test_a_numpy_file_read_with_mmap_is_a_dependency(run, tmp_path):
+    np = pytest.importorskip("numpy")
+    path = tmp_path / "w.npy"
+    np.save(path, np.arange(3.0))
+    code = f"import numpy as np\nprint(np.load({str(path)!r}, mmap_mode='r').sum())"
+    assert run(code) == "3.0\n"
+    np.save(path, np.arange(4.0))
+    run.cache.new_build()
+    assert run(code) == "6.0\n" and run.runs == 2
+
+
+def test_a_file_that_was_missing_and_appears_reruns(run, tmp_path):
+    path = tmp_path / "later.txt"
+    code = f"import os\ntry:\n    print(open({str(path)!r}).read())\nexcept FileNotFoundError:\n    print('none')"
+    assert run(code) == "none\n"
+    path.write_text("here")
+    run.cache.new_build()
+    assert run(code) == "here\n" and run.runs == 2
+
+
+def test_files_the_code_writes_are_not_dependencies(run, tmp_path):
+    out = tmp_path / "scratch.txt"
+    code = f"open({str(out)!r}, 'w').write('x')\nprint('wrote')"
+    run(code)
+    out.write_text("changed by someone else")
+    run.cache.new_build()
+    run(code)
+    assert run.runs == 1
+
+
+def test_local_modules_count_transitively_even_when_already_imported(run, modules):
+    (modules / "helper_a.py").write_text("from helper_b import VALUE\n")
+    (modules / "helper_b.py").write_text("VALUE = 1\n")
+    code = "import helper_a\nprint(helper_a.VALUE)"
+    assert run(code) == "1\n"
+    # helper_a is in sys.modules now; an edit to helper_b must still be seen
+    (modules / "helper_b.py").write_text("VALUE = 2\n")
+    for name in ("helper_a", "helper_b"):
+        del sys.modules[name]           # what hooks/execution.py does before each build
+    run.cache.new_build()
+    assert run(code) == "2\n" and run.runs == 2
+    run.cache.new_build()
+    assert run(code) == "2\n" and run.runs == 2
+
+
+def test_a_function_level_import_of_a_local_module_counts(run, modules):
+    (modules / "helper_c.py").write_text(textwrap.dedent("""
+        def value():
+            from helper_d import V
+            return V
+    """))
+    (modules / "helper_d.py").write_text("V = 'd1'\n")
+    code = "from helper_c import value\nprint(value())"
+    assert run(code) == "d1\n"
+    (modules / "helper_d.py").write_text("V = 'd2'\n")
+    for name in ("helper_c", "helper_d"):
+        sys.modules.pop(name, None)
+    run.cache.new_build()
+    assert run(code) == "d2\n" and run.runs == 2
+
+
+def test_imported_packages_are_recorded_with_their_versions(cache, run):
+    pytest.importorskip("numpy")
+    run("import numpy\nprint('ok')")
+    (entry,) = entries(cache)
+    dists = json.loads(entry.read_text())["body"]["deps"]["dists"]
+    import numpy
+    assert dists["numpy"] == numpy.__version__
+
+
+def test_a_package_version_change_reruns(run, monkeypatch):
+    pytest.importorskip("numpy")
+    code = "import numpy\nprint('ok')"
+    run(code)
+    real = run.cache.env.dist_closure
+
+    def bumped(name):
+        return {k: (v + ".post1" if k == "numpy" else v) for k, v in real(name).items()}
+
+    monkeypatch.setattr(run.cache.env, "dist_closure", bumped)
+    run(code)
+    assert run.runs == 2
+
+
+def test_a_python_version_change_reruns(run, monkeypatch):
+    run("print(1)")
+    monkeypatch.setattr(execcache, "interpreter", lambda: "cpython 9.9")
+    run("print(1)")
+    assert run.runs == 2
+
+
+def test_a_failure_is_not_stored_and_fails_again(cache, run):
+    for _ in range(2):
+        with pytest.raises(ZeroDivisionError):
+            run("print('partial')\n1 / 0")
+    assert run.runs == 2
+    assert entries(cache) == []
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "tampered", "empty", "wrong key"])
+def test_a_corrupt_entry_is_discarded_and_rerun(cache, run, damage):
+    assert run("print('good')") == "good\n"
+    (entry,) = entries(cache)
+    text = entry.read_text()
+    if damage == "garbage":
+        entry.write_bytes(b"\x00\xff not json")
+    elif damage == "truncated":
+        entry.write_text(text[: len(text) // 2])
+    elif damage == "tampered":     # valid JSON, but the output no longer matches its checksum
+        entry.write_text(text.replace("good", "evil"))
+    elif damage == "empty":
+        entry.write_text("")
+    else:
+        data = json.loads(text)
+        data["key"] = "0" * 64
+        entry.write_text(json.dumps(data))
+    assert run("print('good')") == "good\n"
+    assert run.runs == 2
+    assert cache.stats["discarded"] == 1
+    assert run("print('good')") == "good\n" and run.runs == 2     # stored again, whole
+
+
+def test_switched_off_by_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESM_CACHE", "0")
+    cache = execcache.ExecCache.from_env(tmp_path)
+    assert not cache.enabled
+    run = Runner(cache)
+    run("print(1)")
+    run("print(1)")
+    assert run.runs == 2
+    assert not (tmp_path / ".cache").exists()
+
+
+def test_directory_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("ESM_CACHE", raising=False)
+    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "elsewhere"))
+    cache = execcache.ExecCache.from_env(tmp_path / "project")
+    Runner(cache)("print(1)")
+    assert list((tmp_path / "elsewhere").rglob("*.json"))
+    monkeypatch.delenv("ESM_CACHE_DIR")
+    assert execcache.ExecCache.from_env(tmp_path).dir == tmp_path / ".cache" / "esm-exec"
+
+
+def test_the_default_directory_is_ignored_by_git_and_outside_the_site():
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    assert ".cache/" in ignored
+    assert execcache.DEFAULT_DIR.parts[0] == ".cache"
+
+
+def test_what_is_stored_is_the_printed_output_only(cache, run):
+    """Values published for the prose (glue markers) travel in the output: a hit returns them."""
+    code = "print('<!-- glue x=1 -->')\nprint('text')"
+    first = run(code)
+    assert run(code) == first == "<!-- glue x=1 -->\ntext\n"
+    (entry,) = entries(cache)
+    assert json.loads(entry.read_text())["body"]["value"] == first
+
+
+def test_a_package_found_by_name_without_an_import_counts(cache, run, modules):
+    """A helper that locates a data package with find_spec("pkg") (and reads its files with
+    native code, or only once per process) still makes that package's version a dependency."""
+    pytest.importorskip("numpy")
+    (modules / "helper_e.py").write_text(
+        "import importlib.util\n\ndef where():\n    return importlib.util.find_spec('numpy').origin\n")
+    run("import helper_e\nprint(bool(helper_e.where()))")
+    (entry,) = entries(cache)
+    assert "numpy" in json.loads(entry.read_text())["body"]["deps"]["dists"]
