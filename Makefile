@@ -2,6 +2,8 @@
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
 #   make build   install what is missing, write the site to site/ (--strict)
+#   make pdf     the whole book as book.pdf
+#   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json.
 
@@ -14,7 +16,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test deps clean check-tools
+.PHONY: serve build test pdf zensical-canary deps clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -24,6 +26,14 @@ build: deps
 
 test: deps
 	$(BIN)/python -m pytest
+
+# The whole book as one PDF (outline, page numbers): mkdocs-print-site-plugin + Chromium.
+pdf: deps
+	$(BIN)/python tests/tools/pdf.py -o book.pdf
+
+# Build with the current Zensical release in its own venv and report what works (not in `make test`).
+zensical-canary: check-tools
+	$(PYTHON) tests/tools/zensical_canary.py
 
 deps: $(PY_OK) $(NODE_OK)
 
@@ -46,4 +56,4 @@ $(NODE_OK): package.json package-lock.json | check-tools
 	touch $@
 
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .pytest_cache book.pdf zensical-site
