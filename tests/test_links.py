@@ -42,6 +42,11 @@ warnings=1
 """
 
 
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
 def linkchecker() -> str:
     venv = ROOT / ".venv" / "bin" / "linkchecker"
     return str(venv) if venv.exists() else shutil.which("linkchecker") or "linkchecker"
@@ -49,8 +54,7 @@ def linkchecker() -> str:
 
 @pytest.fixture(scope="module")
 def report(site, tmp_path_factory) -> list[dict]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.dir))
-    handler.log_message = lambda *a, **k: None
+    handler = functools.partial(_Quiet, directory=str(site.dir))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     rc = tmp_path_factory.mktemp("linkchecker") / "linkcheckerrc"

@@ -27,6 +27,11 @@ FOOTER = ('<div style="font-size:8px;width:100%;text-align:center;color:#666">'
           '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
 
 
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
 def build(site: Path) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     cmd = [str(ROOT / ".venv" / "bin" / "mkdocs"), "build", "--strict", "--clean",
@@ -36,8 +41,7 @@ def build(site: Path) -> None:
 
 def render(site: Path, out: Path) -> None:
     from playwright.sync_api import sync_playwright
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *a, **k: None
+    handler = functools.partial(_Quiet, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
