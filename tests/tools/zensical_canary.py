@@ -48,9 +48,10 @@ def main() -> int:
     start = time.perf_counter()
     build = run([VENV / "bin" / "zensical", "build", "--clean", "-f", config.name],
                 env={"PATH": f"{VENV / 'bin'}:/usr/bin:/bin", "HOME": str(Path.home()),
-                     "PYTHONPATH": str(ROOT / "snippets"), "ESM_OUTPUT": "html", "MPLBACKEND": "Agg"})
+                     "PYTHONPATH": str(ROOT / "snippets"), "ESM_OUTPUT": "html", "MPLBACKEND": "Agg",
+                     "NO_COLOR": "1"})
     seconds = time.perf_counter() - start
-    log = build.stdout + build.stderr
+    log = re.sub(r"\x1b\[[0-9;]*m", "", build.stdout + build.stderr)
     built = ROOT / "site"
     if built.is_dir():   # Zensical writes site_dir (site/): move it aside so `make build` owns site/
         if SITE.exists():
@@ -86,8 +87,9 @@ def main() -> int:
     print(f"# Zensical canary: zensical {version or '?'}\n")
     for name, ok, detail in rows:
         print(f"- [{'x' if ok else ' '}] {name}" + (f": {detail}" if detail else ""))
-    tail = [line for line in log.splitlines() if line.strip()][-15:]
-    print("\nLast lines of the build log:\n\n    " + "\n    ".join(tail))
+    warnings = sorted({line.strip() for line in log.splitlines() if re.match(r"\s*(Warning|Error)\b", line)})
+    counts = {w: log.count(w) for w in warnings}
+    print("\nZensical's own warnings:\n\n" + "\n".join(f"- {w} ({n})" for w, n in counts.items()))
     return 0
 
 
