@@ -133,6 +133,7 @@ def test_every_page_was_crawled(report, site):
 
 
 def test_no_external_address_was_requested(report):
-    fetched = [r["url"] for r in report if r["url"].startswith("http") and "127.0.0.1" not in r["url"]
-               and r["result"] and "ignored" not in r["result"].lower() and r["checktime"] not in ("", "0")]
+    """External links are listed but only their syntax is checked: nothing is downloaded."""
+    external = [r for r in report if r["url"].startswith("http") and "127.0.0.1" not in r["url"]]
+    fetched = [r["url"] for r in external if r["dltime"] not in ("-1", "")]
     assert not fetched, fetched[:10]
