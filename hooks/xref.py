@@ -1,0 +1,198 @@
+"""Cross-references by label, written with their current number; an unknown label fails.
+
+Syntax (an mkdocs-autorefs reference whose text holds ``#``; the hook writes the number
+in place of ``#``, mkdocs-autorefs writes the link)::
+
+    [section #][sec-static-versus-contextual-meaning]   -> section 1.4
+    [(#)][sec-cosine-similarity]                        -> (3.2)
+    [equation (#)][eq-lookup]                           -> equation (1.1)
+    [exercise #][ex-a-synthetic-analogy-direction]      -> exercise 10.4
+    [mistake #][mistake-anisotropy-forgotten]           -> mistake 9.7
+    [chapter #][chapter-self-attention]                 -> chapter P3
+    [Section #][sec-intuition]                          -> Section 1
+
+Labels come from what is already on the pages, so none has to be written by hand:
+
+- a numbered heading (``## 1.4 Static versus contextual meaning``, ``# 1 Intuition``) is
+  ``<kind>-<its title slugified without the number>``, its number the heading's own; kind
+  is ``sec``, or the page's front matter ``xref_kind`` (``ex`` on the exercises, ``mistake``
+  on the common mistakes);
+- a primer chapter (front matter ``eq_prefix: P3``) is ``chapter-<title slug>``, number P3;
+- a display formula ``\\label{name}`` is ``eq-<page file name>-name`` (``eq-intuition-lookup``),
+  numbered by hooks/katex.py; on its own page, ``eq-name`` is enough (``[(#)][eq-lookup]``).
+
+Numbered headings must count in step (``N``, then ``N.1``, ``N.2``, ...): a stale number fails
+the build. A reference to a label that no page defines fails the build naming page and line
+(in a one-page build of tests/sitebuild.py, a label defined on a page left out is only
+logged and shown as ``?``). Registers every label with mkdocs-autorefs, which resolves
+the links across pages in ``on_env``; this hook fills in the numbers just before it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import yaml
+from markdown.extensions.toc import slugify
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+log = logging.getLogger("mkdocs.hooks.xref")
+
+#: A cross-reference in Markdown source: [text with #][label].
+REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9.-]*)\]")
+_AUTOREF = re.compile(r'<autoref (?P<attrs>[^>]*?)identifier="(?P<label>[^"]+)"(?P<rest>[^>]*)>'
+                      r"(?P<text>[^<]*#[^<]*)</autoref>")
+_NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
+_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
+_EQ_LABEL = re.compile(r"\\label\{([^}]*)\}")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+_TAG = re.compile(r"<[^>]+>")
+
+_labels: dict[str, tuple[str, str, str]] = {}    # label -> (number, page src_uri, anchor)
+_refs: dict[str, list[tuple[int, str, str]]] = {}  # page src_uri -> (line, text, label)
+_known: set[str] = set()                           # labels defined by the project's sources
+
+
+def heading_label(kind: str, title: str) -> str:
+    return f"{kind}-{slugify(title, '-')}"
+
+
+def source_lines(text: str):
+    """(line number, line) of Markdown text outside fenced code, code spans blanked."""
+    fence = None
+    for n, line in enumerate(text.split("\n"), 1):
+        m = _FENCE.match(line)
+        if fence:
+            if m and m[1][0] == fence[0] and len(m[1]) >= len(fence) and not line.strip().strip(fence[0]):
+                fence = None
+            continue
+        if m:
+            fence = m[1]
+            continue
+        yield n, _CODE_SPAN.sub(lambda c: " " * len(c[0]), line)
+
+
+def _front_matter(text: str) -> dict:
+    m = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    return (yaml.safe_load(m[1]) or {}) if m else {}
+
+
+def eq_label(src_uri: str, name: str) -> str:
+    return f"eq-{Path(src_uri).stem}-{name}"
+
+
+def source_labels(src_uri: str, text: str) -> set[str]:
+    """The labels a page's Markdown source defines (what the rendered page will register)."""
+    meta = _front_matter(text)
+    kind = meta.get("xref_kind", "sec")
+    labels = {eq_label(src_uri, name) for name in _EQ_LABEL.findall(text)}
+    for _, line in source_lines(text):
+        if not (h := _HEADING.match(line)):
+            continue
+        if m := _NUMBERED.match(h["text"]):
+            labels.add(heading_label(kind, m["title"]))
+        elif len(h["hashes"]) == 1 and "eq_prefix" in meta:
+            labels.add(heading_label("chapter", h["text"]))
+    return labels
+
+
+def on_config(config, **kwargs):
+    if "autorefs" not in config.plugins:
+        raise PluginError("hooks/xref.py needs the autorefs plugin in mkdocs.yml")
+    return config
+
+
+def on_pre_build(config, **kwargs):
+    _labels.clear()
+    _refs.clear()
+    _known.clear()
+    docs = Path(config.config_file_path).parent / "docs"   # the whole project, even in a subset build
+    for path in sorted(docs.rglob("*.md")):
+        _known.update(source_labels(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")))
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    source = page.file.content_string if page.file.src_uri.endswith(".md") else ""
+    src = page.file.src_uri
+    own = {f"eq-{name}": eq_label(src, name) for name in _EQ_LABEL.findall(source)}
+    found = [(n, m["text"], own.get(m["label"], m["label"]))
+             for n, line in source_lines(source) for m in REF.finditer(line)]
+    _refs[src] = found
+    unknown = [f"{src}:{n}: unknown cross-reference label '{label}' in [{text}][{label}]"
+               for n, text, label in found if label not in _known]
+    if unknown:
+        raise PluginError("\n".join(unknown))
+    return markdown
+
+
+def _toc(items):
+    for item in items:
+        yield item
+        yield from _toc(item.children)
+
+
+def _register(page, label: str, number: str, anchor: str, plugin) -> None:
+    if label in _labels and _labels[label][1] != page.file.src_uri:
+        raise PluginError(f"{page.file.src_uri}: cross-reference label '{label}' is also defined "
+                          f"on {_labels[label][1]}")
+    _labels[label] = (number, page.file.src_uri, anchor)
+    if label != anchor:   # an anchor that is already a heading id needs no alias
+        plugin.register_anchor(page, label, anchor, primary=True)
+
+
+def on_page_content(html, page, config, files, **kwargs):
+    """Register the page's labels (after hooks/katex.py numbered its formulas)."""
+    plugin = config.plugins["autorefs"]
+    src = page.file.src_uri
+    kind = str(page.meta.get("xref_kind", "sec"))
+    top = None
+    for item in _toc(page.toc.items):
+        title = _TAG.sub("", item.title).strip()
+        m = _NUMBERED.match(title)
+        if not m:
+            if item.level == 1 and "eq_prefix" in page.meta:
+                _register(page, heading_label("chapter", title), str(page.meta["eq_prefix"]), item.id, plugin)
+            continue
+        num = m["num"]
+        if item.level == 1:
+            top, count = num, 0
+        elif top is not None and item.level == 2:
+            count += 1
+            if num != f"{top}.{count}":
+                raise PluginError(f"{src}: heading '{title}' should be numbered {top}.{count}")
+        _register(page, heading_label(kind, m["title"]), num, item.id, plugin)
+    for name, number in getattr(page, "esm_equations", {}).items():
+        _register(page, eq_label(src, name), number, f"eq-{name}", plugin)
+    return html
+
+
+@event_priority(0)   # before mkdocs-autorefs (-50) turns <autoref> elements into links
+def on_env(env, config, files, **kwargs):
+    missing = [(src, n, text, label) for src, refs in _refs.items() for n, text, label in refs
+               if label not in _labels]
+    if missing:
+        lines = [f"{src}:{n}: cross-reference [{text}][{label}]: label is defined on no page of this build"
+                 for src, n, text, label in missing]
+        if config.validation.links.unrecognized_links >= logging.WARNING:
+            raise PluginError("\n".join(lines))
+        for line in lines:   # a one-page build: the label's page was left out
+            log.info(line)
+
+    def number(m: re.Match, src: str) -> str:
+        label = m["label"]
+        if label.startswith("eq-") and label not in _labels:   # eq-name on its own page
+            label = eq_label(src, label[3:])
+        if label not in _labels:
+            return f'<span class="esm-xref-missing">{m["text"].replace("#", "?")}</span>'
+        return (f'<autoref {m["attrs"]}identifier="{label}"{m["rest"]}>'
+                f'{m["text"].replace("#", _labels[label][0])}</autoref>')
+
+    for file in files:
+        if file.page is not None and file.page.content:
+            src = file.page.file.src_uri
+            file.page.content = _AUTOREF.sub(lambda m: number(m, src), file.page.content)
+    return env

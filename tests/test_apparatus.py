@@ -1,0 +1,121 @@
+"""Cross-references, citations and links: what the strict build promises about them.
+
+Fault injection (an unknown label, an unknown citation key) builds one small page of a
+temporary copy; the rendered checks read the session's whole-site build."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, build_fails, pages
+
+_spec = importlib.util.spec_from_file_location("esm_cite", ROOT / "hooks" / "cite.py")
+cite = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cite)
+
+PAGE = "xref-fault.md"
+
+
+def _page(copy: Path, text: str) -> None:
+    (copy / "docs" / PAGE).write_text(f"# Fault\n\nSome text.\n\n{text}\n", encoding="utf-8")
+
+
+@pytest.mark.build
+def test_an_unknown_label_fails_naming_page_and_line(copy, tmp_path):
+    _page(copy, "See [section #][sec-no-such-section] here.")
+    build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "sec-no-such-section")
+
+
+@pytest.mark.build
+def test_an_unknown_label_fails_without_strict_too(copy, tmp_path):
+    _page(copy, "See [(#)][eq-no-such-formula].")
+    build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "eq-no-such-formula", strict=False)
+
+
+@pytest.mark.build
+def test_an_unknown_citation_key_fails_naming_page_and_line(copy, tmp_path):
+    _page(copy, "As shown [@nobody2099].")
+    build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "nobody2099", "references.bib")
+
+
+@pytest.mark.build
+def test_a_stale_section_number_fails(copy, tmp_path):
+    page = copy / "docs" / "part1" / "intuition.md"
+    page.write_text(page.read_text().replace("## 1.3 ", "## 1.7 ", 1))
+    build_fails(copy, tmp_path / "site", "part1/intuition.md", "should be numbered 1.3")
+
+
+def test_the_conversion_script_has_nothing_left_to_convert():
+    """tests/tools/convert_xrefs.py finds no plain-text reference left (re-run it after merging)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "convert_xrefs.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"plain-text references left; run tests/tools/convert_xrefs.py:\n{done.stdout}"
+
+
+def test_every_cited_key_is_in_the_bibliography_and_unused_entries_are_reported():
+    class Config:
+        docs_dir = str(ROOT / "docs")
+    cite._load(Config)
+    cited = set()
+    for path in pages():
+        for key in re.findall(r"-?@([\w:.-]+)", " ".join(re.findall(r"\[(-?@[^\[\]\n]*)\]", path.read_text()))):
+            cited.add(key)
+    assert cited <= set(cite._labels), sorted(cited - set(cite._labels))
+    unused = sorted(set(cite._labels) - cited)
+    if unused:
+        warnings.warn(f"docs/references.bib entries cited nowhere: {unused}")
+
+
+def test_author_year_labels():
+    class Config:
+        docs_dir = str(ROOT / "docs")
+    cite._load(Config)
+    assert cite._labels["vaswani2017attention"] == ("Vaswani et al.", "2017")
+    assert cite._labels["levy2014neural"] == ("Levy and Goldberg", "2014")
+    assert cite._labels["ethayarajh2019contextual"] == ("Ethayarajh", "2019")
+
+
+@pytest.mark.build
+def test_cross_references_show_their_numbers(site):
+    html = site.html("part1/similarity-geometry.md")
+    links = re.findall(r'<a class="autorefs autorefs-internal"[^>]*href="([^"]+)"[^>]*>([^<]*)</a>', html)
+    assert links, "no cross-reference links on the page"
+    assert not [text for _, text in links if "#" in text or "?" in text]
+    assert ("../formal-definitions/#24-input-output-and-tied-embeddings", "section 2.4") in links
+
+
+@pytest.mark.build
+def test_no_reference_is_left_as_raw_syntax(site):
+    for path in site.dir.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        body = re.sub(r"<(code|pre)\b.*?</\1>", "", text, flags=re.S)
+        assert not re.search(r"\]\[(sec|ex|mistake|chapter|eq|ref)-", body), path
+        assert "esm-xref-missing" not in body, path
+        assert not re.search(r"\[-?@[a-z]", body), path
+
+
+@pytest.mark.build
+def test_pass_line_equation_tags_link_to_their_equation(site):
+    html = site.html("part1/intuition.md")
+    refs = re.findall(r'<a class="esm-eqref" href="#eq-([^"]+)">\(([^)]+)\)</a>', html)
+    assert refs
+    for name, number in refs:
+        assert f'id="eq-{name}"' in html
+
+
+@pytest.mark.build
+def test_the_bibliography_page_lists_every_entry(site):
+    html = site.html("references.md")
+    class Config:
+        docs_dir = str(ROOT / "docs")
+    cite._load(Config)
+    for key in cite._labels:
+        assert f'id="ref-{key}"' in html
+    assert not (site.dir / "references.bib").exists()

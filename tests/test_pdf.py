@@ -1,0 +1,78 @@
+"""`make pdf`: the whole book in one PDF with an outline and page numbers, math and figures
+rendered. Builds with mkdocs-pdf.yml and prints with Debian's Chromium (slow: one build)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.build
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = ["1 Intuition", "2 Formal Definitions", "3 Similarity Geometry", "4 Geometry of Meaning",
+            "5 Training Embeddings", "6 Positional Information", "7 Attention Bridge",
+            "8 Scale and Diagnostics", "9 Common Mistakes", "10 Exercises", "11 Why This Matters",
+            "12 Conceptual Bridge", "Token embeddings", "Positional encoding", "Self-attention",
+            "Softmax and attention scores", "Multi-head attention", "The transformer block",
+            "References"]
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    if not Path("/usr/bin/chromium").exists() or not shutil.which("pdftoppm"):
+        pytest.skip("needs Debian's chromium and poppler-utils (pdftoppm)")
+    out = tmp_path_factory.mktemp("pdf") / "book.pdf"
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "pdf.py"), "-o", str(out)],
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    from pypdf import PdfReader
+    return out, PdfReader(str(out))
+
+
+def _titles(outline, depth=0):
+    for item in outline:
+        if isinstance(item, list):
+            yield from _titles(item, depth + 1)
+        else:
+            yield depth, item.title
+
+
+def test_the_outline_has_every_chapter(book):
+    _, reader = book
+    titles = [t.strip() for _, t in _titles(reader.outline)]
+    missing = [c for c in CHAPTERS if c not in titles]
+    assert not missing, f"chapters missing from the outline: {missing}"
+    assert "Theory notebook" in " ".join(titles) or any("notebook" in t.lower() for t in titles)
+
+
+def test_pages_are_numbered(book):
+    _, reader = book
+    n = len(reader.pages)
+    assert n > 100, f"only {n} pages"
+    assert re.search(rf"\b5 / {n}\b", reader.pages[4].extract_text())
+
+
+def test_no_raw_tex_or_unresolved_reference_is_printed(book):
+    _, reader = book
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "\\(" not in text and "\\)" not in text   # arithmatex delimiters: unrendered math
+    assert not re.search(r"\]\[(sec|eq|ex|mistake|chapter|ref)-", text)
+
+
+def test_a_page_shows_a_formula_and_a_figure(book, tmp_path):
+    """The page of section 1.1 holds formula (1.1) and the first figure: render it and look."""
+    path, reader = book
+    k = next(i for i, page in enumerate(reader.pages) if "From token ids to vectors" in page.extract_text()
+             and "(1.1)" in page.extract_text())
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", str(k + 1), "-l", str(k + 1), str(path),
+                    str(tmp_path / "page")], check=True)
+    from PIL import Image
+    png = next(tmp_path.glob("page*.png"))
+    image = Image.open(png).convert("L")
+    dark = sum(1 for v in image.getdata() if v < 128) / (image.width * image.height)
+    assert dark > 0.01, f"page {k + 1} is nearly blank ({dark:.3%} dark pixels)"
