@@ -181,7 +181,7 @@ def _toc_entries(items):
 
 
 def _render_toc(page) -> None:
-    """Math in a heading reaches the table of contents as bare ``\(...\)`` text (the toc
+    r"""Math in a heading reaches the table of contents as bare ``\(...\)`` text (the toc
     extension keeps a heading's text, not its markup): render it there too."""
     entries = [e for e in _toc_entries(page.toc.items) if "\\(" in e.title]
     if not entries:
