@@ -301,7 +301,7 @@ show(fig, alt=f"Bar chart of cosines to king - man + woman, {ranked[0]} highest,
 #
 # $$
 # \label{anisotropy}
-# \bar c=\frac{1}{N(N-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
+# \overline{\cos}=\frac{1}{N(N-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
 # =\frac{\lVert\sum_i\hat{\mathbf x}_i\rVert^2-N}{N(N-1)}
 # $$
 #
