@@ -301,7 +301,7 @@ show(fig, alt=f"Bar chart of cosines to king - man + woman, {ranked[0]} highest,
 #
 # $$
 # \label{anisotropy}
-# \bar c=\frac{1}{N(N-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
+# \overline{\cos}=\frac{1}{N(N-1)}\sum_{i\ne j}\cos(\mathbf x_i,\mathbf x_j)
 # =\frac{\lVert\sum_i\hat{\mathbf x}_i\rVert^2-N}{N(N-1)}
 # $$
 #
@@ -905,42 +905,42 @@ show(fig, alt="RoPE score of a vector with itself against the offset between pos
 # ## 18. Exploration: quantisation error against group size
 #
 # Section 8.2 quantises with one scale per row; 4-bit formats use one scale per group of a few
-# dozen entries. With `BITS` bits and symmetric levels $-L,\dots,L$, $L=2^{\text{BITS}-1}-1$, a
-# group's scale is $\kappa=\max\lvert x\rvert/L$ and an entry $x$ is stored as
+# dozen entries. With `BITS` bits and symmetric integer codes $-c_{\max},\dots,c_{\max}$, $c_{\max}=2^{\text{BITS}-1}-1$, a
+# group of $n_{\text{grp}}$ entries has the scale $\kappa=\max\lvert x\rvert/c_{\max}$ and an entry $x$ is stored as
 # $\hat x=\kappa\operatorname{round}(x/\kappa)$; its largest entry is exact and the others are
 # rounded. If rounding errors are uniform on $[-\kappa/2,\kappa/2]$, each has mean square $\kappa^2/12$:
 #
 # $$
 # \label{group-mse}
 # \lvert x-\hat x\rvert\le\frac\kappa2,\qquad
-# \operatorname{MSE}\approx\frac1{N_{\text{entries}}}\sum_{\text{groups}}(g-1)\,\frac{\kappa^2}{12}
+# \operatorname{MSE}\approx\frac1{N_{\text{entries}}}\sum_{\text{groups}}(n_{\text{grp}}-1)\,\frac{\kappa^2}{12}
 # $$
 #
 # Smaller groups have smaller scales (a group's maximum is smaller), so smaller errors, at the
-# price of more scales to store: with a 16-bit scale a code costs $\text{BITS}+16/g$ bits. On a
+# price of more scales to store: with a 16-bit scale a code costs $\text{BITS}+16/n_{\text{grp}}$ bits. On a
 # {{ex18_rows}} $\times$ {{ex18_d}} table at {{ex18_bits}} bits, the root-mean-square error grows
-# from {{ex18_rms_lo}} at $g={{ex18_gmin}}$ ({{ex18_cost_lo}} bits per entry) to {{ex18_rms_hi}} at
-# $g={{ex18_gmax}}$ ({{ex18_cost_hi}} bits per entry); the uniform model predicts every
+# from {{ex18_rms_lo}} at $n_{\text{grp}}={{ex18_gmin}}$ ({{ex18_cost_lo}} bits per entry) to {{ex18_rms_hi}} at
+# $n_{\text{grp}}={{ex18_gmax}}$ ({{ex18_cost_hi}} bits per entry); the uniform model predicts every
 # group size's mean square error to within {{ex18_model}}.
 
 # %%
 rng = np.random.default_rng(SEED + 18)
 table = rng.normal(size=(QUANT_ROWS, QUANT_D)) * np.exp(rng.normal(0, 0.5, (QUANT_ROWS, 1))) / math.sqrt(QUANT_D)
-L = 2 ** (BITS - 1) - 1
+c_max = 2 ** (BITS - 1) - 1
 rms, cost, model_gap = [], [], []
 for g in GROUP_SIZES:
     G = table.reshape(-1, g)
-    s = np.abs(G).max(axis=1, keepdims=True) / L
+    s = np.abs(G).max(axis=1, keepdims=True) / c_max
     err = G - np.round(G / s) * s
-    print(check_less(f"g = {g}: every entry within half a step", float((np.abs(err) / s).max()),
+    print(check_less(f"n_grp = {g}: every entry within half a step", float((np.abs(err) / s).max()),
                      0.5 + 1e-9, names=("max |x - x_hat| / kappa", "1/2"), eq="group-mse"))
     mse = float(np.mean(err ** 2))
     predicted = float(np.sum((g - 1) * s[:, 0] ** 2 / 12) / G.size)
     # Four standard errors of the ratio: a uniform error on [-kappa/2, kappa/2] has E[e^2] = kappa^2/12
-    # and Var(e^2) = kappa^4/180; summed over the g - 1 rounded entries of every group (scales differ
+    # and Var(e^2) = kappa^4/180; summed over the n_grp - 1 rounded entries of every group (scales differ
     # between groups, so the simpler sqrt(0.8 / n) of equal scales would understate it).
     tol = 4 * math.sqrt(np.sum((g - 1) * s[:, 0] ** 4) / 180) / (np.sum((g - 1) * s[:, 0] ** 2) / 12)
-    print(check_close(f"g = {g}: the mean square error matches the uniform rounding model",
+    print(check_close(f"n_grp = {g}: the mean square error matches the uniform rounding model",
                       mse / predicted, 1.0, atol=tol))
     rms.append(math.sqrt(mse)); cost.append(BITS + 16 / g); model_gap.append(abs(mse / predicted - 1))
 print(glue("ex18_rows", QUANT_ROWS), glue("ex18_d", QUANT_D), glue("ex18_bits", BITS),

@@ -36,11 +36,11 @@ print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k, "d_ff": d_ff}, [
     ("block input", "X", X, "T d", "the residual stream"),
     ("normalised input", "\\operatorname{LN}_1(X)", N1, "T d", "each row: mean 0, variance 1, then $\\gamma,\\beta$"),
     ("attention output", "\\operatorname{MHA}(\\cdot)", attn, "T d", f"{H} heads of width {d_k}"),
-    ("after first residual", "U", U, "T d", "$X+\\operatorname{MHA}(\\operatorname{LN}_1(X))$"),
+    ("after first residual", "\\tilde X", U, "T d", "$X+\\operatorname{MHA}(\\operatorname{LN}_1(X))$"),
     ("first FFN weights", "W_1", p["W_1"], "d d_ff", "expand to $4d$"),
     ("FFN hidden layer", "\\phi(\\cdot)", F_hidden, "T d_ff", "GELU, token by token"),
     ("second FFN weights", "W_2", p["W_2"], "d_ff d", "back to $d$"),
-    ("block output", "Y", Y, "T d", "$U+\\operatorname{FFN}(\\operatorname{LN}_2(U))$: same shape as $X$"),
+    ("block output", "Y", Y, "T d", "$\\tilde X+\\operatorname{FFN}(\\operatorname{LN}_2(\\tilde X))$: same shape as $X$"),
 ]))
 
 # Independent implementation: one token at a time, plain Python sums for the statistics.

@@ -52,9 +52,9 @@ def draw(ax, pre):
             arrow(ax, (start + 3.57, 0), (start + 4.0 if start == 0 else 8.0, 0))
             add = start + 2.3
         plus(ax, add, 0)
-    ax.text(4.0, -0.45, "$U$", ha="center", va="center", fontsize=9)
-    ax.set_title("pre-LN (GPT-2): $U=X+\\mathrm{MHA}(\\mathrm{LN}_1(X))$" if pre else
-                 "post-LN (2017): $U=\\mathrm{LN}_1(X+\\mathrm{MHA}(X))$", fontsize=9)
+    ax.text(4.0, -0.45, "$\\tilde X$", ha="center", va="center", fontsize=9)
+    ax.set_title("pre-LN (GPT-2): $\\tilde X=X+\\mathrm{MHA}(\\mathrm{LN}_1(X))$" if pre else
+                 "post-LN (2017): $\\tilde X=\\mathrm{LN}_1(X+\\mathrm{MHA}(X))$", fontsize=9)
     ax.set_xlim(-0.8, 8.8)
     ax.set_ylim(-0.7, 1.5)
     ax.set_aspect("equal")

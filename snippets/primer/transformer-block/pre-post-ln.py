@@ -15,7 +15,7 @@ mask = causal_mask(T)
 mha = multi_head_attention(X, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H, mask, p["b_Q"], p["b_K"], p["b_V"], p["b_O"])
 U_post = layer_norm(X + mha, p["g_1"], p["beta_1"])
 Y_post = layer_norm(U_post + feed_forward(U_post, p), p["g_2"], p["beta_2"])
-print(check_close("post-LN: U = LN_1(X + MHA(X)), Y = LN_2(U + FFN(U)), step by step = esm.block_forward(pre_ln=False)",
+print(check_close("post-LN: X~ = LN_1(X + MHA(X)), Y = LN_2(X~ + FFN(X~)), step by step = esm.block_forward(pre_ln=False)",
                   block_forward(X, p, H, mask, pre_ln=False), Y_post, eq="post-ln", atol=1e-12))
 
 # With the sublayers' output weights and biases at zero: pre-LN is the identity, post-LN is not.
