@@ -141,7 +141,7 @@ def copy(tmp_path) -> Path:
     import shutil
     dst = tmp_path / "project"
     dst.mkdir()
-    for name in ("docs", "snippets", "hooks"):
+    for name in ("docs", "snippets", "hooks", "overrides"):
         shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(ROOT / name, dst / name)
