@@ -19,7 +19,9 @@ span ends the exclusion.)
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
@@ -72,3 +74,12 @@ def on_post_page(output, page, **kwargs):
     if n != len(held):
         raise PluginError(f"search hook: {page.file.src_uri}: {len(held) - n} held elements not put back")
     return output
+
+
+def on_post_build(config, **kwargs):
+    """Material writes the index with every non-ASCII character escaped (``\\u2223`` for the
+    six bytes of one math symbol); written again as UTF-8 it reads the same and is smaller."""
+    path = Path(config.site_dir) / "search" / "search_index.json"
+    if path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

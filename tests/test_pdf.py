@@ -76,3 +76,15 @@ def test_a_page_shows_a_formula_and_a_figure(book, tmp_path):
     image = Image.open(png).convert("L")
     dark = sum(1 for v in image.getdata() if v < 128) / (image.width * image.height)
     assert dark > 0.01, f"page {k + 1} is nearly blank ({dark:.3%} dark pixels)"
+
+
+def test_the_pdf_config_runs_the_sites_hooks():
+    """mkdocs-pdf.yml lists hooks itself (INHERIT replaces lists): every hook of the site, in
+    order, then hooks/print_site.py; a hook added to the site and not here would leave its
+    work undone in the book (e.g. raw {{name}} values)."""
+
+    def hooks(name):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        return re.findall(r"^  - (hooks/\S+)", text.split("\nhooks:", 1)[1].split("\n\n", 1)[0], re.M)
+
+    assert hooks("mkdocs-pdf.yml") == hooks("mkdocs.yml") + ["hooks/print_site.py"]

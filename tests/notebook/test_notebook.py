@@ -73,7 +73,7 @@ def test_helper_cell_runs_without_esm_and_prints_plain_pass_lines(nb, monkeypatc
 
 
 STDLIB = set(sys.stdlib_module_names)
-ALLOWED = {"numpy", "matplotlib", "cycler", "IPython"}   # cycler ships with matplotlib; IPython with any kernel
+ALLOWED = {"numpy", "matplotlib", "cycler", "PIL", "IPython"}   # cycler and Pillow (PIL) ship with matplotlib; IPython with any kernel
 
 
 def test_notebook_imports_only_numpy_matplotlib_and_the_standard_library(nb):
