@@ -40,9 +40,10 @@ def test_search_index_is_small(site):
     """About 600 KB before the search hook (formulas three times, code, SVG text)."""
     index = site.dir / "search" / "search_index.json"
     docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
-    # Budget per indexed page: 12.5 KB, the density of the first budget (300 KB for 24 pages);
-    # the site has grown since (four primer chapters, seven exercises, real-data sections).
+    # Budget per indexed page, 13 KB: the first budget was 300 KB for 24 pages (12.5 KB a page)
+    # before the site gained four primer chapters, seven exercises, real-data sections, about
+    # 70 author-year citations and the bibliography page; what is indexed is prose only.
     pages = {d["location"].split("#")[0] for d in docs}
-    assert index.stat().st_size < 12_500 * len(pages), (index.stat().st_size, len(pages))
+    assert index.stat().st_size < 13_000 * len(pages), (index.stat().st_size, len(pages))
     assert "\\u22" not in index.read_text(encoding="utf-8"), "math symbols escaped: write UTF-8"
     assert any("cosine" in d["text"] for d in docs)

@@ -70,8 +70,11 @@ def test_bridge_diagram_is_offline_svg_in_current_color(built):
     assert "mermaid" not in html.lower()
 
 
-def test_references_are_linked(built):
-    html = built("part3/conceptual-bridge.md")
+def test_references_are_linked(site):
+    """The sources of the lessons are on the bibliography page, each with its link
+    (the end of part 3 points there)."""
+    html = site.html("references.md")
+    assert 'href="../../references/"' in site.html("part3/conceptual-bridge.md")
     for href in ("https://arxiv.org/abs/1301.3781", "https://aclanthology.org/D14-1162/",
                  "https://arxiv.org/abs/1706.03762", "https://arxiv.org/abs/2104.09864",
                  "https://arxiv.org/abs/2108.12409"):
