@@ -37,7 +37,7 @@ __all__ = [
     "figure", "svg", "PALETTE", "shape_table", "table",
     "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
     "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
-    "sinusoidal_positions", "rope_angles", "rope_rotate", "alibi_slopes", "alibi_bias",
+    "sinusoidal_positions", "shift_map", "rope_angles", "rope_rotate", "alibi_slopes", "alibi_bias",
     "causal_mask", "attention",
 ]
 
@@ -489,6 +489,19 @@ def sinusoidal_positions(n_positions: int, d: int, base: float = 10000.0) -> np.
     pe[:, 0::2] = np.sin(p * freq)
     pe[:, 1::2] = np.cos(p * freq)
     return pe
+
+
+def shift_map(k: float, d: int, base: float = 10000.0) -> np.ndarray:
+    """M_k with PE_{t+k} = M_k PE_t (column vectors): block diagonal, one 2x2 rotation
+    [[cos k w_j, sin k w_j], [-sin k w_j, cos k w_j]] per pair of coordinates. Introduced in 6.2;
+    the primer's P2 reuses it."""
+    if d % 2:
+        raise ValueError("d must be even")
+    M = np.zeros((d, d))
+    for j, w in enumerate(base ** (-np.arange(0, d, 2) / d)):
+        c, s = np.cos(k * w), np.sin(k * w)
+        M[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, s], [-s, c]]
+    return M
 
 
 def rope_angles(d: int, base: float = 10000.0) -> np.ndarray:

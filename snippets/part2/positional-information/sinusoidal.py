@@ -3,23 +3,16 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, figure, glue, shape_table, sinusoidal_positions, svg
+from esm import PALETTE, check_close, figure, glue, shape_table, shift_map, sinusoidal_positions, svg
 
 T, d, k, t_far = 64, 32, 5, 5000
 PE = sinusoidal_positions(T, d)
 omega = 10000.0 ** (-np.arange(0, d, 2) / d)     # one frequency per pair (2j, 2j+1)
 
 
-def shift_map(k):
-    """Block-diagonal M_k with PE_{t+k} = M_k PE_t: a 2x2 rotation by k * omega_j per pair."""
-    M = np.zeros((d, d))
-    for j, w in enumerate(omega):
-        c, s = math.cos(k * w), math.sin(k * w)
-        M[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, s], [-s, c]]
-    return M
 
 
-M = shift_map(k)
+M = shift_map(k, d)
 
 print(shape_table({"T": T, "d": d, "d/2": d // 2}, [
     ("position table", r"\mathrm{PE}", PE, "T d", r"row $t$ encodes position $t$"),

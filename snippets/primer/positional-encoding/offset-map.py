@@ -4,24 +4,16 @@ import math
 
 import numpy as np
 
-from esm import check_close, figure, glue, shape_table, sinusoidal_positions, svg
+from esm import check_close, figure, glue, shape_table, shift_map, sinusoidal_positions, svg
 
 d, k, n_pos = 16, 5, 300
 PE = sinusoidal_positions(n_pos, d)
 omega = 10000.0 ** (-np.arange(0, d, 2) / d)
 
 
-def M(k):
-    """M_k: block diagonal, one 2x2 rotation by k omega_j per pair, acting on column vectors
-    (sin a, cos a)^T -> (sin(a + k omega_j), cos(a + k omega_j))^T."""
-    out = np.zeros((d, d))
-    for j, w in enumerate(omega):
-        c, s = math.cos(k * w), math.sin(k * w)
-        out[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, s], [-s, c]]
-    return out
 
 
-Mk = M(k)
+Mk = shift_map(k, d)
 shifted = (Mk @ PE[:-k].T).T                      # column t is M_k PE_t
 n = n_pos - k
 print(glue("d_off", d), glue("k", k), glue("n_pairs", n), glue("t_last", n - 1), glue("t_last_k", n_pos - 1))
@@ -41,8 +33,8 @@ fit, *_ = np.linalg.lstsq(PE[:-k], PE[k:], rcond=None)
 err_fit = float(np.abs(fit.T - Mk).max())
 print(check_close("least squares on the data recovers the same matrix (no t in it)", fit.T, Mk, atol=1e-4))
 print(glue("err_fit", err_fit, ".0e"))
-print(check_close("M_2 M_3 = M_5 (shifts compose) and M_k^T M_k = I (a rotation)", np.stack([M(2) @ M(3), Mk.T @ Mk]),
-                  np.stack([M(5), np.eye(d)]), atol=1e-12))
+print(check_close("M_2 M_3 = M_5 (shifts compose) and M_k^T M_k = I (a rotation)", np.stack([shift_map(2, d) @ shift_map(3, d), Mk.T @ Mk]),
+                  np.stack([shift_map(5, d), np.eye(d)]), atol=1e-12))
 
 starts = (0, 47, 203)
 dots = np.array([float(PE[t] @ PE[t + 2]) for t in starts])
