@@ -41,7 +41,7 @@ _TOKEN = re.compile(r"\\[\\$`]|\$\$|\$|`+|\n[ \t]*\n|" + REFERENCE.pattern)
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _EXPONENT = re.compile(r"([-+]?[\d.,]*\d)[eE]([+-])(\d+)")
 
-_page = {"src": "?", "markdown": ""}
+_page = {"src": "?", "markdown": "", "values": {}}
 
 
 class GlueError(PluginError):
@@ -177,6 +177,7 @@ class GluePreprocessor(Preprocessor):
         if hasattr(self.md, "_original_md"):   # markdown-exec's inner conversion of an output
             return lines
         values, problems = collect(self.md.htmlStash.rawHtmlBlocks)
+        _page["values"] = values
         if _a_block_failed():   # hooks/execution.py names the failed block: do not mask it
             return lines
         if problems:
@@ -207,4 +208,12 @@ def on_config(config, **kwargs):
 def on_page_markdown(markdown, page, **kwargs):
     _page["src"] = page.file.src_uri
     _page["markdown"] = markdown
+    _page["values"] = {}
     return markdown
+
+
+def on_page_content(html, page, **kwargs):
+    """Keep the page's published values on the page: other text quotes them once every page
+    is converted (the skill checks of docs/skill-checks/, hooks/learner.py)."""
+    page.computed_values = _page["values"]
+    return html
