@@ -52,19 +52,29 @@ class GlueError(PluginError):
 # Formatting: one value, as text and as math
 # ---------------------------------------------------------------------------------------------
 
+def _exponent(m: re.Match) -> str:
+    return ("-" if m[2] == "-" else "") + (m[3].lstrip("0") or "0")
+
+
+def as_text(printed: str) -> str:
+    """The text form of one number as ``format`` prints it: ``2.1e-16`` is ``2.1×10⁻¹⁶``."""
+    m = _EXPONENT.fullmatch(printed)
+    return printed if m is None else m[1] + "×10" + _exponent(m).translate(_SUPERSCRIPT)
+
+
 def _one(x, fmt: str, math: bool) -> str:
     if isinstance(x, str):
         if fmt:
             raise ValueError(f"a string takes no format, got {fmt!r}")
         return r"\text{" + x + "}" if math else x
     s = format(x, fmt)
+    if not math:
+        return as_text(s)
     mantissa, exp = s, None
     if m := _EXPONENT.fullmatch(s):
-        mantissa, exp = m[1], ("-" if m[2] == "-" else "") + (m[3].lstrip("0") or "0")
-    if math:
-        mantissa = mantissa.replace(",", "{,}").replace("%", r"\%")
-        return mantissa + (rf"\times10^{{{exp}}}" if exp is not None else "")
-    return mantissa + ("×10" + exp.translate(_SUPERSCRIPT) if exp is not None else "")
+        mantissa, exp = m[1], _exponent(m)
+    mantissa = mantissa.replace(",", "{,}").replace("%", r"\%")
+    return mantissa + (rf"\times10^{{{exp}}}" if exp is not None else "")
 
 
 def render(value, fmt: str, *, math: bool = False) -> str:
