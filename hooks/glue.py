@@ -41,7 +41,7 @@ _TOKEN = re.compile(r"\\[\\$`]|\$\$|\$|`+|\n[ \t]*\n|" + REFERENCE.pattern)
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _EXPONENT = re.compile(r"([-+]?[\d.,]*\d)[eE]([+-])(\d+)")
 
-_page = {"src": "?", "markdown": ""}
+_page = {"src": "?", "markdown": "", "values": {}}
 
 
 class GlueError(PluginError):
@@ -52,19 +52,29 @@ class GlueError(PluginError):
 # Formatting: one value, as text and as math
 # ---------------------------------------------------------------------------------------------
 
+def _exponent(m: re.Match) -> str:
+    return ("-" if m[2] == "-" else "") + (m[3].lstrip("0") or "0")
+
+
+def as_text(printed: str) -> str:
+    """The text form of one number as ``format`` prints it: ``2.1e-16`` is ``2.1×10⁻¹⁶``."""
+    m = _EXPONENT.fullmatch(printed)
+    return printed if m is None else m[1] + "×10" + _exponent(m).translate(_SUPERSCRIPT)
+
+
 def _one(x, fmt: str, math: bool) -> str:
     if isinstance(x, str):
         if fmt:
             raise ValueError(f"a string takes no format, got {fmt!r}")
         return r"\text{" + x + "}" if math else x
     s = format(x, fmt)
+    if not math:
+        return as_text(s)
     mantissa, exp = s, None
     if m := _EXPONENT.fullmatch(s):
-        mantissa, exp = m[1], ("-" if m[2] == "-" else "") + (m[3].lstrip("0") or "0")
-    if math:
-        mantissa = mantissa.replace(",", "{,}").replace("%", r"\%")
-        return mantissa + (rf"\times10^{{{exp}}}" if exp is not None else "")
-    return mantissa + ("×10" + exp.translate(_SUPERSCRIPT) if exp is not None else "")
+        mantissa, exp = m[1], _exponent(m)
+    mantissa = mantissa.replace(",", "{,}").replace("%", r"\%")
+    return mantissa + (rf"\times10^{{{exp}}}" if exp is not None else "")
 
 
 def render(value, fmt: str, *, math: bool = False) -> str:
@@ -177,6 +187,7 @@ class GluePreprocessor(Preprocessor):
         if hasattr(self.md, "_original_md"):   # markdown-exec's inner conversion of an output
             return lines
         values, problems = collect(self.md.htmlStash.rawHtmlBlocks)
+        _page["values"] = values
         if _a_block_failed():   # hooks/execution.py names the failed block: do not mask it
             return lines
         if problems:
@@ -207,4 +218,12 @@ def on_config(config, **kwargs):
 def on_page_markdown(markdown, page, **kwargs):
     _page["src"] = page.file.src_uri
     _page["markdown"] = markdown
+    _page["values"] = {}
     return markdown
+
+
+def on_page_content(html, page, **kwargs):
+    """Keep the page's published values on the page: other text quotes them once every page
+    is converted (the skill checks of docs/skill-checks/, hooks/learner.py)."""
+    page.computed_values = _page["values"]
+    return html

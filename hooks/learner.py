@@ -11,6 +11,11 @@ checks, practice queue, and the private-notes panel of every lesson page.
   the page it is shown on (``page:``) and holds 4 to 6 multiple-choice questions; the
   questions are rendered here, with their ``$math$`` handed to hooks/katex.py (this hook is
   listed before it), and appended to that page.
+- Skill-check text quotes values that a page's code computed as
+  ``{{part2/geometry-of-meaning.md#analogy_cos_king}}`` (or ``{{...#name:.2f}}``): the page and
+  a name it publishes with ``esm.glue`` (hooks/glue.py). They are filled in ``on_env``, when
+  every page is converted, as text (never inside ``$...$``: the math is rendered by then); an
+  unknown page or name fails the build naming the file and the question.
 - The practice page (docs/practice.md), in place of ``<div class="esm-practice"></div>``, gets every question of every
   skill check, hidden; docs/javascripts/learner.js shows the ones due for practice.
 - Lesson pages get the private-notes panel (after the search index is built, so the panel
@@ -28,6 +33,7 @@ import re
 from pathlib import Path
 
 import yaml
+from glue import render     # hooks/ is on sys.path while mkdocs loads a hook
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
@@ -52,6 +58,7 @@ _OVERVIEW_MARK = '<div class="esm-overview"></div>'
 OVERVIEW, PRACTICE = "overview.md", "practice.md"
 _PRACTICE_MARK = '<div class="esm-practice"></div>'
 
+_DOCS = Path(__file__).resolve().parent.parent / "docs"
 _all_checks: list[dict] = []            # every skill check, as read from its file
 _checks: dict[str, dict] = {}           # page src_uri -> the skill check shown on it
 _nav = None
@@ -84,11 +91,29 @@ def _load_checks(docs_dir: Path) -> list[dict]:
             if not re.fullmatch(r"[a-z0-9-]+", str(q["id"])) or q["id"] in ids:
                 raise PluginError(f"{where}: question {k} id {q['id']!r} is not unique lowercase-with-dashes")
             ids.add(q["id"])
+            _check_references(where, q)
             if not 2 <= len(q["choices"]) <= 6 or not 0 <= int(q["answer"]) < len(q["choices"]):
                 raise PluginError(f"{where}: question {q['id']}: 2-6 choices and an answer index among them")
         data["key"] = path.stem
         out.append(data)
     return out
+
+
+#: A computed value quoted in a skill check: {{page.md#name}} or {{page.md#name:format}}.
+_VALUE = re.compile(r"\{\{\s*([\w./-]+\.md)#([A-Za-z][A-Za-z0-9_]*)\s*(?::([^{}\n]*?))?\s*\}\}")
+
+
+def _check_references(where: str, q: dict) -> None:
+    """Every ``{{...}}`` in a question is a well-formed reference outside ``$...$``."""
+    for field in ("prompt", "explain", *(f"choice {i + 1}" for i in range(len(q["choices"])))):
+        text = str(q[field] if not field.startswith("choice") else q["choices"][int(field[7:]) - 1])
+        if text.count("{{") != len(_VALUE.findall(text)):
+            raise PluginError(f"{where}: question {q['id']} ({field}): a computed value is quoted "
+                              "as {{page.md#name}} or {{page.md#name:format}}")
+        for k, part in enumerate(re.split(r"(?<!\\)\$", text)):
+            if k % 2 and "{{" in part:
+                raise PluginError(f"{where}: question {q['id']} ({field}): a computed value "
+                                  "cannot stand inside $...$ in a skill check; quote it outside")
 
 
 _INLINE = re.compile(r"(`[^`]+`)|(\$[^$]+\$)|(\*\*[^*]+\*\*)|(\*[^*]+\*)")
@@ -296,8 +321,43 @@ def _overview_table(nav, page: Page) -> str:
     return '<div class="esm-overview">' + "".join(rows + body) + "</div>"
 
 
+def _where(ref: str) -> str:
+    """The skill-check file and question that quote ``ref`` (for error messages)."""
+    for check in _all_checks:
+        for q in check["questions"]:
+            if ref in str([q["prompt"], q["choices"], q["explain"]]):
+                return f"skill-checks/{check['key']}.yml: question {q['id']}"
+    return "skill-checks"
+
+
+def _fill_values(html: str, files) -> str:
+    """Replace each {{page.md#name[:format]}} by the value that page's code published."""
+    def value(m: re.Match) -> str:
+        path, name, fmt = m[1], m[2], m[3]
+        file = files.get_file_from_path(path)
+        if file is None or file.page is None:
+            if (_DOCS / path).is_file():    # a page that this build leaves out (tests/sitebuild.py)
+                return f"[{name}: computed on {path}]"
+            raise PluginError(f"{_where(m[0])}: {m[0]} names {path}, which is not a page of docs/")
+        values = getattr(file.page, "computed_values", {})
+        if name not in values:
+            known = ", ".join(sorted(values)) or "none"
+            raise PluginError(f"{_where(m[0])}: unknown computed value {m[0]} ({path} publishes: {known})")
+        entry = values[name]
+        try:
+            return htmllib.escape(render(entry["value"], fmt.strip() if fmt is not None else entry["fmt"]))
+        except (ValueError, TypeError) as err:
+            raise PluginError(f"{_where(m[0])}: cannot format {m[0]}: {err}") from None
+    return _VALUE.sub(value, html)
+
+
 def on_env(env, config, files, **kwargs):
-    """All pages are rendered now: fill in the overview with their reading stats."""
+    """All pages are converted now: fill in the values that skill checks quote, and the
+    overview with every page's reading stats."""
+    quoting = {check["shown_on"] for check in _checks.values()} | {PRACTICE}
+    for f in files.documentation_pages():
+        if f.src_uri in quoting and f.page is not None and f.page.content:
+            f.page.content = _fill_values(f.page.content, files)
     for f in files.documentation_pages():
         p = f.page
         if p is not None and f.src_uri == OVERVIEW and p.content:

@@ -10,9 +10,12 @@ import sys
 import pytest
 import yaml
 
-from conftest import DOCS, ROOT
+from html import escape as html_escape
+
+from conftest import DOCS, ROOT, page_includes, snippet_output
 
 sys.path.insert(0, str(ROOT / "hooks"))
+import glue  # noqa: E402
 import learner  # noqa: E402
 
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
@@ -113,6 +116,20 @@ def test_practice_page_holds_every_question_hidden(site):
     assert html.count('data-check=') >= total
     assert len(re.findall(r'<fieldset class="esm-q"[^>]* hidden>', html)) == total
     assert not (site.dir / "skill-checks").exists(), "the skill-check data is not published"
+    # every value a question quotes was filled in from the page that computed it
+    quoted = {m for c in checks() for q in c["questions"]
+              for m in learner._VALUE.findall(str([q["prompt"], q["choices"], q["explain"]]))}
+    assert "{{" not in html and "computed on" not in html, "a skill-check value was not filled in"
+    # ... and it is the value the page's own demo prints when run on its own (conftest)
+    for path, name, fmt in quoted:
+        if fmt:
+            continue
+        lines = [line for inc in page_includes(DOCS / path) for line in snippet_output(inc).split("\n")
+                 if line.startswith(f"value {name} = ")]
+        assert len(lines) == 1, f"{path} publishes {name} {len(lines)} times when run on its own"
+        printed = lines[0].split(" = ", 1)[1]        # as format() prints it: 4.5e-03 is 4.5×10⁻³
+        shown = re.sub(r"[^(), ]+", lambda m: glue.as_text(m[0]), printed)
+        assert html_escape(shown) in html, f"{name} of {path} not on the practice page"
 
 
 @pytest.mark.build
@@ -125,3 +142,66 @@ def test_overview_lists_every_nav_page(site):
         from browser.conftest import url_of
         target = url_of(src) or ".."           # the home page is ".." from overview/
         assert re.search(r'<a href="(\.\./)*' + re.escape(target) + '"', html), src
+
+
+# -- computed values quoted by skill checks ({{page.md#name}}, filled in on_env) -------------
+
+class _Page:
+    def __init__(self, values, content="<p>built</p>"):
+        self.computed_values, self.content = values, content
+
+
+class _File:
+    def __init__(self, page):
+        self.page = page
+
+
+class _Files:
+    def __init__(self, pages):
+        self.pages = pages
+
+    def get_file_from_path(self, path):
+        return _File(self.pages[path]) if path in self.pages else None
+
+
+_VALUES = {"part2/geometry-of-meaning.md": _Page({"cos_king": {"value": 0.78125, "fmt": ".3f"},
+                                                 "n": {"value": 50257, "fmt": ","}})}
+
+
+def test_skill_check_values_are_filled_in_from_the_page_that_computed_them():
+    html = "<p>{{part2/geometry-of-meaning.md#cos_king}} and {{ part2/geometry-of-meaning.md#n }} " \
+           "or {{part2/geometry-of-meaning.md#cos_king:.1%}}; {{plain}} stays</p>"
+    out = learner._fill_values(html, _Files(_VALUES))
+    assert out == f"<p>{0.78125:.3f} and 50,257 or 78.1%; {{{{plain}}}} stays</p>"
+
+
+@pytest.mark.parametrize("ref, message", [
+    ("{{part2/geometry-of-meaning.md#cos_queen}}", "unknown computed value"),
+    ("{{part2/geometry-of-meaning.md#n:.2q}}", "cannot format"),
+    ("{{part2/no-such-page.md#x}}", "not a page of docs/"),
+])
+def test_a_bad_skill_check_value_fails_the_build(ref, message):
+    with pytest.raises(learner.PluginError, match=message):
+        learner._fill_values(f"<p>{ref}</p>", _Files(_VALUES))
+
+
+def test_a_page_left_out_of_a_small_build_leaves_a_marked_placeholder():
+    out = learner._fill_values("{{part1/intuition.md#x}}", _Files({}))
+    assert out == "[x: computed on part1/intuition.md]"
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ("cosine $c={{part2/a.md#x}}$ here", "inside"),
+    ("cosine {{x}} here", "quoted as"),
+])
+def test_skill_check_references_are_checked_when_read(prompt, message):
+    q = {"id": "q", "prompt": prompt, "choices": ["a", "b"], "answer": 0, "explain": "e"}
+    with pytest.raises(learner.PluginError, match=message):
+        learner._check_references("skill-checks/x.yml", q)
+    learner._check_references("x", q | {"prompt": r"cost \$5 and {{part2/a.md#x}} in $y$"})
+
+
+def test_every_skill_check_value_reference_is_well_formed():
+    for c in checks():
+        for q in c["questions"]:
+            learner._check_references(c["file"], q)
