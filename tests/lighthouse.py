@@ -1,6 +1,6 @@
 """Lighthouse (pinned in package.json) on one page of each type of a built site, offline.
 
-    python tests/lighthouse.py SITE_DIR [--runs 3] [--pages part1/intuition/ ...] [--json OUT]
+    python tests/lighthouse.py SITE_DIR [--runs 3] [--pages part1/intuition/ ...] [--json OUT] [--reports DIR]
 
 Serves SITE_DIR on a loopback port as a static host would (gzip for text, a 10-minute cache
 lifetime like GitHub Pages), runs Lighthouse's mobile profile (simulated throttling, its
@@ -81,7 +81,7 @@ def serve_gzip(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def run_once(url: str, chrome: str, multiplier: float | None = None) -> dict:
+def run_once(url: str, chrome: str, multiplier: float | None = None, keep: Path | None = None) -> dict:
     if not LIGHTHOUSE.is_file():
         sys.exit("Lighthouse is not installed: run `npm ci` (make deps) first")
     with tempfile.TemporaryDirectory(prefix="esm-lh-") as tmp:
@@ -95,6 +95,9 @@ def run_once(url: str, chrome: str, multiplier: float | None = None) -> dict:
         if done.returncode != 0 or not out.is_file():
             raise RuntimeError(f"lighthouse failed on {url}:\n{done.stderr[-2000:]}")
         report = json.loads(out.read_text())
+        if keep is not None:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_text(out.read_text())
     if report.get("runtimeError"):
         raise RuntimeError(f"lighthouse on {url}: {report['runtimeError']}")
     audits = report["audits"]
@@ -116,6 +119,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", nargs="*", help="site-relative URLs (default: one of each type)")
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
+    parser.add_argument("--reports", type=Path,
+                        help="keep each run's full Lighthouse report here (DIR/<page>-<run>.json: diagnostics)")
     parser.add_argument("--cpu-multiplier", type=float,
                         help="Lighthouse's CPU slowdown (default 4, meant for a host with a benchmark index of "
                              "1500-2000; docs/throttling.md of Lighthouse suggests less on a slower or loaded host)")
@@ -131,7 +136,8 @@ def main() -> int:
         for name, rel in pages.items():
             runs[name] = []
             for k in range(args.runs):
-                runs[name].append(run_once(base + rel, chrome, args.cpu_multiplier))
+                keep = args.reports / f"{rel.strip('/').replace('/', '-') or 'home'}-{k + 1}.json" if args.reports else None
+                runs[name].append(run_once(base + rel, chrome, args.cpu_multiplier, keep))
                 r = runs[name][-1]
                 print(f"{name} run {k + 1}: performance {r['performance']}, TBT {r['tbt']:.0f} ms, "
                       f"{r['kb']:.0f} KB", file=sys.stderr, flush=True)
