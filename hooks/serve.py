@@ -90,7 +90,7 @@ def _inside(path: str, folder: str) -> str | None:
 
 def _snippet_dirs(config) -> list[str]:
     base = (config.mdx_configs.get("pymdownx.snippets") or {}).get("base_path") or []
-    return [os.path.abspath(b) for b in ([base] if isinstance(base, str) else base)]
+    return [os.path.abspath(os.fspath(b)) for b in ([base] if isinstance(base, (str, os.PathLike)) else base)]
 
 
 def pages_to_rebuild(changed: list[str], config, files) -> list | None:

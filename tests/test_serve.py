@@ -89,7 +89,7 @@ class Served:
                    SOURCE_DATE_EPOCH=source_date_epoch())
         for k in ("ESM_CACHE", serve_hook.ENV_FULL):
             env.pop(k, None)
-        self.proc = subprocess.Popen([mkdocs_bin(), "serve", "--strict", "-a", f"127.0.0.1:{port}"], cwd=project,
+        self.proc = subprocess.Popen([mkdocs_bin(), "serve", "--strict", "-f", "serve.yml", "-a", f"127.0.0.1:{port}"], cwd=project,
                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.lines: queue.Queue = queue.Queue()
         self.log: list[str] = []
@@ -134,7 +134,7 @@ class Served:
         return (self.site / src[:-3] / "index.html").read_text(encoding="utf-8")
 
     def full_rebuild(self) -> str:
-        log = self.change(lambda: os.utime(self.project / "mkdocs.yml"))
+        log = self.change(lambda: os.utime(self.project / "serve.yml"))
         assert "rebuilt alone" not in log and "Documentation built" in log, log[-3000:]
         return log
 
@@ -146,8 +146,13 @@ class Served:
             self.proc.kill()
 
 
+SERVED = ["index.md", "overview.md", PAGE, OTHER]
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
+    """A copy of the project served with a few of its pages (as tests/sitebuild.py builds a
+    subset: the pages in served-docs/, labels and references read from docs/ as a whole)."""
     work = tmp_path_factory.mktemp("serve")
     project = work / "project"
     project.mkdir()
@@ -156,6 +161,16 @@ def served(tmp_path_factory):
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(ROOT / name, project / name)
     (project / "node_modules").symlink_to(ROOT / "node_modules")
+    docs, sub = project / "docs", project / "served-docs"
+    for path in docs.rglob("*"):
+        rel = path.relative_to(docs).as_posix()
+        if path.is_file() and (path.suffix not in (".md", ".ipynb") or rel in SERVED):
+            (sub / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, sub / rel)
+    nav = "\n".join(f"  - {p}" for p in SERVED)
+    (project / "serve.yml").write_text(
+        f"INHERIT: mkdocs.yml\ndocs_dir: served-docs\nvalidation:\n  omitted_files: info\n  not_found: info\n"
+        f"  unrecognized_links: info\n  anchors: info\nnav:\n{nav}\n", encoding="utf-8")
     server = Served(project, work)
     yield server
     server.close()
@@ -176,7 +191,7 @@ def _same_as_a_full_rebuild(served: Served) -> None:
 
 @pytest.mark.build
 def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
-    page = served.project / "docs" / PAGE
+    page = served.project / "served-docs" / PAGE
     original = page.read_text(encoding="utf-8")
     before = served.files()
     try:
@@ -216,7 +231,7 @@ def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
 
 @pytest.mark.build
 def test_a_title_edit_shows_in_every_pages_navigation(served):
-    page = served.project / "docs" / PAGE
+    page = served.project / "served-docs" / PAGE
     original = page.read_text(encoding="utf-8")
     try:
         log = served.change(_write(page, original.replace("# 1 Intuition\n", "# 1 Intuition, retitled\n", 1)))
@@ -230,15 +245,18 @@ def test_a_title_edit_shows_in_every_pages_navigation(served):
 
 @pytest.mark.build
 def test_a_referenced_heading_renamed_fails_the_rebuild_and_its_fix_rebuilds(served):
-    page = served.project / "docs" / PAGE
+    page = served.project / "served-docs" / PAGE
     original = page.read_text(encoding="utf-8")
+    whole = served.project / "docs" / PAGE          # where hooks/xref.py reads every page's labels
     old, new = REFERENCED
     assert original.count(old) == 1
     try:
+        whole.write_text(original.replace(old, new), encoding="utf-8")
         log = served.change(_write(page, original.replace(old, new)))
         assert "unknown cross-reference label" in log or "is defined on no page" in log, log[-3000:]
         assert "Documentation built" not in log
     finally:
+        whole.write_text(original, encoding="utf-8")
         log = served.change(_write(page, original))
     assert "Documentation built" in log and "rebuilt alone" not in log, log[-3000:]
 
