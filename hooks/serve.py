@@ -133,14 +133,14 @@ def _includers(path: str, config, sources: dict[str, str]) -> list[str] | None:
         origin = getattr(module, "__file__", None)
         if origin and os.path.realpath(origin) == real:
             return None          # imported (esm.py): its importers may be anywhere
-    name = os.path.basename(path)
+    named = re.compile(rf"(?<![\w.-]){re.escape(os.path.basename(path))}")   # lookup.py, not batch_lookup.py
     includers = [src for src, text in sources.items() if rel in _INCLUDE.findall(text)]
-    if any(name in text for src, text in sources.items() if src not in includers):
+    if any(named.search(text) for src, text in sources.items() if src not in includers):
         return None
     for folder in _snippet_dirs(config):
         for other in Path(folder).rglob("*"):
             if other.is_file() and other.suffix in (".py", ".md", ".txt", ".json", ".toml", ".yml") \
-                    and os.path.realpath(other) != real and name in other.read_text(encoding="utf-8", errors="replace"):
+                    and os.path.realpath(other) != real and named.search(other.read_text(encoding="utf-8", errors="replace")):
                 return None      # another snippet includes or reads it
     return includers
 
@@ -216,6 +216,8 @@ def _splice(entries: list, before: list, pages) -> bool:
         loc = entry.get("location", "")
         return loc == page.url or loc.startswith(page.url + "#")
 
+    if not all(any(of(p, e) for e in new) and any(of(p, e) for e in before) for p in pages):
+        return False
     out, placed = [], set()
     for entry in before:
         page = next((p for p in pages if of(p, entry)), None)
@@ -224,9 +226,6 @@ def _splice(entries: list, before: list, pages) -> bool:
         elif page.file.src_uri not in placed:
             out.extend(e for e in new if of(page, e))
             placed.add(page.file.src_uri)
-    if placed != {p.file.src_uri for p in pages} or len(out) != len(before) - sum(
-            1 for e in before if any(of(p, e) for p in pages)) + len(new):
-        return False
     entries[:] = out
     return True
 

@@ -74,6 +74,23 @@ def test_search_entries_go_back_where_a_full_build_puts_them():
     assert not serve_hook._splice(entries, before, [a])
 
 
+def test_a_snippet_is_an_input_of_its_includers_only_when_nothing_else_names_it(tmp_path):
+    from types import SimpleNamespace
+    snippets = tmp_path / "snippets"
+    (snippets / "p").mkdir(parents=True)
+    demo = snippets / "p" / "lookup.py"
+    demo.write_text("print(1)\n")
+    (snippets / "p" / "batch_lookup.py").write_text("print(2)\n")
+    config = SimpleNamespace(mdx_configs={"pymdownx.snippets": {"base_path": [str(snippets)]}})
+    sources = {"a.md": '```python exec="on"\n--8<-- "p/lookup.py"\n```\n',
+               "b.md": '```python exec="on"\n--8<-- "p/batch_lookup.py"\n```\n'}
+    assert serve_hook._includers(str(demo), config, sources) == ["a.md"]
+    assert serve_hook._includers(str(demo), config, {**sources, "c.md": "read p/lookup.py"}) is None
+    (snippets / "p" / "reader.py").write_text("open(Path(__file__).parent / 'lookup.py')\n")
+    assert serve_hook._includers(str(demo), config, sources) is None
+    assert serve_hook._includers(str(tmp_path / "docs" / "x.py"), config, sources) is None
+
+
 # -- a served copy -----------------------------------------------------------------------------
 
 class Served:
