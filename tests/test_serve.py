@@ -148,7 +148,9 @@ class Served:
                 for p in sorted(self.site.rglob("*")) if p.is_file()}
 
     def html(self, src: str) -> str:
-        return (self.site / src[:-3] / "index.html").read_text(encoding="utf-8")
+        rel = src[:-3]
+        folder = "" if rel == "index" else rel.removesuffix("/index")
+        return (self.site / folder / "index.html").read_text(encoding="utf-8")
 
     def full_rebuild(self) -> str:
         log = self.change(lambda: os.utime(self.project / "serve.yml"))
@@ -248,16 +250,18 @@ def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
 
 @pytest.mark.build
 def test_a_title_edit_shows_in_every_pages_navigation(served):
-    page = served.project / "served-docs" / PAGE
+    page = served.project / "served-docs" / OTHER        # a title no page references by label
     original = page.read_text(encoding="utf-8")
+    assert original.count("# 2 Formal Definitions\n") == 1
     try:
-        log = served.change(_write(page, original.replace("# 1 Intuition\n", "# 1 Intuition, retitled\n", 1)))
+        log = served.change(_write(page, original.replace("# 2 Formal Definitions\n", "# 2 Formal Definitions, retitled\n", 1)))
         assert "rebuilt alone" not in log and "changed what other pages show" in log, log[-3000:]
-        for src in (OTHER, "overview.md", "index.md"):
-            assert "1 Intuition, retitled" in served.html(src), src
+        assert "Documentation built" in log, log[-3000:]
+        for src in (PAGE, "overview.md", "index.md"):
+            assert "2 Formal Definitions, retitled" in served.html(src), src
     finally:
         served.change(_write(page, original))
-    assert "1 Intuition, retitled" not in served.html(OTHER)
+    assert "2 Formal Definitions, retitled" not in served.html(PAGE)
 
 
 @pytest.mark.build
