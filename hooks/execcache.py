@@ -259,7 +259,7 @@ class ExecCache:
         self.ignore = [os.path.realpath(p) for p in ignore]
         if self.dir is not None:
             self.ignore.append(os.path.realpath(self.dir))
-        self._hashes: dict[str, str | None] = {}
+        self._hashes: dict[str, tuple] = {}      # path -> (its stat when hashed, hash)
         self._lock = threading.Lock()
 
     @classmethod
@@ -282,9 +282,18 @@ class ExecCache:
     # -- keys and dependencies -----------------------------------------------------------------
 
     def file_hash(self, path: str) -> str | None:
+        """The file's content hash, remembered while its time, size and inode stay the same (a
+        file edited between two rebuilds that `mkdocs serve` makes without a new_build is read
+        again)."""
+        try:
+            st = os.stat(path)
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            stamp = None
         with self._lock:
-            if path in self._hashes:
-                return self._hashes[path]
+            known = self._hashes.get(path)
+            if known is not None and stamp is not None and known[0] == stamp:
+                return known[1]
         try:
             h = hashlib.sha256()
             with open(path, "rb") as f:
@@ -298,7 +307,7 @@ class ExecCache:
         except OSError:
             value = "unreadable"
         with self._lock:
-            self._hashes[path] = value
+            self._hashes[path] = (stamp, value)
         return value
 
     def _ignored(self, path: str) -> bool:

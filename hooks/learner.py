@@ -258,7 +258,8 @@ def on_nav(nav, config, files, **kwargs):
 
 def on_page_content(html, page, config, files, **kwargs):
     stats = reading_stats(html)
-    page.meta["learner_stats"] = stats
+    # only what pages show (the meta line, the overview): hooks/serve.py compares it between builds
+    page.meta["learner_stats"] = {k: stats[k] for k in ("minutes", "headings")}
     check = _checks.get(page.file.src_uri)
     if check is not None:
         practice = files.get_file_from_path(PRACTICE)

@@ -12,18 +12,28 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   measured details of a check line (its ``<code>``; the sentence stays).
 
 Each such element is swapped for an empty placeholder in on_page_content and put back in
-on_post_page, so the pages served are unchanged. (Material's ``data-search-exclude`` cannot
+on_post_page, so the pages served are unchanged.
+
+Indexing a page (Material parses its HTML) costs about half of a build whose blocks all come
+from the execution cache, so a page's entries are kept in that cache (hooks/execcache.py), keyed
+on everything Material reads to make them: the page's HTML as indexed, its table of contents, URL,
+title and front matter, and the versions of Material and Python; a page whose key is unchanged
+gets its stored entries, the same values in the same order. (Material's ``data-search-exclude`` cannot
 do this: its parser compares elements by tag name, so the first ``</span>`` inside a marked
 span ends the exclusion.)
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
+import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
 
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
 _OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
@@ -46,6 +56,48 @@ def _end_of(html: str, start: int, tag: str) -> int:
         if depth == 0:
             return m.end()
     raise PluginError(f"search hook: <{tag}> at {start} is never closed")
+
+
+def _toc_key(items) -> list:
+    return [[item.id, item.url, item.title, _toc_key(item.children)] for item in items]
+
+
+def _salt(memo: list = []) -> str:   # noqa: B006 - computed once
+    if not memo:
+        memo.append(json.dumps([importlib.metadata.version("mkdocs-material"), sys.version,
+                                Path(__file__).read_text(encoding="utf-8")]))
+    return memo[0]
+
+
+def index_key(page) -> list[str]:
+    """What Material's SearchIndex.add_entry_from_context reads from a page."""
+    meta = {k: page.meta.get(k) for k in ("search", "tags", "title")}
+    return [_salt(), page.url, str(page.title), page.content or "", json.dumps(_toc_key(page.toc)),
+            json.dumps(meta, sort_keys=True, default=str)]
+
+
+def on_config(config, **kwargs):
+    """Index each page through the cache: Material's search plugin made its index in its own
+    on_config (plugins run before hooks)."""
+    index = next((getattr(p, "search_index", None) for p in config.plugins.values()
+                  if hasattr(getattr(p, "search_index", None), "add_entry_from_context")), None)
+    if index is None:
+        return config
+    store = execcache.ExecCache.from_env(Path(config.config_file_path).parent)
+    parse = index.add_entry_from_context
+
+    def add_entry_from_context(page):
+        parts = index_key(page)
+        stored = store.get("search", parts)
+        if stored is not None:
+            index.entries.extend(stored)
+            return
+        start = len(index.entries)
+        parse(page)
+        store.put("search", parts, index.entries[start:], {})
+
+    index.add_entry_from_context = add_entry_from_context
+    return config
 
 
 def on_page_content(html, page, **kwargs):

@@ -1,0 +1,293 @@
+"""`mkdocs serve` rebuilds an edited page alone only when no other page can change, and what it
+serves then is byte for byte what a full rebuild serves (hooks/serve.py).
+
+The staleness faults run one `mkdocs serve` on a copy of the project with its own execution cache
+and read the site directory it serves. "Full rebuild" below is serve's own: touching mkdocs.yml
+makes one, and its output is the reference the fast route must equal."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import queue
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sitebuild import mkdocs_bin, source_date_epoch
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "part1/intuition.md"
+OTHER = "part1/formal-definitions.md"
+DEMO = "part1/intuition/lookup.py"
+REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
+SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
+
+_spec = importlib.util.spec_from_file_location("esm_serve_hook", ROOT / "hooks" / "serve.py")
+serve_hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(serve_hook)
+
+
+# -- the parts that need no server -------------------------------------------------------------
+
+def test_snapshot_sees_edits_additions_and_deletions_not_caches(tmp_path):
+    (tmp_path / "a.md").write_text("one")
+    (tmp_path / "__pycache__").mkdir()
+    (tmp_path / "__pycache__" / "x.pyc").write_bytes(b"1")
+    (tmp_path / ".a.md.swp").write_text("x")
+    old = serve_hook.snapshot([str(tmp_path)])
+    assert list(old) == [str(tmp_path / "a.md")]
+    assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) == []
+    (tmp_path / "__pycache__" / "x.pyc").write_bytes(b"22")
+    assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) == []
+    (tmp_path / "a.md").write_text("one, edited")
+    assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) == [str(tmp_path / "a.md")]
+    (tmp_path / "b.md").write_text("new")
+    assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) is None
+
+
+class _Page:
+    def __init__(self, url):
+        self.url = url
+        self.file = type("F", (), {"src_uri": url + ".md"})()
+
+
+def test_search_entries_go_back_where_a_full_build_puts_them():
+    a, b, c = _Page("a/"), _Page("b/"), _Page("")
+    before = [{"location": "a/"}, {"location": "a/#x"}, {"location": "b/"}, {"location": "b/#y"},
+              {"location": ""}, {"location": "#z"}]
+    entries = before + [{"location": "b/", "new": 1}, {"location": "b/#w", "new": 1}]
+    assert serve_hook._splice(entries, before, [b])
+    assert [e["location"] for e in entries] == ["a/", "a/#x", "b/", "b/#w", "", "#z"]
+    assert all(e.get("new") for e in entries[2:4])
+    entries = before + [{"location": "", "new": 1}]          # the home page: "" is not a prefix of "a/"
+    assert serve_hook._splice(entries, before, [c])
+    assert [e["location"] for e in entries] == ["a/", "a/#x", "b/", "b/#y", ""]
+    entries = list(before)                                   # a page lost every entry: full rebuild
+    assert not serve_hook._splice(entries, before, [a])
+
+
+def test_a_snippet_is_an_input_of_its_includers_only_when_nothing_else_names_it(tmp_path):
+    from types import SimpleNamespace
+    snippets = tmp_path / "snippets"
+    (snippets / "p").mkdir(parents=True)
+    demo = snippets / "p" / "lookup.py"
+    demo.write_text("print(1)\n")
+    (snippets / "p" / "batch_lookup.py").write_text("print(2)\n")
+    config = SimpleNamespace(mdx_configs={"pymdownx.snippets": {"base_path": [str(snippets)]}})
+    sources = {"a.md": '```python exec="on"\n--8<-- "p/lookup.py"\n```\n',
+               "b.md": '```python exec="on"\n--8<-- "p/batch_lookup.py"\n```\n'}
+    assert serve_hook._includers(str(demo), config, sources) == ["a.md"]
+    assert serve_hook._includers(str(demo), config, {**sources, "c.md": "read p/lookup.py"}) is None
+    (snippets / "p" / "reader.py").write_text("open(Path(__file__).parent / 'lookup.py')\n")
+    assert serve_hook._includers(str(demo), config, sources) is None
+    assert serve_hook._includers(str(tmp_path / "docs" / "x.py"), config, sources) is None
+
+
+# -- a served copy -----------------------------------------------------------------------------
+
+class Served:
+    """``mkdocs serve --strict`` of ``project``; its log lines; the site directory it serves."""
+
+    def __init__(self, project: Path, work: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.project, self.tmp = project, work / "tmp"
+        self.tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(self.tmp), ESM_CACHE_DIR=str(work / "cache"), NO_MKDOCS_2_WARNING="1",
+                   SOURCE_DATE_EPOCH=source_date_epoch())
+        for k in ("ESM_CACHE", serve_hook.ENV_FULL):
+            env.pop(k, None)
+        self.proc = subprocess.Popen([mkdocs_bin(), "serve", "--strict", "-f", "serve.yml", "-a", f"127.0.0.1:{port}"], cwd=project,
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        self.log: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.put(line)
+
+    def wait(self, timeout: float = 900) -> str:
+        """The log of the next build, up to its "Documentation built" or its error."""
+        out, end = [], time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.1, end - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
+            out.append(line)
+            if "Documentation built" in line or "An error happened during the rebuild" in line \
+                    or "nothing rebuilt" in line:
+                self.log = out
+                return "".join(out)
+
+    def change(self, action) -> str:
+        time.sleep(0.3)
+        while not self.lines.empty():
+            self.lines.get_nowait()
+        action()
+        return self.wait()
+
+    @property
+    def site(self) -> Path:
+        (site,) = self.tmp.glob("mkdocs_*")
+        return site
+
+    def files(self) -> dict[str, tuple[bytes, int]]:
+        return {p.relative_to(self.site).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+                for p in sorted(self.site.rglob("*")) if p.is_file()}
+
+    def html(self, src: str) -> str:
+        rel = src[:-3]
+        folder = "" if rel == "index" else rel.removesuffix("/index")
+        return (self.site / folder / "index.html").read_text(encoding="utf-8")
+
+    def full_rebuild(self) -> str:
+        log = self.change(lambda: os.utime(self.project / "serve.yml"))
+        assert "rebuilt alone" not in log and "Documentation built" in log, log[-3000:]
+        return log
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+SERVED = ["index.md", "overview.md", PAGE, OTHER]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A copy of the project served with a few of its pages (as tests/sitebuild.py builds a
+    subset: the pages in served-docs/, labels and references read from docs/ as a whole)."""
+    work = tmp_path_factory.mktemp("serve")
+    project = work / "project"
+    project.mkdir()
+    for name in ("docs", "snippets", "hooks", "overrides"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("mkdocs.yml", "package.json"):
+        shutil.copy2(ROOT / name, project / name)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    docs, sub = project / "docs", project / "served-docs"
+    for path in docs.rglob("*"):
+        rel = path.relative_to(docs).as_posix()
+        if path.is_file() and (path.suffix not in (".md", ".ipynb") or rel in SERVED):
+            (sub / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, sub / rel)
+    nav = "\n".join(f"  - {p}" for p in SERVED)
+    (project / "serve.yml").write_text(
+        f"INHERIT: mkdocs.yml\ndocs_dir: served-docs\nvalidation:\n  omitted_files: info\n  not_found: info\n"
+        f"  unrecognized_links: info\n  anchors: info\nnav:\n{nav}\n", encoding="utf-8")
+    server = Served(project, work)
+    yield server
+    server.close()
+
+
+def _write(path: Path, text: str):
+    return lambda: path.write_text(text, encoding="utf-8")
+
+
+def _same_as_a_full_rebuild(served: Served) -> None:
+    fast = {k: v[0] for k, v in served.files().items()}
+    served.full_rebuild()
+    full = {k: v[0] for k, v in served.files().items()}
+    assert fast.keys() == full.keys()
+    differ = [k for k in full if fast[k] != full[k]]
+    assert not differ, f"the fast rebuild differs from a full rebuild in {differ}"
+
+
+@pytest.mark.build
+def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
+    page = served.project / "served-docs" / PAGE
+    original = page.read_text(encoding="utf-8")
+    before = served.files()
+    try:
+        log = served.change(_write(page, original.replace("\n## 1.2 ", "\nA sentence added by the test.\n\n## 1.2 ", 1)))
+        assert f"({PAGE} rebuilt alone)" in log, log[-3000:]
+        assert "A sentence added by the test." in served.html(PAGE)
+        after = served.files()
+        touched = {k for k in after if after[k][1] != before[k][1]}
+        assert touched == {PAGE[:-3] + "/index.html", "search/search_index.json"}
+        assert b"A sentence added by the test." in after["search/search_index.json"][0]
+        _same_as_a_full_rebuild(served)
+    finally:
+        served.change(_write(page, original))
+    assert "A sentence added by the test." not in served.html(PAGE)
+
+
+@pytest.mark.build
+def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
+    demo = served.project / "snippets" / DEMO
+    original = demo.read_text(encoding="utf-8")
+    served.full_rebuild()             # the cache's counts start from this build
+    before = served.files()
+    try:
+        log = served.change(_write(demo, original + "\nprint('Edited snippet output.')\n"))
+        assert f"({PAGE} rebuilt alone)" in log, log[-3000:]
+        m = SUMMARY.search(log)
+        assert m and int(m[2]) == 1, log[-3000:]         # one block ran: the one that includes the demo
+        assert "Edited snippet output." in served.html(PAGE)
+        after = served.files()
+        assert {k for k in after if after[k][1] != before[k][1]} == {PAGE[:-3] + "/index.html",
+                                                                      "search/search_index.json"}
+        _same_as_a_full_rebuild(served)
+    finally:
+        served.change(_write(demo, original))
+    assert "Edited snippet output." not in served.html(PAGE)
+
+
+@pytest.mark.build
+def test_a_title_edit_shows_in_every_pages_navigation(served):
+    page = served.project / "served-docs" / OTHER        # a title no page references by label
+    original = page.read_text(encoding="utf-8")
+    assert original.count("# 2 Formal Definitions\n") == 1
+    try:
+        log = served.change(_write(page, original.replace("# 2 Formal Definitions\n", "# 2 Formal Definitions, retitled\n", 1)))
+        assert "rebuilt alone" not in log and "changed what other pages show" in log, log[-3000:]
+        assert "Documentation built" in log, log[-3000:]
+        for src in (PAGE, "overview.md", "index.md"):
+            assert "2 Formal Definitions, retitled" in served.html(src), src
+    finally:
+        served.change(_write(page, original))
+    assert "2 Formal Definitions, retitled" not in served.html(PAGE)
+
+
+@pytest.mark.build
+def test_a_referenced_heading_renamed_fails_the_rebuild_and_its_fix_rebuilds(served):
+    page = served.project / "served-docs" / PAGE
+    original = page.read_text(encoding="utf-8")
+    whole = served.project / "docs" / PAGE          # where hooks/xref.py reads every page's labels
+    old, new = REFERENCED
+    assert original.count(old) == 1
+    try:
+        whole.write_text(original.replace(old, new), encoding="utf-8")
+        log = served.change(_write(page, original.replace(old, new)))
+        assert "unknown cross-reference label" in log or "is defined on no page" in log, log[-3000:]
+        assert "Documentation built" not in log
+    finally:
+        whole.write_text(original, encoding="utf-8")
+        log = served.change(_write(page, original))
+    assert "Documentation built" in log and "rebuilt alone" not in log, log[-3000:]
+
+
+@pytest.mark.build
+def test_an_esm_edit_is_a_full_rebuild(served):
+    esm = served.project / "snippets" / "esm.py"
+    original = esm.read_text(encoding="utf-8")
+    try:
+        log = served.change(_write(esm, original + "\n# edited by the test\n"))
+        assert "Documentation built" in log and "rebuilt alone" not in log, log[-3000:]
+    finally:
+        served.change(_write(esm, original))
