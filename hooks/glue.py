@@ -225,5 +225,5 @@ def on_page_markdown(markdown, page, **kwargs):
 def on_page_content(html, page, **kwargs):
     """Keep the page's published values on the page: other text quotes them once every page
     is converted (the skill checks of docs/skill-checks/, hooks/learner.py)."""
-    page.computed_values = _page["values"]
+    page.esm_values = _page["values"]
     return html

@@ -60,6 +60,7 @@ _PRACTICE_MARK = '<div class="esm-practice"></div>'
 
 _DOCS = Path(__file__).resolve().parent.parent / "docs"
 _all_checks: list[dict] = []            # every skill check, as read from its file
+_site_files = None                      # the site's files, kept from on_files
 _checks: dict[str, dict] = {}           # page src_uri -> the skill check shown on it
 _nav = None
 
@@ -230,8 +231,10 @@ def on_config(config, **kwargs):
 
 def on_files(files, config, **kwargs):
     """The skill-check data is rendered into pages, not published as files."""
+    global _site_files
     for f in [f for f in files if f.src_uri.startswith("skill-checks/")]:
         files.remove(f)
+    _site_files = files
     return files
 
 
@@ -340,7 +343,7 @@ def _fill_values(html: str, files) -> str:
             if (_DOCS / path).is_file():    # a page that this build leaves out (tests/sitebuild.py)
                 return f"[{name}: computed on {path}]"
             raise PluginError(f"{_where(m[0])}: {m[0]} names {path}, which is not a page of docs/")
-        values = getattr(file.page, "computed_values", {})
+        values = getattr(file.page, "esm_values", {})
         if name not in values:
             known = ", ".join(sorted(values)) or "none"
             raise PluginError(f"{_where(m[0])}: unknown computed value {m[0]} ({path} publishes: {known})")
@@ -358,7 +361,8 @@ def on_env(env, config, files, **kwargs):
     quoting = {check["shown_on"] for check in _checks.values()} | {PRACTICE}
     for f in files.documentation_pages():
         if f.src_uri in quoting and f.page is not None and f.page.content:
-            f.page.content = _fill_values(f.page.content, files)
+            # every page of the site: serve's fast route (hooks/serve.py) passes only the rebuilt ones
+            f.page.content = _fill_values(f.page.content, _site_files or files)
     for f in files.documentation_pages():
         p = f.page
         if p is not None and f.src_uri == OVERVIEW and p.content:

@@ -148,7 +148,7 @@ def test_overview_lists_every_nav_page(site):
 
 class _Page:
     def __init__(self, values, content="<p>built</p>"):
-        self.computed_values, self.content = values, content
+        self.esm_values, self.content = values, content
 
 
 class _File:

@@ -165,7 +165,7 @@ class Served:
             self.proc.kill()
 
 
-SERVED = ["index.md", "overview.md", PAGE, OTHER]
+SERVED = ["index.md", "overview.md", PAGE, OTHER, "practice.md"]
 
 
 @pytest.fixture(scope="module")
@@ -225,6 +225,23 @@ def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
     finally:
         served.change(_write(page, original))
     assert "A sentence added by the test." not in served.html(PAGE)
+
+
+@pytest.mark.build
+def test_a_practice_page_edit_keeps_the_values_its_questions_quote(served):
+    """The practice page quotes values computed on other pages (skill checks, hooks/learner.py):
+    rebuilt alone, it still finds them."""
+    page = served.project / "served-docs" / "practice.md"
+    original = page.read_text(encoding="utf-8")
+    try:
+        log = served.change(_write(page, original + "\nA sentence added by the test.\n"))
+        assert "(practice.md rebuilt alone)" in log, log[-3000:]
+        html = served.html("practice.md")
+        assert "A sentence added by the test." in html
+        assert f"[gpt2_mb_int8: computed on {PAGE}]" not in html and "{{" not in html
+        _same_as_a_full_rebuild(served)
+    finally:
+        served.change(_write(page, original))
 
 
 @pytest.mark.build
