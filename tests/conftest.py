@@ -51,12 +51,36 @@ def run_snippet(path: Path) -> str:
 
 
 _runs: dict[Path, str] = {}
+_shared: dict[str, Path] = {}     # "dir": where pytest-xdist's workers share demo outputs
 
 
 def snippet_output(path: Path) -> str:
+    """The output of ``path`` run on its own, once per test run: under pytest-xdist the worker
+    that runs a demo first writes its output where the other workers read it (the demos print
+    the same bytes every run; test_snippets checks them, test_build counts their checks)."""
     if path not in _runs:
-        _runs[path] = run_snippet(path)
+        shared = _shared.get("dir")
+        saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
+        if saved is not None and saved.is_file():
+            _runs[path] = saved.read_text(encoding="utf-8")
+        else:
+            _runs[path] = run_snippet(path)
+            if saved is not None:
+                tmp = saved.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(_runs[path], encoding="utf-8")
+                os.replace(tmp, saved)
     return _runs[path]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_demo_outputs(tmp_path_factory):
+    """Under pytest-xdist, a directory of this run that every worker sees (no sharing without
+    xdist: `make mutate` runs each mutant in a fork and must run every demo itself)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _shared["dir"] = tmp_path_factory.getbasetemp().parent / "demo-outputs"
+        _shared["dir"].mkdir(exist_ok=True)
+    yield
+    _shared.clear()
 
 
 @dataclass
@@ -135,18 +159,41 @@ def demo_namespace(rel: str) -> dict:
 
 # -- fault injection: a temporary copy of the project, built one page at a time ----------------
 
-@pytest.fixture
-def copy(tmp_path) -> Path:
-    """A copy of the project (docs, snippets, hooks, config) to inject a fault into."""
+def _copy_project(dst: Path) -> Path:
+    """Copy the project's sources into ``dst``, emptied first except for its execution cache."""
     import shutil
-    dst = tmp_path / "project"
-    dst.mkdir()
+    dst.mkdir(parents=True, exist_ok=True)
+    for old in dst.iterdir():
+        if old.name == ".cache":
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     for name in ("docs", "snippets", "hooks", "overrides"):
         shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(ROOT / name, dst / name)
     (dst / "node_modules").symlink_to(ROOT / "node_modules")
     return dst
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    """A copy of the project (docs, snippets, hooks, config) to inject a fault into; its
+    execution cache (copy/.cache/esm-exec) starts empty: every block the build needs runs."""
+    return _copy_project(tmp_path / "project")
+
+
+@pytest.fixture
+def warm_copy(tmp_path_factory) -> Path:
+    """A fresh copy of the project for a fault that is not about execution (a formula, a label,
+    a citation, an include, a heading, a computed-prose name): always at the same path in this
+    worker, restored from the project before each test, with its own execution cache kept
+    across tests. A block whose code, modules or files are unchanged is reused (the cache
+    validates each entry against this copy's files, as in `make serve`); a block the fault
+    changes runs. Faults of execution itself use `copy` (a cold cache)."""
+    return _copy_project(tmp_path_factory.getbasetemp() / "warm-copy" / "project")
 
 
 def edit(path: Path, old: str, new: str) -> None:
