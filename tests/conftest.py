@@ -141,10 +141,28 @@ def site(tmp_path_factory) -> Site:
     return Site(out, done["log"], done["seconds"], cache)
 
 
+#: Slow tests of the session build, started first among those that need it (a long test at
+#: the end would leave the other worker idle): the PDF, the link check, the page-by-page browser run.
+#: The uncached whole-site build asks for the session build only after its own: it goes first.
+_SLOW_WITH_SITE = ("tests/test_build.py::test_an_uncached_build_is_identical", "tests/test_pdf.py",
+                   "tests/test_links.py", "tests/browser/test_pages.py::test_page_in_browser")
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that need the session's build run last: until one of them starts it, every
-    worker runs tests that need no build."""
-    items.sort(key=lambda item: "site" in getattr(item, "fixturenames", ()))
+    worker runs tests that need no build. Within each group the slow ones come first (those
+    that build a site, marked ``build``; the PDF, links and browser pages), so that
+    pytest-xdist's work stealing ends the run on short tests."""
+    def slow(item) -> int:
+        for rank, prefix in enumerate(_SLOW_WITH_SITE):
+            if item.nodeid.startswith(prefix):
+                return -len(_SLOW_WITH_SITE) + rank
+        return 0 if item.get_closest_marker("build") is not None else 1
+
+    def needs_site(item) -> bool:     # the browser tests get it through their `built` fixture
+        return bool({"site", "built"} & set(getattr(item, "fixturenames", ())))
+
+    items.sort(key=lambda item: (needs_site(item), slow(item)))
 
 
 def demo_namespace(rel: str) -> dict:
