@@ -15,6 +15,7 @@ reported at the end of the build. The .bib file itself is not published.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from pathlib import Path
@@ -39,9 +40,16 @@ _labels: dict[str, tuple[str, str]] = {}   # key -> (authors, year)
 _cited: set[str] = set()
 
 
+@functools.cache
+def _text_backend():
+    """pybtex's plain-text backend, looked up once: ``render_as("text")`` looks it up for every
+    name, and each look-up scans every installed distribution's entry points (~2 s a build)."""
+    return find_plugin("pybtex.backends", "text")()
+
+
 def author_year(entry) -> tuple[str, str]:
     people = entry.persons.get("author") or entry.persons.get("editor") or []
-    names = [Text.from_latex(" ".join(p.last_names)).render_as("text") for p in people]
+    names = [Text.from_latex(" ".join(p.last_names)).render(_text_backend()) for p in people]
     if len(names) > 2 or "others" in names:
         who = f"{names[0]} et al."
     else:

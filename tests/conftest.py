@@ -51,12 +51,36 @@ def run_snippet(path: Path) -> str:
 
 
 _runs: dict[Path, str] = {}
+_shared: dict[str, Path] = {}     # "dir": where pytest-xdist's workers share demo outputs
 
 
 def snippet_output(path: Path) -> str:
+    """The output of ``path`` run on its own, once per test run: under pytest-xdist the worker
+    that runs a demo first writes its output where the other workers read it (the demos print
+    the same bytes every run; test_snippets checks them, test_build counts their checks)."""
     if path not in _runs:
-        _runs[path] = run_snippet(path)
+        shared = _shared.get("dir")
+        saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
+        if saved is not None and saved.is_file():
+            _runs[path] = saved.read_text(encoding="utf-8")
+        else:
+            _runs[path] = run_snippet(path)
+            if saved is not None:
+                tmp = saved.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(_runs[path], encoding="utf-8")
+                os.replace(tmp, saved)
     return _runs[path]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_demo_outputs(tmp_path_factory):
+    """Under pytest-xdist, a directory of this run that every worker sees (no sharing without
+    xdist: `make mutate` runs each mutant in a fork and must run every demo itself)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _shared["dir"] = tmp_path_factory.getbasetemp().parent / "demo-outputs"
+        _shared["dir"].mkdir(exist_ok=True)
+    yield
+    _shared.clear()
 
 
 @dataclass
@@ -117,10 +141,28 @@ def site(tmp_path_factory) -> Site:
     return Site(out, done["log"], done["seconds"], cache)
 
 
+#: Slow tests of the session build, started first among those that need it (a long test at
+#: the end would leave the other worker idle): the PDF, the link check, the page-by-page browser run.
+#: The uncached whole-site build asks for the session build only after its own: it goes first.
+_SLOW_WITH_SITE = ("tests/test_build.py::test_an_uncached_build_is_identical", "tests/test_pdf.py",
+                   "tests/test_links.py", "tests/browser/test_pages.py::test_page_in_browser")
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that need the session's build run last: until one of them starts it, every
-    worker runs tests that need no build."""
-    items.sort(key=lambda item: "site" in getattr(item, "fixturenames", ()))
+    worker runs tests that need no build. Within each group the slow ones come first (those
+    that build a site, marked ``build``; the PDF, links and browser pages), so that
+    pytest-xdist's work stealing ends the run on short tests."""
+    def slow(item) -> int:
+        for rank, prefix in enumerate(_SLOW_WITH_SITE):
+            if item.nodeid.startswith(prefix):
+                return -len(_SLOW_WITH_SITE) + rank
+        return 0 if item.get_closest_marker("build") is not None else 1
+
+    def needs_site(item) -> bool:     # the browser tests get it through their `built` fixture
+        return bool({"site", "built"} & set(getattr(item, "fixturenames", ())))
+
+    items.sort(key=lambda item: (needs_site(item), slow(item)))
 
 
 def demo_namespace(rel: str) -> dict:
@@ -135,18 +177,41 @@ def demo_namespace(rel: str) -> dict:
 
 # -- fault injection: a temporary copy of the project, built one page at a time ----------------
 
-@pytest.fixture
-def copy(tmp_path) -> Path:
-    """A copy of the project (docs, snippets, hooks, config) to inject a fault into."""
+def _copy_project(dst: Path) -> Path:
+    """Copy the project's sources into ``dst``, emptied first except for its execution cache."""
     import shutil
-    dst = tmp_path / "project"
-    dst.mkdir()
+    dst.mkdir(parents=True, exist_ok=True)
+    for old in dst.iterdir():
+        if old.name == ".cache":
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     for name in ("docs", "snippets", "hooks", "overrides"):
         shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(ROOT / name, dst / name)
     (dst / "node_modules").symlink_to(ROOT / "node_modules")
     return dst
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    """A copy of the project (docs, snippets, hooks, config) to inject a fault into; its
+    execution cache (copy/.cache/esm-exec) starts empty: every block the build needs runs."""
+    return _copy_project(tmp_path / "project")
+
+
+@pytest.fixture
+def warm_copy(tmp_path_factory) -> Path:
+    """A fresh copy of the project for a fault that is not about execution (a formula, a label,
+    a citation, an include, a heading, a computed-prose name): always at the same path in this
+    worker, restored from the project before each test, with its own execution cache kept
+    across tests. A block whose code, modules or files are unchanged is reused (the cache
+    validates each entry against this copy's files, as in `make serve`); a block the fault
+    changes runs. Faults of execution itself use `copy` (a cold cache)."""
+    return _copy_project(tmp_path_factory.getbasetemp() / "warm-copy" / "project")
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -46,7 +46,8 @@ def test_an_unknown_citation_key_fails_naming_page_and_line(copy, tmp_path):
 
 
 @pytest.mark.build
-def test_a_stale_section_number_fails(copy, tmp_path):
+def test_a_stale_section_number_fails(warm_copy, tmp_path):
+    copy = warm_copy
     page = copy / "docs" / "part1" / "intuition.md"
     page.write_text(page.read_text().replace("## 1.3 ", "## 1.7 ", 1))
     build_fails(copy, tmp_path / "site", "part1/intuition.md", "should be numbered 1.3")

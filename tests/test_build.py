@@ -88,13 +88,15 @@ def _same(first: Path, second: Path) -> None:
     assert [k for k in a if a[k] != b[k]] == []
 
 
-def test_an_uncached_build_is_identical(site, tmp_path):
-    """Everything executed again, the cache off (what CI does once): the same bytes."""
+def test_an_uncached_build_is_identical(request, tmp_path):
+    """Everything executed again, the cache off (what CI does once): the same bytes. It builds
+    before it asks for the session's build, so it runs early, beside that build."""
     again = tmp_path / "again"
     with environ(ESM_CACHE="0"):
         result = build(again)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "execution cache:" not in result.stdout + result.stderr
+    site = request.getfixturevalue("site")
     _same(site.dir, again)
 
 

@@ -38,24 +38,28 @@ def test_an_exception_fails_the_build(copy, tmp_path):
     assert "Traceback" not in log.split("ERROR", 1)[-1].split("\n", 3)[0]
 
 
-def test_an_invalid_formula_fails_the_build(copy, tmp_path):
+def test_an_invalid_formula_fails_the_build(warm_copy, tmp_path):
+    copy = warm_copy
     page = copy / "docs" / PAGE
     page.write_text(page.read_text() + "\nA broken formula: $\\frac{a}{$ here.\n")
     fails(copy, tmp_path, f"Invalid math in {PAGE}", "\\frac{a}{", "KaTeX parse error")
 
 
-def test_a_missing_include_fails_the_build(copy, tmp_path):
+def test_a_missing_include_fails_the_build(warm_copy, tmp_path):
+    copy = warm_copy
     edit(copy / "docs" / PAGE, f'--8<-- "{DEMO}"', '--8<-- "part1/intuition/no_such_demo.py"')
     fails(copy, tmp_path, PAGE, "no_such_demo.py")
 
 
-def test_a_formula_without_a_check_fails_the_build(copy, tmp_path):
+def test_a_formula_without_a_check_fails_the_build(warm_copy, tmp_path):
+    copy = warm_copy
     page = copy / "docs" / PAGE
     page.write_text(page.read_text() + "\n$$\n\\label{orphan}\na=b\n$$\n")
     fails(copy, tmp_path, PAGE, "\\label{orphan} has no check")
 
 
-def test_a_display_formula_without_a_label_fails_the_build(copy, tmp_path):
+def test_a_display_formula_without_a_label_fails_the_build(warm_copy, tmp_path):
+    copy = warm_copy
     page = copy / "docs" / PAGE
     page.write_text(page.read_text() + "\n$$\na=b\n$$\n")
     fails(copy, tmp_path, PAGE, "has no \\label")

@@ -152,7 +152,8 @@ def _probe(copy):
 
 
 @pytest.mark.build
-def test_values_reach_headings_search_and_math(copy, tmp_path):
+def test_values_reach_headings_search_and_math(warm_copy, tmp_path):
+    copy = warm_copy
     _probe(copy)
     out = tmp_path / "site"
     result = build(out, root=copy, pages=[PAGE])
@@ -168,7 +169,8 @@ def test_values_reach_headings_search_and_math(copy, tmp_path):
 
 
 @pytest.mark.build
-def test_an_unknown_name_fails_the_build_naming_page_and_line(copy, tmp_path):
+def test_an_unknown_name_fails_the_build_naming_page_and_line(warm_copy, tmp_path):
+    copy = warm_copy
     _probe(copy)
     page = copy / "docs" / PAGE
     lines = page.read_text().split("\n")
@@ -178,7 +180,8 @@ def test_an_unknown_name_fails_the_build_naming_page_and_line(copy, tmp_path):
 
 
 @pytest.mark.build
-def test_a_name_published_twice_fails_the_build(copy, tmp_path):
+def test_a_name_published_twice_fails_the_build(warm_copy, tmp_path):
+    copy = warm_copy
     _probe(copy)
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text() + '\nprint(glue("probe_n", 3))\n')
@@ -186,7 +189,8 @@ def test_a_name_published_twice_fails_the_build(copy, tmp_path):
 
 
 @pytest.mark.build
-def test_an_unformattable_value_fails_the_build_naming_the_block(copy, tmp_path):
+def test_an_unformattable_value_fails_the_build_naming_the_block(warm_copy, tmp_path):
+    copy = warm_copy
     _probe(copy)
     edit(copy / "snippets" / DEMO, 'glue("probe_eps", 2.1e-16, ".1e")', 'glue("probe_eps", 2.1e-16)')
     build_fails(copy, tmp_path / "site", PAGE, PAGE, DEMO, "probe_eps is a float: give it a format")

@@ -3,6 +3,7 @@ rendered. Builds with mkdocs-pdf.yml and prints with Debian's Chromium (slow: on
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -23,12 +24,17 @@ CHAPTERS = ["1 Intuition", "2 Formal Definitions", "3 Similarity Geometry", "4 G
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory):
+def book(tmp_path_factory, site):
+    """The book as `make pdf` makes it, built with the execution cache the session's strict
+    build filled: every block, the notebook and every formula are reused (they ran and were
+    checked in that build), so this build adds only the print page and Chromium's printing."""
     if not Path("/usr/bin/chromium").exists() or not shutil.which("pdftoppm"):
         pytest.skip("needs Debian's chromium and poppler-utils (pdftoppm)")
     out = tmp_path_factory.mktemp("pdf") / "book.pdf"
+    env = {k: v for k, v in os.environ.items() if k != "ESM_CACHE"}
+    env["ESM_CACHE_DIR"] = str(site.cache)
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "pdf.py"), "-o", str(out)],
-                          capture_output=True, text=True, timeout=3600)
+                          capture_output=True, text=True, timeout=3600, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     from pypdf import PdfReader
     return out, PdfReader(str(out))
