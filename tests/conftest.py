@@ -14,8 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.errors import InvalidArgument
 
 from sitebuild import ROOT, build
+
+# Speed targets live in `make bench`, not in timed unit tests: no per-example deadline, which a
+# loaded 2-core machine trips for no fault of the code (make mutate's plugin sets its own profile).
+try:
+    settings.get_profile("mutmut")
+except InvalidArgument:
+    settings.register_profile("esm", deadline=None)
+    settings.load_profile("esm")
 
 SNIPPETS = ROOT / "snippets"
 DOCS = ROOT / "docs"
