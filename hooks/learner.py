@@ -100,6 +100,10 @@ def _load_checks(docs_dir: Path) -> list[dict]:
     return out
 
 
+#: A review link's label, filled in with the page's title in on_env.
+_TITLE_MARK = "<!--esm-title:{}-->"
+_TITLE = re.compile(r"<!--esm-title:([^>]+?)-->")
+
 #: A computed value quoted in a skill check: {{page.md#name}} or {{page.md#name:format}}.
 _VALUE = re.compile(r"\{\{\s*([\w./-]+\.md)#([A-Za-z][A-Za-z0-9_]*)\s*(?::([^{}\n]*?))?\s*\}\}")
 
@@ -166,8 +170,8 @@ def _question(q: dict, n: int, check: dict, page: Page, files, *, practice: bool
     file = files.get_file_from_path(path)
     if file is not None and file.page is not None:
         href = get_relative_url(file.url, page.url) + (f"#{anchor}" if anchor else "")
-        label = file.page.title or path
-        see = f'<p class="esm-q-see">Review: <a href="{htmllib.escape(href)}">{htmllib.escape(str(label))}</a></p>'
+        # The title is filled in on_env: a page converted after this one has none yet.
+        see = f'<p class="esm-q-see">Review: <a href="{htmllib.escape(href)}">{_TITLE_MARK.format(path)}</a></p>'
     origin = (f'<span class="esm-q-origin">{htmllib.escape(check["title"])}, question {n}</span> '
               if practice else f'<span class="esm-q-num">{n}.</span> ')
     return (
@@ -334,6 +338,14 @@ def _where(ref: str) -> str:
     return "skill-checks"
 
 
+def _fill_titles(html: str, files) -> str:
+    """Each review link's label: the title of the page it points to (known once all are read)."""
+    def title(m: re.Match) -> str:
+        file = files.get_file_from_path(m[1])
+        return htmllib.escape(str(file.page.title or m[1]))
+    return _TITLE.sub(title, html)
+
+
 def _fill_values(html: str, files) -> str:
     """Replace each {{page.md#name[:format]}} by the value that page's code published."""
     def value(m: re.Match) -> str:
@@ -362,7 +374,7 @@ def on_env(env, config, files, **kwargs):
     for f in files.documentation_pages():
         if f.src_uri in quoting and f.page is not None and f.page.content:
             # every page of the site: serve's fast route (hooks/serve.py) passes only the rebuilt ones
-            f.page.content = _fill_values(f.page.content, _site_files or files)
+            f.page.content = _fill_titles(_fill_values(f.page.content, _site_files or files), _site_files or files)
     for f in files.documentation_pages():
         p = f.page
         if p is not None and f.src_uri == OVERVIEW and p.content:

@@ -209,15 +209,15 @@ def _search_entries(config) -> list | None:
 
 def _splice(entries: list, before: list, pages) -> bool:
     """Put each rebuilt page's new search entries (appended at the end) where its old ones were,
-    as a full build orders them; False if a page had none before or has none now."""
+    as a full build orders them; False if a page gained entries or lost them all."""
     new = entries[len(before):]
 
     def of(page, entry) -> bool:
         loc = entry.get("location", "")
         return loc == page.url or loc.startswith(page.url + "#")
 
-    if not all(any(of(p, e) for e in new) and any(of(p, e) for e in before) for p in pages):
-        return False
+    if any(any(of(p, e) for e in new) != any(of(p, e) for e in before) for p in pages):
+        return False        # a page gained or lost its entries (a page left out of search has none)
     out, placed = [], set()
     for entry in before:
         page = next((p for p in pages if of(p, entry)), None)
@@ -354,6 +354,9 @@ def on_serve(server, config, builder, **kwargs):
                 pages = pages_to_rebuild(changed, state["config"], state["files"]) if changed else None
             except Exception as error:                         # noqa: BLE001 - a full build is always right
                 log.info("serve: could not tell what changed (%s: %s): full rebuild", type(error).__name__, error)
+            if not pages:
+                log.info("serve: %s may be read by more than one page: full rebuild",
+                         ", ".join(os.path.relpath(c) for c in changed[:3]) + (" ..." if len(changed) > 3 else ""))
             if pages:
                 try:
                     done = rebuild_pages(state, pages)

@@ -120,6 +120,10 @@ def test_practice_page_holds_every_question_hidden(site):
     quoted = {m for c in checks() for q in c["questions"]
               for m in learner._VALUE.findall(str([q["prompt"], q["choices"], q["explain"]]))}
     assert "{{" not in html and "computed on" not in html, "a skill-check value was not filled in"
+    # review links are labelled with the page's title (its H1), on the practice page as on the
+    # page of the check, whichever order the pages were converted in
+    labels = re.findall(r'class="esm-q-see">Review: <a href="[^"]*">([^<]*)</a>', html)
+    assert len(labels) == total and not [x for x in labels if x.endswith(".md") or "esm-title" in x], labels[:5]
     # ... and it is the value the page's own demo prints when run on its own (conftest)
     for path, name, fmt in quoted:
         if fmt:

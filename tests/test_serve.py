@@ -205,7 +205,11 @@ def _same_as_a_full_rebuild(served: Served) -> None:
     full = {k: v[0] for k, v in served.files().items()}
     assert fast.keys() == full.keys()
     differ = [k for k in full if fast[k] != full[k]]
-    assert not differ, f"the fast rebuild differs from a full rebuild in {differ}"
+    def first_difference(k: str) -> str:
+        a, b = fast[k].decode(errors="replace"), full[k].decode(errors="replace")
+        i = next((n for n, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        return f"{k} at {i}: fast ...{a[max(0, i - 80):i + 120]!r} | full ...{b[max(0, i - 80):i + 120]!r}"
+    assert not differ, "the fast rebuild differs from a full rebuild: " + "; ".join(map(first_difference, differ))
 
 
 @pytest.mark.build
@@ -235,7 +239,7 @@ def test_a_practice_page_edit_keeps_the_values_its_questions_quote(served):
     original = page.read_text(encoding="utf-8")
     try:
         log = served.change(_write(page, original + "\nA sentence added by the test.\n"))
-        assert "(practice.md rebuilt alone)" in log, log[-3000:]
+        assert "(practice.md rebuilt alone)" in log, log[-6000:].split("Doc file")[0] + log[-1500:]
         html = served.html("practice.md")
         assert "A sentence added by the test." in html
         assert f"[gpt2_mb_int8: computed on {PAGE}]" not in html and "{{" not in html
