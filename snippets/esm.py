@@ -288,16 +288,16 @@ def figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] | None =
     import matplotlib.pyplot as plt
     with _style():
         fig, axes = plt.subplots(nrows, ncols, figsize=size, **kwargs)
-    fig._esm_style = True
     return fig, axes
 
 
 def _tex_caption(text: str) -> str:
     """Escape a caption; ``$...$`` parts become math for the build-time KaTeX hook."""
-    parts = re.split(r"(\$[^$]+\$)", text)
     out = []
-    for part in parts:
-        if len(part) > 1 and part.startswith("$") and part.endswith("$"):
+    # re.split with one group: the matched formulas are the odd-numbered parts, the text between
+    # them the even ones (a lone `$` or `$$` stays text).
+    for i, part in enumerate(re.split(r"(\$[^$]+\$)", text)):
+        if i % 2:
             # Inside a tabbed output the caption is parsed as inline Markdown: arithmatex would
             # wrap a literal \\( again and emphasis could eat `_`. Entities hide the TeX from both;
             # hooks/katex.py unescapes it.
@@ -366,8 +366,7 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
             im.set_interpolation("none")
     buf = io.StringIO()
     with _style(), mpl.rc_context({"svg.hashsalt": salt}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,
-                    metadata={"Date": None, "Creator": None})
+        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True)
     plt.close(fig)
     text = buf.getvalue()
     text = text[text.index("<svg"):]
@@ -376,8 +375,9 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # formulas. The comments carry nothing the figure needs: drop them. (Found in 7.2.)
     text = re.sub(r"[ \t]*<!--.*?-->[ \t]*\n?", "", text, flags=re.S)
     text = text.replace(_INK, "currentColor").replace(_GRID, "currentColor")
-    # Lighter markup, same picture: no RDF metadata; no ids nothing refers to (matplotlib names
-    # every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
+    # Lighter markup, same picture: no RDF metadata (where matplotlib writes the date and its
+    # version: without it two builds are byte-identical); no ids nothing refers to (matplotlib
+    # names every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
     refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
     text = re.sub(r' id="([^"]+)"', lambda m: m[0] if m[1] in refs else "", text)
