@@ -113,6 +113,20 @@ def test_caption_hides_tex_in_entities_and_escapes_the_rest():
         '<span class="arithmatex">&#92;(a&#92;)</span><span class="arithmatex">&#92;(b&#92;)</span>')
 
 
+
+@pytest.mark.parametrize("caption, html", [
+    ("$", "$"),                                   # a lone dollar is text, not an empty formula
+    ("$$", "$$"),
+    ("costs 5$", "costs 5$"),                     # ends with a dollar, starts without one
+    ("$5 or 6$", '<span class="arithmatex">&#92;(5 or 6&#92;)</span>'),
+    ("$x$", '<span class="arithmatex">&#92;(x&#92;)</span>'),          # a one-character formula
+    ("$x$$", '<span class="arithmatex">&#92;(x&#92;)</span>$'),
+    ("a $ b", "a $ b"),
+])
+def test_caption_dollars_that_are_no_formula_stay_text(caption, html):
+    assert esm._tex_caption(caption) == html
+
+
 # -- figures ------------------------------------------------------------------------------------
 
 def test_figure_passes_its_layout_through():
@@ -164,3 +178,83 @@ def test_svg_without_caption_has_no_figcaption():
     out = _svg(legend=False)
     assert "<figcaption>" not in out and out.endswith("</svg>\n</figure>\n")
 
+
+
+def _points(value: str) -> float:
+    assert value.endswith("pt"), value
+    return float(value[:-2])
+
+
+def test_svg_is_cropped_to_its_content():
+    # bbox_inches="tight": the default 6.4 x 3.6 in figure is 460.8 x 259.2 pt uncropped; the
+    # axes leave margins that the crop removes, and the viewBox is the same box from 0, 0
+    root = ET.fromstring(re.search(r"<svg.*</svg>", _svg(), flags=re.S)[0])
+    width, height = _points(root.get("width")), _points(root.get("height"))
+    assert width < 6.4 * 72 - 10 and height < 3.6 * 72 - 10
+    assert [float(v) for v in root.get("viewBox").split()] == [0.0, 0.0, width, height]
+
+
+def _fills(body: str) -> list[str]:
+    """Every fill colour in the SVG, from style attributes and fill attributes."""
+    return re.findall(r"fill:\s*([^;\"]+)", body) + re.findall(r'\bfill="([^"]+)"', body)
+
+
+def test_svg_draws_no_opaque_background_and_no_legend_frame():
+    # A colorbar's axes and a legend are made after figure() returned, outside the site's style:
+    # by matplotlib's defaults both would be drawn on white (a legend also with a grey #cccccc
+    # frame). On the dark scheme any of them is a white box: none may remain.
+    fig, ax = esm.figure()
+    im = ax.imshow(np.arange(12.0).reshape(3, 4))
+    fig.colorbar(im, ax=ax)
+    ax.plot([0, 3], [0, 2], label="line")
+    ax.legend(frameon=True)
+    body = esm.svg(fig, alt="background")
+    fills = {f.strip().lower() for f in _fills(body)}
+    assert fills <= {"none", "currentcolor", *(c.lower() for c in esm.PALETTE)}, fills
+    assert "#cccccc" not in body.lower()             # the legend frame's edge colour
+    # the figure's background path (the first one drawn, the full crop box) is unfilled
+    root = ET.fromstring(re.search(r"<svg.*</svg>", body, flags=re.S)[0])
+    first = next(el for el in root.iter() if el.tag.endswith("path"))
+    assert "fill: none" in first.get("style", "")
+
+
+def test_svg_holds_no_date_or_creator_and_two_builds_are_byte_identical(monkeypatch):
+    # matplotlib writes the date and its own version into the SVG's metadata unless told not to
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")       # would still be a date: none may appear
+    a = _svg(alt="same", caption="c")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    b = _svg(alt="same", caption="c")
+    assert a == b
+    for text in ("dc:date", "1970", "Matplotlib v", "matplotlib.org", "dc:creator", "rdf:RDF"):
+        assert text not in a
+
+
+def test_svg_ids_are_matplotlibs_under_a_16_digit_salt_from_alt():
+    # The salt is the first 16 hex digits of sha256(alt), handed to matplotlib as svg.hashsalt
+    # (which then names clip paths and markers deterministically); the ids in the page carry
+    # "f" + its first 8 digits as prefix. Plain matplotlib under that hashsalt must name the
+    # same objects the same way.
+    import hashlib
+    import io
+
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    def draw():
+        fig, ax = esm.figure()
+        ax.plot([0, 1, 2], [1, 0, 1], marker="o")
+        ax.fill_between([0, 1, 2], [0, 0.5, 0], alpha=0.3)
+        return fig
+
+    alt = "salted figure"
+    salt = hashlib.sha256(alt.encode("utf-8")).hexdigest()
+    assert len(salt) == 64
+    ours = set(re.findall(r'\bid="([^"]+)"', esm.svg(draw(), alt=alt)))
+    fig = draw()
+    buf = io.StringIO()
+    with esm._style(), mpl.rc_context({"svg.hashsalt": salt[:16]}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True)
+    plt.close(fig)
+    theirs = set(re.findall(r'\bid="([^"]+)"', buf.getvalue()))
+    assert ours and all(i.startswith(f"f{salt[:8]}-") for i in ours)
+    assert {i.removeprefix(f"f{salt[:8]}-") for i in ours} <= theirs
