@@ -268,16 +268,15 @@ def _style():
     from cycler import cycler
     return mpl.rc_context({
         "figure.figsize": (6.4, 3.6), "figure.dpi": 100,
-        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "lines.linewidth": 1.8,
         "font.family": "sans-serif",
         "text.color": _INK, "axes.labelcolor": _INK, "axes.edgecolor": _INK,
         "xtick.color": _INK, "ytick.color": _INK, "axes.titlecolor": _INK,
-        "legend.labelcolor": _INK, "legend.frameon": False,
         "grid.color": _GRID, "grid.alpha": 0.18, "axes.grid": True,
         "axes.spines.top": False, "axes.spines.right": False,
         "axes.prop_cycle": cycler(color=list(PALETTE)),
         "figure.facecolor": "none", "axes.facecolor": "none", "savefig.facecolor": "none",
-        "svg.fonttype": "none", "lines.linewidth": 1.8, "image.cmap": "viridis",
+        "svg.fonttype": "none", "image.cmap": "viridis",
     })
 
 
@@ -329,7 +328,7 @@ def _palette_png(b64: str) -> str:
     out = Image.fromarray(index, mode="P")
     out.putpalette(table[:, :3].tobytes())
     buf = io.BytesIO()
-    out.save(buf, format="PNG", optimize=True, transparency=table[:, 3].tobytes())
+    out.save(buf, format="PNG", transparency=table[:, 3].tobytes())
     if not np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGBA")), rgba):
         raise AssertionError("palette PNG differs from the figure's image")
     return base64.b64encode(buf.getvalue()).decode("ascii")
