@@ -258,3 +258,58 @@ def test_svg_ids_are_matplotlibs_under_a_16_digit_salt_from_alt():
     theirs = set(re.findall(r'\bid="([^"]+)"', buf.getvalue()))
     assert ours and all(i.startswith(f"f{salt[:8]}-") for i in ours)
     assert {i.removeprefix(f"f{salt[:8]}-") for i in ours} <= theirs
+
+
+def test_svg_grid_is_drawn_faint_in_the_text_colour():
+    # the site's style: a grid on every axes, in currentColor at opacity 0.18
+    assert re.search(r"stroke: currentColor; stroke-opacity: 0\.18\b", _svg(legend=False))
+
+
+# -- embedded images ----------------------------------------------------------------------------
+
+def _png_base64(rgba: np.ndarray) -> str:
+    """An RGBA PNG as matplotlib embeds it: base64 broken into lines."""
+    import base64
+    import io
+
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(rgba, mode="RGBA").save(buf, format="PNG")
+    return base64.encodebytes(buf.getvalue()).decode("ascii")
+
+
+def _decoded(b64: str):
+    import base64
+    import io
+
+    from PIL import Image
+    return Image.open(io.BytesIO(base64.b64decode(b64, validate=True)))
+
+
+def test_palette_png_keeps_every_pixel_and_its_alpha():
+    rng = np.random.default_rng(3)
+    table = np.array([[47, 127, 208, 255], [232, 119, 46, 255], [27, 158, 119, 128],
+                      [204, 74, 139, 0], [0, 0, 0, 255], [255, 255, 255, 1]], dtype=np.uint8)
+    rgba = table[rng.integers(0, len(table), size=(9, 13))]
+    b64 = _png_base64(rgba)
+    assert "\n" in b64
+    out = esm._palette_png(b64)
+    img = _decoded(out)
+    assert img.mode == "P" and img.size == (13, 9)
+    assert np.array_equal(np.asarray(img.convert("RGBA")), rgba)      # PIL's own decoding
+    assert "\n" not in out and len(out) < len(b64.replace("\n", ""))
+
+
+@pytest.mark.parametrize("n, indexed", [(256, True), (257, False)])
+def test_palette_png_only_for_at_most_256_colours(n, indexed):
+    k = np.arange(n)
+    rgba = np.stack([k % 256, k // 256, np.full(n, 7), np.full(n, 255)], axis=-1).astype(np.uint8)
+    rgba = rgba.reshape(1, n, 4)
+    assert len(np.unique(rgba.reshape(-1, 4), axis=0)) == n
+    b64 = _png_base64(rgba)
+    out = esm._palette_png(b64)
+    if indexed:
+        assert _decoded(out).mode == "P"
+        assert np.array_equal(np.asarray(_decoded(out).convert("RGBA")), rgba)
+    else:                                              # the PNG as it was, on one line
+        assert out == b64.replace("\n", "") and "\n" in b64
