@@ -169,3 +169,35 @@ def test_init_gpt_is_the_documented_draw_order_of_one_generator():
     assert all(np.array_equal(m["blocks"][i][k], blocks[i][k]) for i in range(L) for k in blocks[i])
     assert np.allclose(m["g_f"], 1 + scale * g, atol=1e-15, rtol=0)
     assert np.allclose(m["beta_f"], scale * b, atol=0, rtol=1e-15)
+
+
+def test_pre_ln_block_is_the_default_and_matches_its_formula_written_out():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(2, 5, 8))                      # a batch: the block acts on the last two axes
+    p = _random_block(seed=2)
+    mask = esm.causal_mask(5)
+    Z = esm.layer_norm(X, p["g_1"], p["beta_1"])
+    U = X + esm.multi_head_attention(Z, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], 2, mask, p["b_Q"], p["b_K"],
+                                     p["b_V"], p["b_O"])
+    Z2 = esm.layer_norm(U, p["g_2"], p["beta_2"])
+    Y = U + esm.gelu_tanh(Z2 @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+    assert np.allclose(esm.block_forward(X, p, 2, mask), Y, atol=1e-12, rtol=0)
+    # another activation is used where given, in the feed-forward only
+    Y_exact = U + esm.gelu(Z2 @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
+    assert np.allclose(esm.block_forward(X, p, 2, mask, act=esm.gelu), Y_exact, atol=1e-12, rtol=0)
+    assert not np.allclose(Y_exact, Y, atol=1e-9, rtol=0)
+
+
+def test_init_block_draws_normal_weights_and_unit_gains_of_the_given_scale():
+    d, d_ff, scale = 48, 80, 0.05
+    p = esm.init_block(np.random.default_rng(9), d, d_ff, scale=scale)
+    assert {k: v.shape for k, v in p.items()} == esm.block_shapes(d, d_ff)
+    assert p["W_1"].shape == (d, d_ff) and p["W_2"].shape == (d_ff, d)
+    for name, x in p.items():
+        shifted = x - 1.0 if name in ("g_1", "g_2") else x       # gains are 1 + N(0, scale^2)
+        n = x.size
+        assert abs(shifted.mean()) < 5 * scale / math.sqrt(n), name
+        assert abs(shifted.std() / scale - 1) < 5 / math.sqrt(2 * n), name
+    big = esm.init_block(np.random.default_rng(9), 64)              # defaults: d_ff = 4d, scale 0.3
+    assert big["W_1"].shape == (64, 256)
+    assert abs(big["W_1"].std() / 0.3 - 1) < 5 / math.sqrt(2 * big["W_1"].size)
