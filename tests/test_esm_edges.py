@@ -76,12 +76,37 @@ def test_shape_table_messages_and_scalars():
 @pytest.mark.parametrize("call, message", [
     (lambda: esm.sinusoidal_positions(4, 5), r"^d must be even$"),
     (lambda: esm.rope_angles(5), r"^d must be even$"),
+    (lambda: esm.shift_map(1.0, 5), r"^d must be even$"),
     (lambda: esm.alibi_slopes(6), r"^this closed form is for a power-of-two number of heads$"),
     (lambda: esm.split_heads(np.zeros((3, 10)), 4), r"^width 10 is not divisible by 4 heads$"),
 ])
 def test_errors_say_what_is_wrong(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_shift_map_moves_sinusoidal_positions_by_k_rotation_by_rotation():
+    # PE_{t+k} = M_k PE_t for whole, negative and fractional k (and another base); M_k written
+    # out as its 2x2 blocks on the diagonal, zero elsewhere.
+    for d, base in ((6, 10000.0), (8, 50.0)):
+        for k in (3, -2, 0.5):
+            M = esm.shift_map(k, d, base)
+            t = np.arange(5, 9)
+            assert np.allclose(M @ _pe_at(t, d, base).T, _pe_at(t + k, d, base).T, atol=1e-12, rtol=0)
+            for j in range(d // 2):
+                w = base ** (-2 * j / d)
+                c, s = math.cos(k * w), math.sin(k * w)
+                assert np.allclose(M[2 * j:2 * j + 2, 2 * j:2 * j + 2], [[c, s], [-s, c]], atol=1e-15, rtol=0)
+            off = M.copy()
+            for j in range(d // 2):
+                off[2 * j:2 * j + 2, 2 * j:2 * j + 2] = 0
+            assert not off.any() and M.shape == (d, d)
+
+
+def _pe_at(positions, d, base):
+    """PE rows at (possibly fractional) positions, from the definition, one entry at a time."""
+    return np.array([[math.sin(p / base ** (2 * (i // 2) / d)) if i % 2 == 0 else math.cos(p / base ** (2 * (i // 2) / d))
+                      for i in range(d)] for p in positions])
 
 
 # -- unsigned and integer inputs give the float answers -----------------------------------------
