@@ -71,6 +71,13 @@ def test_shape_table_messages_and_scalars():
         esm.shape_table({"d": 2}, [("E", "E", np.zeros((3, 2)), "V d", "")])
 
 
+def test_share_of_seeds_counts_by_hand():
+    assert esm.share_of_seeds(lambda s: s % 4 == 0) == 13 / 50          # seeds 0, 4, ..., 48
+    assert esm.share_of_seeds(lambda s: s < 3, iter(range(10))) == 0.3    # any iterable, read once
+    assert esm.share_of_seeds(lambda s: np.float64(s) > 7, [7, 8]) == 0.5
+    assert esm.share_of_seeds(lambda s: [s] * s, range(4)) == 0.75        # truthiness, as in `if`
+
+
 # -- errors of the closed forms -----------------------------------------------------------------
 
 @pytest.mark.parametrize("call, message", [

@@ -41,3 +41,6 @@ def test_mean_pairwise_cosine_of_a_float32_table_is_computed_in_float64():
     X = np.random.default_rng(6).normal(size=(300, 50)).astype(np.float32) + np.float32(0.5)
     assert abs(esm.mean_pairwise_cosine(X) - _pair_loop(X)) < 1e-12
     assert abs(esm.mean_pairwise_cosine(X, chunk=7) - _pair_loop(X)) < 1e-12
+    c = X[:100].mean(axis=0)                              # a float32 centre: still float64 sums
+    assert c.dtype == np.float32
+    assert abs(esm.mean_pairwise_cosine(X, center=c) - _pair_loop(X.astype(float) - c.astype(float))) < 1e-12
