@@ -39,8 +39,13 @@ def mutant_diffs() -> dict[str, tuple[str, str]]:
     for name, body in funcs.items():
         if "__mutmut_" not in name or name.endswith("__mutmut_orig"):
             continue
-        orig = funcs[name.split("__mutmut_")[0] + "__mutmut_orig"]
-        diff = [d for d in difflib.unified_diff(orig[1:], body[1:], lineterm="", n=0)
+        base = name.split("__mutmut_")[0]
+        orig = funcs[base + "__mutmut_orig"]
+        # compare the def lines too (a mutated default value), under one name
+        func = base.removeprefix("x_")
+        orig = [orig[0].replace(base + "__mutmut_orig(", func + "(", 1)] + orig[1:]
+        body = [body[0].replace(name + "(", func + "(", 1)] + body[1:]
+        diff = [d for d in difflib.unified_diff(orig, body, lineterm="", n=0)
                 if d[:1] in "+-" and d[:3] not in ("+++", "---")]
         minus = " / ".join(d[1:].strip() for d in diff if d[0] == "-")
         plus = " / ".join(d[1:].strip() for d in diff if d[0] == "+")
