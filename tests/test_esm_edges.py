@@ -230,3 +230,18 @@ def test_attention_of_uint8_queries_and_keys_against_a_loop():
         e = [math.exp(x - max(s)) for x in s]
         assert np.allclose(w[i], [x / sum(e) for x in e], atol=1e-12)
         assert np.allclose(out[i], w[i] @ V)
+
+
+def test_gelu_gelu_tanh_and_mean_pool_of_float32_inputs_are_float64_against_python():
+    # float32 inputs (real weights are float32) must give the float64 answers of their values
+    import math
+    x32 = np.array([-3.25, -0.5, 0.0, 0.125, 1.5, 4.0], dtype=np.float32)
+    xs = [float(v) for v in x32]
+    assert np.allclose(esm.gelu(x32), [v * (1 + math.erf(v / math.sqrt(2))) / 2 for v in xs], atol=1e-15, rtol=0)
+    c = math.sqrt(2 / math.pi)
+    assert np.allclose(esm.gelu_tanh(x32), [0.5 * v * (1 + math.tanh(c * (v + esm.GELU_C * v ** 3))) for v in xs],
+                       atol=1e-15, rtol=0)
+    H = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) / np.float32(3)) + np.float32(1e-3)
+    mask = np.array([[True, True, False], [True, False, False]])
+    want = [[sum(float(H[b, t, k]) for t in range(3) if mask[b, t]) / mask[b].sum() for k in range(4)] for b in range(2)]
+    assert np.allclose(esm.mean_pool(H, mask), want, atol=1e-15, rtol=0)

@@ -102,6 +102,7 @@ def test_tokenize_pads_and_masks():
     assert [vocab[i] for i in ids[1]] == ["[CLS]", "a", "b", "c", "d", "[SEP]"]
     assert [vocab[i] for i in ids[0]] == ["[CLS]", "a", "b", "[SEP]", "[PAD]", "[PAD]"]
     assert mask.tolist() == [[True] * 4 + [False] * 2, [True] * 6]
+    assert ids.dtype == np.int64 and mask.dtype == bool
 
 
 def test_config_is_what_the_encoder_assumes():
