@@ -313,3 +313,62 @@ def test_palette_png_only_for_at_most_256_colours(n, indexed):
         assert np.array_equal(np.asarray(_decoded(out).convert("RGBA")), rgba)
     else:                                              # the PNG as it was, on one line
         assert out == b64.replace("\n", "") and "\n" in b64
+
+
+def _embedded_pngs(body: str):
+    return [_decoded(b64) for b64 in re.findall(r'xlink:href="data:image/png;base64,([^"]+)"', body)]
+
+
+@pytest.mark.parametrize("interpolation", [None, "antialiased", "auto", "nearest"])
+def test_svg_embeds_a_small_heatmap_as_its_own_pixels_in_a_palette_png(interpolation):
+    # 3 x 4 data on a 6.4 x 3.6 in figure: the browser scales the data's own pixels (no
+    # resampling by matplotlib), stored as an indexed PNG of at most 256 colours
+    fig, ax = esm.figure()
+    data = np.arange(12.0).reshape(3, 4)
+    kwargs = {} if interpolation is None else {"interpolation": interpolation}
+    ax.imshow(data, **kwargs)
+    (png,) = _embedded_pngs(esm.svg(fig, alt=f"heatmap {interpolation}"))
+    assert png.size == (4, 3) and png.mode == "P"
+    # the pixels are the colormap's colours of the data, cell by cell
+    import matplotlib as mpl
+    rgba = np.asarray(png.convert("RGBA"))
+    want = (mpl.colormaps["viridis"](data / 11.0) * 255).round().astype(np.uint8)
+    assert np.abs(rgba.astype(int) - want.astype(int)).max() <= 1
+
+
+def test_svg_leaves_a_chosen_smoothing_to_matplotlib():
+    # an explicit bilinear interpolation is a choice: matplotlib resamples to the figure's size
+    fig, ax = esm.figure()
+    ax.imshow(np.arange(12.0).reshape(3, 4), interpolation="bilinear")
+    (png,) = _embedded_pngs(esm.svg(fig, alt="smooth"))
+    assert png.size[0] > 40 and png.size[1] > 30
+
+
+def test_svg_of_an_rgb_image():
+    fig, ax = esm.figure()
+    rgb = np.zeros((2, 3, 3))
+    rgb[0, :, 0] = 1.0                                  # a red row over a black one
+    ax.imshow(rgb)
+    (png,) = _embedded_pngs(esm.svg(fig, alt="rgb"))
+    assert png.size == (3, 2)
+    assert np.array_equal(np.asarray(png.convert("RGBA"))[:, :, 0], [[255] * 3, [0] * 3])
+
+
+def test_svg_drops_the_source_comments_of_multi_line_text():
+    # matplotlib keeps each text's source as an XML comment; a two-line label spans two lines
+    fig, ax = esm.figure()
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("first line $x$\nsecond line $y$")
+    body = esm.svg(fig, alt="comments")
+    assert "<!--" not in body and "-->" not in body and "$x$" not in body
+
+
+def test_svg_closes_its_figure_and_only_that_one():
+    import matplotlib.pyplot as plt
+    fig, ax = esm.figure()
+    ax.plot([0, 1], [1, 0])
+    other, _ = esm.figure()                     # made after: pyplot's current figure
+    assert plt.gcf() is other
+    esm.svg(fig, alt="closing")
+    assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
+    plt.close(other)
