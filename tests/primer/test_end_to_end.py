@@ -38,6 +38,10 @@ def test_post_ln_block_against_its_formula_written_out():
     U = esm.layer_norm(X + attn, p["g_1"], p["beta_1"])
     Y = esm.layer_norm(U + esm.gelu_tanh(U @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], p["g_2"], p["beta_2"])
     assert np.allclose(esm.block_forward(X, p, 2, mask, pre_ln=False), Y, atol=1e-12)
+    # another activation is used where given, in post-LN as in pre-LN
+    Y_exact = esm.layer_norm(U + esm.gelu(U @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], p["g_2"], p["beta_2"])
+    assert np.allclose(esm.block_forward(X, p, 2, mask, pre_ln=False, act=esm.gelu), Y_exact, atol=1e-12)
+    assert not np.allclose(Y_exact, Y, atol=1e-9)
 
 
 def test_post_ln_output_rows_are_standardised_before_gamma_beta():
