@@ -372,3 +372,16 @@ def test_svg_closes_its_figure_and_only_that_one():
     esm.svg(fig, alt="closing")
     assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
     plt.close(other)
+
+
+def test_palette_png_of_an_rgb_png_without_alpha():
+    import base64
+    import io
+
+    from PIL import Image
+    rgb = np.array([[[10, 20, 30], [200, 100, 0]], [[200, 100, 0], [0, 0, 255]]], dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(rgb, mode="RGB").save(buf, format="PNG")
+    img = _decoded(esm._palette_png(base64.b64encode(buf.getvalue()).decode("ascii")))
+    assert img.mode == "P"
+    assert np.array_equal(np.asarray(img.convert("RGBA")), np.concatenate([rgb, np.full((2, 2, 1), 255, np.uint8)], -1))
