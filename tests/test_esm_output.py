@@ -132,8 +132,12 @@ def test_caption_dollars_that_are_no_formula_stay_text(caption, html):
 def test_figure_passes_its_layout_through():
     fig, axes = esm.figure(2, 3, size=(4.0, 2.0), sharex=True)
     assert axes.shape == (2, 3) and tuple(fig.get_size_inches()) == (4.0, 2.0)
-    fig2, _ = esm.figure()
+    assert axes[0, 0].get_shared_x_axes().joined(axes[0, 0], axes[1, 2])     # sharex reached subplots
+    fig2, ax2 = esm.figure()
     assert tuple(fig2.get_size_inches()) == (6.4, 3.6)     # the site's default size
+    assert len(fig2.axes) == 1 and ax2 is fig2.axes[0]     # one axes by default, not an array
+    import matplotlib
+    assert matplotlib.get_backend() == "Agg"                # figure() selects the non-interactive backend
     import matplotlib.pyplot as plt
     plt.close(fig)
     plt.close(fig2)
