@@ -293,7 +293,8 @@ def _decoded(b64: str):
 def test_palette_png_keeps_every_pixel_and_its_alpha():
     rng = np.random.default_rng(3)
     table = np.array([[47, 127, 208, 255], [232, 119, 46, 255], [27, 158, 119, 128],
-                      [204, 74, 139, 0], [0, 0, 0, 255], [255, 255, 255, 1]], dtype=np.uint8)
+                      [204, 74, 139, 0], [0, 0, 0, 255], [255, 255, 255, 1],
+                      [47, 127, 208, 200], [47, 127, 208, 100]], dtype=np.uint8)    # one colour, three alphas
     rgba = table[rng.integers(0, len(table), size=(9, 13))]
     b64 = _png_base64(rgba)
     assert "\n" in b64
