@@ -268,16 +268,15 @@ def _style():
     from cycler import cycler
     return mpl.rc_context({
         "figure.figsize": (6.4, 3.6), "figure.dpi": 100,
-        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "lines.linewidth": 1.8,
         "font.family": "sans-serif",
         "text.color": _INK, "axes.labelcolor": _INK, "axes.edgecolor": _INK,
         "xtick.color": _INK, "ytick.color": _INK, "axes.titlecolor": _INK,
-        "legend.labelcolor": _INK, "legend.frameon": False,
         "grid.color": _GRID, "grid.alpha": 0.18, "axes.grid": True,
         "axes.spines.top": False, "axes.spines.right": False,
         "axes.prop_cycle": cycler(color=list(PALETTE)),
         "figure.facecolor": "none", "axes.facecolor": "none", "savefig.facecolor": "none",
-        "svg.fonttype": "none", "lines.linewidth": 1.8, "image.cmap": "viridis",
+        "svg.fonttype": "none", "image.cmap": "viridis",
     })
 
 
@@ -288,16 +287,16 @@ def figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] | None =
     import matplotlib.pyplot as plt
     with _style():
         fig, axes = plt.subplots(nrows, ncols, figsize=size, **kwargs)
-    fig._esm_style = True
     return fig, axes
 
 
 def _tex_caption(text: str) -> str:
     """Escape a caption; ``$...$`` parts become math for the build-time KaTeX hook."""
-    parts = re.split(r"(\$[^$]+\$)", text)
     out = []
-    for part in parts:
-        if len(part) > 1 and part.startswith("$") and part.endswith("$"):
+    # re.split with one group: the matched formulas are the odd-numbered parts, the text between
+    # them the even ones (a lone `$` or `$$` stays text).
+    for i, part in enumerate(re.split(r"(\$[^$]+\$)", text)):
+        if i % 2:
             # Inside a tabbed output the caption is parsed as inline Markdown: arithmatex would
             # wrap a literal \\( again and emphasis could eat `_`. Entities hide the TeX from both;
             # hooks/katex.py unescapes it.
@@ -329,7 +328,7 @@ def _palette_png(b64: str) -> str:
     out = Image.fromarray(index, mode="P")
     out.putpalette(table[:, :3].tobytes())
     buf = io.BytesIO()
-    out.save(buf, format="PNG", optimize=True, transparency=table[:, 3].tobytes())
+    out.save(buf, format="PNG", transparency=table[:, 3].tobytes())
     if not np.array_equal(np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGBA")), rgba):
         raise AssertionError("palette PNG differs from the figure's image")
     return base64.b64encode(buf.getvalue()).decode("ascii")
@@ -366,8 +365,7 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
             im.set_interpolation("none")
     buf = io.StringIO()
     with _style(), mpl.rc_context({"svg.hashsalt": salt}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True,
-                    metadata={"Date": None, "Creator": None})
+        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True)
     plt.close(fig)
     text = buf.getvalue()
     text = text[text.index("<svg"):]
@@ -376,8 +374,9 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # formulas. The comments carry nothing the figure needs: drop them. (Found in 7.2.)
     text = re.sub(r"[ \t]*<!--.*?-->[ \t]*\n?", "", text, flags=re.S)
     text = text.replace(_INK, "currentColor").replace(_GRID, "currentColor")
-    # Lighter markup, same picture: no RDF metadata; no ids nothing refers to (matplotlib names
-    # every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
+    # Lighter markup, same picture: no RDF metadata (where matplotlib writes the date and its
+    # version: without it two builds are byte-identical); no ids nothing refers to (matplotlib
+    # names every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
     refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
     text = re.sub(r' id="([^"]+)"', lambda m: m[0] if m[1] in refs else "", text)

@@ -22,3 +22,17 @@ sys.modules["esm"] = esm
 
 settings.register_profile("mutmut", deadline=None, derandomize=True, database=None)
 settings.load_profile("mutmut")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Run a mutant's tests cheapest first (mutmut runs them with -x, so a killed mutant stops at
+    the first failure): the helper tests, then the pages' tests, then whole demos. The verdict
+    does not depend on the order; only the time to reach it does."""
+    def cost(item) -> int:
+        path = item.nodeid.split("::")[0]
+        if path.startswith("tests/test_esm") or path == "tests/test_glue.py":
+            return 0
+        if path == "tests/test_snippets.py":
+            return 2
+        return 1
+    items.sort(key=cost)        # stable: the order within each group is kept

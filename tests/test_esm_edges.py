@@ -71,17 +71,49 @@ def test_shape_table_messages_and_scalars():
         esm.shape_table({"d": 2}, [("E", "E", np.zeros((3, 2)), "V d", "")])
 
 
+def test_share_of_seeds_counts_by_hand():
+    assert esm.share_of_seeds(lambda s: s % 4 == 0) == 13 / 50          # seeds 0, 4, ..., 48
+    assert esm.share_of_seeds(lambda s: s < 3, iter(range(10))) == 0.3    # any iterable, read once
+    assert esm.share_of_seeds(lambda s: np.float64(s) > 7, [7, 8]) == 0.5
+    assert esm.share_of_seeds(lambda s: [s] * s, range(4)) == 0.75        # truthiness, as in `if`
+
+
 # -- errors of the closed forms -----------------------------------------------------------------
 
 @pytest.mark.parametrize("call, message", [
     (lambda: esm.sinusoidal_positions(4, 5), r"^d must be even$"),
     (lambda: esm.rope_angles(5), r"^d must be even$"),
+    (lambda: esm.shift_map(1.0, 5), r"^d must be even$"),
     (lambda: esm.alibi_slopes(6), r"^this closed form is for a power-of-two number of heads$"),
     (lambda: esm.split_heads(np.zeros((3, 10)), 4), r"^width 10 is not divisible by 4 heads$"),
 ])
 def test_errors_say_what_is_wrong(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_shift_map_moves_sinusoidal_positions_by_k_rotation_by_rotation():
+    # PE_{t+k} = M_k PE_t for whole, negative and fractional k (and another base); M_k written
+    # out as its 2x2 blocks on the diagonal, zero elsewhere.
+    for d, base in ((6, 10000.0), (8, 50.0)):
+        for k in (3, -2, 0.5):
+            M = esm.shift_map(k, d, base)
+            t = np.arange(5, 9)
+            assert np.allclose(M @ _pe_at(t, d, base).T, _pe_at(t + k, d, base).T, atol=1e-12, rtol=0)
+            for j in range(d // 2):
+                w = base ** (-2 * j / d)
+                c, s = math.cos(k * w), math.sin(k * w)
+                assert np.allclose(M[2 * j:2 * j + 2, 2 * j:2 * j + 2], [[c, s], [-s, c]], atol=1e-15, rtol=0)
+            off = M.copy()
+            for j in range(d // 2):
+                off[2 * j:2 * j + 2, 2 * j:2 * j + 2] = 0
+            assert not off.any() and M.shape == (d, d)
+
+
+def _pe_at(positions, d, base):
+    """PE rows at (possibly fractional) positions, from the definition, one entry at a time."""
+    return np.array([[math.sin(p / base ** (2 * (i // 2) / d)) if i % 2 == 0 else math.cos(p / base ** (2 * (i // 2) / d))
+                      for i in range(d)] for p in positions])
 
 
 # -- unsigned and integer inputs give the float answers -----------------------------------------
@@ -198,3 +230,18 @@ def test_attention_of_uint8_queries_and_keys_against_a_loop():
         e = [math.exp(x - max(s)) for x in s]
         assert np.allclose(w[i], [x / sum(e) for x in e], atol=1e-12)
         assert np.allclose(out[i], w[i] @ V)
+
+
+def test_gelu_gelu_tanh_and_mean_pool_of_float32_inputs_are_float64_against_python():
+    # float32 inputs (real weights are float32) must give the float64 answers of their values
+    import math
+    x32 = np.array([-3.25, -0.5, 0.0, 0.125, 1.5, 4.0], dtype=np.float32)
+    xs = [float(v) for v in x32]
+    assert np.allclose(esm.gelu(x32), [v * (1 + math.erf(v / math.sqrt(2))) / 2 for v in xs], atol=1e-15, rtol=0)
+    c = math.sqrt(2 / math.pi)
+    assert np.allclose(esm.gelu_tanh(x32), [0.5 * v * (1 + math.tanh(c * (v + esm.GELU_C * v ** 3))) for v in xs],
+                       atol=1e-15, rtol=0)
+    H = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) / np.float32(3)) + np.float32(1e-3)
+    mask = np.array([[True, True, False], [True, False, False]])
+    want = [[sum(float(H[b, t, k]) for t in range(3) if mask[b, t]) / mask[b].sum() for k in range(4)] for b in range(2)]
+    assert np.allclose(esm.mean_pool(H, mask), want, atol=1e-15, rtol=0)

@@ -113,13 +113,31 @@ def test_caption_hides_tex_in_entities_and_escapes_the_rest():
         '<span class="arithmatex">&#92;(a&#92;)</span><span class="arithmatex">&#92;(b&#92;)</span>')
 
 
+
+@pytest.mark.parametrize("caption, html", [
+    ("$", "$"),                                   # a lone dollar is text, not an empty formula
+    ("$$", "$$"),
+    ("costs 5$", "costs 5$"),                     # ends with a dollar, starts without one
+    ("$5 or 6$", '<span class="arithmatex">&#92;(5 or 6&#92;)</span>'),
+    ("$x$", '<span class="arithmatex">&#92;(x&#92;)</span>'),          # a one-character formula
+    ("$x$$", '<span class="arithmatex">&#92;(x&#92;)</span>$'),
+    ("a $ b", "a $ b"),
+])
+def test_caption_dollars_that_are_no_formula_stay_text(caption, html):
+    assert esm._tex_caption(caption) == html
+
+
 # -- figures ------------------------------------------------------------------------------------
 
 def test_figure_passes_its_layout_through():
     fig, axes = esm.figure(2, 3, size=(4.0, 2.0), sharex=True)
     assert axes.shape == (2, 3) and tuple(fig.get_size_inches()) == (4.0, 2.0)
-    fig2, _ = esm.figure()
+    assert axes[0, 0].get_shared_x_axes().joined(axes[0, 0], axes[1, 2])     # sharex reached subplots
+    fig2, ax2 = esm.figure()
     assert tuple(fig2.get_size_inches()) == (6.4, 3.6)     # the site's default size
+    assert len(fig2.axes) == 1 and ax2 is fig2.axes[0]     # one axes by default, not an array
+    import matplotlib
+    assert matplotlib.get_backend() == "Agg"                # figure() selects the non-interactive backend
     import matplotlib.pyplot as plt
     plt.close(fig)
     plt.close(fig2)
@@ -164,3 +182,211 @@ def test_svg_without_caption_has_no_figcaption():
     out = _svg(legend=False)
     assert "<figcaption>" not in out and out.endswith("</svg>\n</figure>\n")
 
+
+
+def _points(value: str) -> float:
+    assert value.endswith("pt"), value
+    return float(value[:-2])
+
+
+def test_svg_is_cropped_to_its_content():
+    # bbox_inches="tight": the default 6.4 x 3.6 in figure is 460.8 x 259.2 pt uncropped; the
+    # axes leave margins that the crop removes, and the viewBox is the same box from 0, 0
+    root = ET.fromstring(re.search(r"<svg.*</svg>", _svg(), flags=re.S)[0])
+    width, height = _points(root.get("width")), _points(root.get("height"))
+    assert width < 6.4 * 72 - 10 and height < 3.6 * 72 - 10
+    assert [float(v) for v in root.get("viewBox").split()] == [0.0, 0.0, width, height]
+
+
+def _fills(body: str) -> list[str]:
+    """Every fill colour in the SVG, from style attributes and fill attributes."""
+    return re.findall(r"fill:\s*([^;\"]+)", body) + re.findall(r'\bfill="([^"]+)"', body)
+
+
+def test_svg_draws_no_opaque_background_and_no_legend_frame():
+    # A colorbar's axes and a legend are made after figure() returned, outside the site's style:
+    # by matplotlib's defaults both would be drawn on white (a legend also with a grey #cccccc
+    # frame). On the dark scheme any of them is a white box: none may remain.
+    fig, ax = esm.figure()
+    im = ax.imshow(np.arange(12.0).reshape(3, 4))
+    fig.colorbar(im, ax=ax)
+    ax.plot([0, 3], [0, 2], label="line")
+    ax.legend(frameon=True)
+    body = esm.svg(fig, alt="background")
+    fills = {f.strip().lower() for f in _fills(body)}
+    assert fills <= {"none", "currentcolor", *(c.lower() for c in esm.PALETTE)}, fills
+    assert "#cccccc" not in body.lower()             # the legend frame's edge colour
+    # the figure's background path (the first one drawn, the full crop box) is unfilled
+    root = ET.fromstring(re.search(r"<svg.*</svg>", body, flags=re.S)[0])
+    first = next(el for el in root.iter() if el.tag.endswith("path"))
+    assert "fill: none" in first.get("style", "")
+
+
+def test_svg_holds_no_date_or_creator_and_two_builds_are_byte_identical(monkeypatch):
+    # matplotlib writes the date and its own version into the SVG's metadata unless told not to
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")       # would still be a date: none may appear
+    a = _svg(alt="same", caption="c")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    b = _svg(alt="same", caption="c")
+    assert a == b
+    for text in ("dc:date", "1970", "Matplotlib v", "matplotlib.org", "dc:creator", "rdf:RDF"):
+        assert text not in a
+
+
+def test_svg_ids_are_matplotlibs_under_a_16_digit_salt_from_alt():
+    # The salt is the first 16 hex digits of sha256(alt), handed to matplotlib as svg.hashsalt
+    # (which then names clip paths and markers deterministically); the ids in the page carry
+    # "f" + its first 8 digits as prefix. Plain matplotlib under that hashsalt must name the
+    # same objects the same way.
+    import hashlib
+    import io
+
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    def draw():
+        fig, ax = esm.figure()
+        ax.plot([0, 1, 2], [1, 0, 1], marker="o")
+        ax.fill_between([0, 1, 2], [0, 0.5, 0], alpha=0.3)
+        return fig
+
+    alt = "salted figure"
+    salt = hashlib.sha256(alt.encode("utf-8")).hexdigest()
+    assert len(salt) == 64
+    ours = set(re.findall(r'\bid="([^"]+)"', esm.svg(draw(), alt=alt)))
+    fig = draw()
+    buf = io.StringIO()
+    with esm._style(), mpl.rc_context({"svg.hashsalt": salt[:16]}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True)
+    plt.close(fig)
+    theirs = set(re.findall(r'\bid="([^"]+)"', buf.getvalue()))
+    assert ours and all(i.startswith(f"f{salt[:8]}-") for i in ours)
+    assert {i.removeprefix(f"f{salt[:8]}-") for i in ours} <= theirs
+
+
+def test_svg_grid_is_drawn_faint_in_the_text_colour():
+    # the site's style: a grid on every axes, in currentColor at opacity 0.18
+    assert re.search(r"stroke: currentColor; stroke-opacity: 0\.18\b", _svg(legend=False))
+
+
+# -- embedded images ----------------------------------------------------------------------------
+
+def _png_base64(rgba: np.ndarray) -> str:
+    """An RGBA PNG as matplotlib embeds it: base64 broken into lines."""
+    import base64
+    import io
+
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(rgba, mode="RGBA").save(buf, format="PNG")
+    return base64.encodebytes(buf.getvalue()).decode("ascii")
+
+
+def _decoded(b64: str):
+    import base64
+    import io
+
+    from PIL import Image
+    return Image.open(io.BytesIO(base64.b64decode(b64, validate=True)))
+
+
+def test_palette_png_keeps_every_pixel_and_its_alpha():
+    rng = np.random.default_rng(3)
+    table = np.array([[47, 127, 208, 255], [232, 119, 46, 255], [27, 158, 119, 128],
+                      [204, 74, 139, 0], [0, 0, 0, 255], [255, 255, 255, 1],
+                      [47, 127, 208, 200], [47, 127, 208, 100]], dtype=np.uint8)    # one colour, three alphas
+    rgba = table[rng.integers(0, len(table), size=(9, 13))]
+    b64 = _png_base64(rgba)
+    assert "\n" in b64
+    out = esm._palette_png(b64)
+    img = _decoded(out)
+    assert img.mode == "P" and img.size == (13, 9)
+    assert np.array_equal(np.asarray(img.convert("RGBA")), rgba)      # PIL's own decoding
+    assert "\n" not in out and len(out) < len(b64.replace("\n", ""))
+
+
+@pytest.mark.parametrize("n, indexed", [(256, True), (257, False)])
+def test_palette_png_only_for_at_most_256_colours(n, indexed):
+    k = np.arange(n)
+    rgba = np.stack([k % 256, k // 256, np.full(n, 7), np.full(n, 255)], axis=-1).astype(np.uint8)
+    rgba = rgba.reshape(1, n, 4)
+    assert len(np.unique(rgba.reshape(-1, 4), axis=0)) == n
+    b64 = _png_base64(rgba)
+    out = esm._palette_png(b64)
+    if indexed:
+        assert _decoded(out).mode == "P"
+        assert np.array_equal(np.asarray(_decoded(out).convert("RGBA")), rgba)
+    else:                                              # the PNG as it was, on one line
+        assert out == b64.replace("\n", "") and "\n" in b64
+
+
+def _embedded_pngs(body: str):
+    return [_decoded(b64) for b64 in re.findall(r'xlink:href="data:image/png;base64,([^"]+)"', body)]
+
+
+@pytest.mark.parametrize("interpolation", [None, "antialiased", "auto", "nearest"])
+def test_svg_embeds_a_small_heatmap_as_its_own_pixels_in_a_palette_png(interpolation):
+    # 3 x 4 data on a 6.4 x 3.6 in figure: the browser scales the data's own pixels (no
+    # resampling by matplotlib), stored as an indexed PNG of at most 256 colours
+    fig, ax = esm.figure()
+    data = np.arange(12.0).reshape(3, 4)
+    kwargs = {} if interpolation is None else {"interpolation": interpolation}
+    ax.imshow(data, **kwargs)
+    (png,) = _embedded_pngs(esm.svg(fig, alt=f"heatmap {interpolation}"))
+    assert png.size == (4, 3) and png.mode == "P"
+    # the pixels are the colormap's colours of the data, cell by cell
+    import matplotlib as mpl
+    rgba = np.asarray(png.convert("RGBA"))
+    want = (mpl.colormaps["viridis"](data / 11.0) * 255).round().astype(np.uint8)
+    assert np.abs(rgba.astype(int) - want.astype(int)).max() <= 1
+
+
+def test_svg_leaves_a_chosen_smoothing_to_matplotlib():
+    # an explicit bilinear interpolation is a choice: matplotlib resamples to the figure's size
+    fig, ax = esm.figure()
+    ax.imshow(np.arange(12.0).reshape(3, 4), interpolation="bilinear")
+    (png,) = _embedded_pngs(esm.svg(fig, alt="smooth"))
+    assert png.size[0] > 40 and png.size[1] > 30
+
+
+def test_svg_of_an_rgb_image():
+    fig, ax = esm.figure()
+    rgb = np.zeros((2, 3, 3))
+    rgb[0, :, 0] = 1.0                                  # a red row over a black one
+    ax.imshow(rgb)
+    (png,) = _embedded_pngs(esm.svg(fig, alt="rgb"))
+    assert png.size == (3, 2)
+    assert np.array_equal(np.asarray(png.convert("RGBA"))[:, :, 0], [[255] * 3, [0] * 3])
+
+
+def test_svg_drops_the_source_comments_of_multi_line_text():
+    # matplotlib keeps each text's source as an XML comment; a two-line label spans two lines
+    fig, ax = esm.figure()
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("first line $x$\nsecond line $y$")
+    body = esm.svg(fig, alt="comments")
+    assert "<!--" not in body and "-->" not in body and "$x$" not in body
+
+
+def test_svg_closes_its_figure_and_only_that_one():
+    import matplotlib.pyplot as plt
+    fig, ax = esm.figure()
+    ax.plot([0, 1], [1, 0])
+    other, _ = esm.figure()                     # made after: pyplot's current figure
+    assert plt.gcf() is other
+    esm.svg(fig, alt="closing")
+    assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
+    plt.close(other)
+
+
+def test_palette_png_of_an_rgb_png_without_alpha():
+    import base64
+    import io
+
+    from PIL import Image
+    rgb = np.array([[[10, 20, 30], [200, 100, 0]], [[200, 100, 0], [0, 0, 255]]], dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(rgb, mode="RGB").save(buf, format="PNG")
+    img = _decoded(esm._palette_png(base64.b64encode(buf.getvalue()).decode("ascii")))
+    assert img.mode == "P"
+    assert np.array_equal(np.asarray(img.convert("RGBA")), np.concatenate([rgb, np.full((2, 2, 1), 255, np.uint8)], -1))

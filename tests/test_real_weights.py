@@ -102,6 +102,7 @@ def test_tokenize_pads_and_masks():
     assert [vocab[i] for i in ids[1]] == ["[CLS]", "a", "b", "c", "d", "[SEP]"]
     assert [vocab[i] for i in ids[0]] == ["[CLS]", "a", "b", "[SEP]", "[PAD]", "[PAD]"]
     assert mask.tolist() == [[True] * 4 + [False] * 2, [True] * 6]
+    assert ids.dtype == np.int64 and mask.dtype == bool
 
 
 def test_config_is_what_the_encoder_assumes():
@@ -130,3 +131,49 @@ def test_mean_pairwise_cosine_chunks_and_centre_against_pairs():
     U = Y / np.linalg.norm(Y, axis=1, keepdims=True)
     pairs = (U @ U.T).sum() - 300
     assert esm.mean_pairwise_cosine(X, center=c, chunk=64) == pytest.approx(pairs / (300 * 299), abs=1e-12)
+
+
+def test_embedding_output_and_first_layer_written_out_in_float64():
+    # The BERT layer from the stored weights, by hand: float64 throughout, the model's own
+    # layer-norm epsilon, one loop per text and head. The PyTorch reference (float32, atol 1e-5)
+    # cannot see an epsilon of 1e-5 instead of 1e-12 or float32 sums; this can.
+    import math
+
+    model = esm.minilm()
+    cfg, H = model.config, model.config["num_attention_heads"]
+    eps = cfg["layer_norm_eps"]
+    f = lambda name: np.asarray(model.weights[name], dtype=np.float64)     # noqa: E731
+
+    def ln(x, g, b):
+        mu = x.mean(axis=-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + eps) * g + b
+
+    ids, mask = esm.tokenize(["the bank by the river", "tokens"])
+    states = esm.minilm_states(ids, mask)
+    B, T = ids.shape
+    x = (f("embeddings.word_embeddings.weight")[ids] + f("embeddings.position_embeddings.weight")[:T]
+         + f("embeddings.token_type_embeddings.weight")[0])
+    h0 = ln(x, f("embeddings.LayerNorm.weight"), f("embeddings.LayerNorm.bias"))
+    np.testing.assert_allclose(states[0], h0, atol=1e-12, rtol=0)
+
+    p = "encoder.layer.0."
+    lin = lambda z, name: z @ f(p + name + ".weight").T + f(p + name + ".bias")    # noqa: E731
+    q, k, v = (lin(h0, "attention.self." + n) for n in ("query", "key", "value"))
+    dh = q.shape[-1] // H
+    ctx = np.zeros_like(q)
+    for b in range(B):
+        for head in range(H):
+            cols = slice(head * dh, (head + 1) * dh)
+            s = q[b][:, cols] @ k[b][:, cols].T / math.sqrt(dh)
+            s[:, ~mask[b]] = -np.inf                       # real keys only
+            a = np.exp(s - s.max(axis=-1, keepdims=True))
+            ctx[b][:, cols] = (a / a.sum(axis=-1, keepdims=True)) @ v[b][:, cols]
+    h1 = ln(h0 + lin(ctx, "attention.output.dense"),
+            f(p + "attention.output.LayerNorm.weight"), f(p + "attention.output.LayerNorm.bias"))
+    z = lin(h1, "intermediate.dense")
+    gelu = z * 0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+    h2 = ln(h1 + lin(gelu, "output.dense"), f(p + "output.LayerNorm.weight"), f(p + "output.LayerNorm.bias"))
+    np.testing.assert_allclose(states[1], h2, atol=1e-9, rtol=0)
+    # one text without the batch axis: the same states
+    np.testing.assert_allclose(esm.minilm_states(ids[1], mask[1]), states[:, 1], atol=1e-12, rtol=0)
