@@ -677,10 +677,11 @@ def mean_pairwise_cosine(X, center=None, chunk: int = 65_536) -> float:
     (||sum_i x_i / ||x_i|| ||^2 - n) / (n (n - 1)). With ``center`` the rows are x_i - center.
     Rows are taken ``chunk`` at a time, so a large memory-mapped table (4.3's GloVe) is never
     copied whole. Introduced in 8.3; used by 4.3 and 10.5."""
-    c = 0.0 if center is None else np.asarray(center, dtype=float)
     u = 0.0
     for i in range(0, len(X), chunk):
-        Y = np.asarray(X[i:i + chunk], dtype=float) - c
+        Y = np.asarray(X[i:i + chunk], dtype=float)
+        if center is not None:
+            Y = Y - np.asarray(center, dtype=float)
         u = u + Y.T @ (1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", Y, Y)), 1e-12))   # sum of unit rows
     n = len(X)
     return float((u @ u - n) / (n * (n - 1)))
