@@ -25,6 +25,7 @@ import hashlib
 import html
 import io
 import json
+import math
 import os
 import re
 from typing import Iterable, Sequence
@@ -36,7 +37,7 @@ __all__ = [
     "check_close", "check_equal", "check_true", "check_less", "glue", "share_of_seeds",
     "figure", "svg", "PALETTE", "shape_table", "table",
     "one_hot", "normalize_rows", "cosine", "cosine_matrix", "top_k",
-    "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
+    "floats", "softmax", "log_softmax", "cross_entropy", "sigmoid", "log_sigmoid",
     "sinusoidal_positions", "shift_map", "rope_angles", "rope_rotate", "alibi_slopes", "alibi_bias",
     "causal_mask", "attention",
 ]
@@ -433,7 +434,13 @@ def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
     scores = np.asarray(scores, dtype=float)
     keep = np.ones(len(scores), dtype=bool)
     keep[list(exclude)] = False
-    order = np.argsort(-scores, kind="stable")
+    m = k + int(np.count_nonzero(~keep))          # enough candidates for k to survive the exclusion
+    order = np.arange(len(scores))
+    if 0 < m < len(scores):                        # sort only the m largest and their ties, not all
+        t = -np.partition(-scores, m - 1)[m - 1]
+        if not np.isnan(t):
+            order = np.flatnonzero(scores >= t)
+    order = order[np.argsort(-scores[order], kind="stable")]
     return order[keep[order]][:k]
 
 
@@ -441,10 +448,18 @@ def top_k(scores, k: int, exclude: Iterable[int] = ()) -> np.ndarray:
 # Softmax and the language-model loss
 # ---------------------------------------------------------------------------------------------
 
+def floats(x) -> np.ndarray:
+    """``x`` as a floating-point array: float32 stays float32 (the MiniLM encoder runs in the
+    precision its weights are stored in), anything else becomes float64. The attention and
+    transformer helpers below take their inputs through it. Introduced with the MiniLM encoder (1.4)."""
+    x = np.asarray(x)
+    return x if x.dtype in (np.float32, np.float64) else x.astype(float)
+
+
 def softmax(z, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     """softmax(z / temperature) along ``axis``, shifted by the max for stability.
     Introduced in 5.1 (logits) and used by attention."""
-    z = np.asarray(z, dtype=float) / temperature
+    z = floats(z) / temperature
     z = z - np.max(z, axis=axis, keepdims=True)
     e = np.exp(z)
     return e / np.sum(e, axis=axis, keepdims=True)
@@ -560,15 +575,15 @@ def attention(Q, K, V, mask=None, bias=None, temperature: float = 1.0):
     (T_q, T_k), True where attending is allowed; ``bias`` added to the scores. Returns
     ``(output, weights)``. Introduced in 6.1; 7.2 varies ``temperature``.
     """
-    Q = np.asarray(Q, dtype=float)
-    K = np.asarray(K, dtype=float)
-    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    Q = floats(Q)
+    K = floats(K)
+    scores = Q @ np.swapaxes(K, -1, -2) / math.sqrt(Q.shape[-1])
     if bias is not None:
         scores = scores + bias
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
     weights = softmax(scores, axis=-1, temperature=temperature)
-    return weights @ np.asarray(V, dtype=float), weights
+    return weights @ floats(V), weights
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,7 +593,7 @@ def attention(Q, K, V, mask=None, bias=None, temperature: float = 1.0):
 def split_heads(X, n_heads: int) -> np.ndarray:
     """(..., T, H*d_k) -> (..., H, T, d_k): head h gets columns h*d_k .. (h+1)*d_k - 1.
     Introduced in primer chapter P5 (multi-head attention)."""
-    X = np.asarray(X, dtype=float)
+    X = floats(X)
     *lead, T, width = X.shape
     if width % n_heads:
         raise ValueError(f"width {width} is not divisible by {n_heads} heads")
@@ -588,7 +603,7 @@ def split_heads(X, n_heads: int) -> np.ndarray:
 def merge_heads(X) -> np.ndarray:
     """(..., H, T, d_k) -> (..., T, H*d_k), the inverse of `split_heads` (concatenation of the
     heads along the feature axis). Introduced in primer chapter P5."""
-    X = np.asarray(X, dtype=float)
+    X = floats(X)
     *lead, H, T, dk = X.shape
     return np.swapaxes(X, -3, -2).reshape(*lead, T, H * dk)
 
@@ -596,14 +611,14 @@ def merge_heads(X) -> np.ndarray:
 def layer_norm(X, gamma=None, beta=None, eps: float = 1e-5) -> np.ndarray:
     """gamma * (x - mean(x)) / sqrt(var(x) + eps) + beta over the last axis (biased variance,
     as in PyTorch's LayerNorm). Introduced in primer chapter P6 (the transformer block)."""
-    X = np.asarray(X, dtype=float)
+    X = floats(X)
     mu = X.mean(axis=-1, keepdims=True)
     var = X.var(axis=-1, keepdims=True)
     out = (X - mu) / np.sqrt(var + eps)
     if gamma is not None:
-        out = out * np.asarray(gamma, dtype=float)
+        out = out * floats(gamma)
     if beta is not None:
-        out = out + np.asarray(beta, dtype=float)
+        out = out + floats(beta)
     return out
 
 
@@ -615,7 +630,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads: int, mask=None,
     ``X`` (..., T, d); ``W_Q``, ``W_K``, ``W_V``, ``W_O`` (d, d); ``mask`` boolean (T, T).
     Returns (..., T, d). Introduced in primer chapter P5; the block of P6 uses it.
     """
-    X = np.asarray(X, dtype=float)
+    X = floats(X)
     Q = split_heads(X @ W_Q + b_Q, n_heads)
     K = split_heads(X @ W_K + b_K, n_heads)
     V = split_heads(X @ W_V + b_V, n_heads)
@@ -661,10 +676,11 @@ def mean_pairwise_cosine(X, center=None, chunk: int = 65_536) -> float:
     (||sum_i x_i / ||x_i|| ||^2 - n) / (n (n - 1)). With ``center`` the rows are x_i - center.
     Rows are taken ``chunk`` at a time, so a large memory-mapped table (4.3's GloVe) is never
     copied whole. Introduced in 8.3; used by 4.3 and 10.5."""
-    c = 0.0 if center is None else np.asarray(center, dtype=float)
     u = 0.0
     for i in range(0, len(X), chunk):
-        Y = np.asarray(X[i:i + chunk], dtype=float) - c
+        Y = np.asarray(X[i:i + chunk], dtype=float)
+        if center is not None:
+            Y = Y - np.asarray(center, dtype=float)
         u = u + Y.T @ (1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", Y, Y)), 1e-12))   # sum of unit rows
     n = len(X)
     return float((u @ u - n) / (n * (n - 1)))
@@ -683,8 +699,8 @@ def gelu(x) -> np.ndarray:
     uses it too. numpy has no erf: scipy's is vectorised (math.erf one number at a time was
     ~1 s per build for the encoder's 2.6 million activations)."""
     from scipy.special import erf
-    x = np.asarray(x, dtype=float)
-    return x * 0.5 * (1.0 + erf(x / np.sqrt(2.0)))
+    x = floats(x)
+    return x * 0.5 * (1.0 + erf(x / math.sqrt(2.0)))
 
 
 #: The cubic coefficient of GPT-2's tanh approximation of GELU (Hendrycks and Gimpel, 2016).
@@ -798,6 +814,7 @@ __all__ += ["gelu", "GELU_C", "gelu_tanh", "block_shapes", "init_block", "feed_f
 import functools
 import importlib.util
 from pathlib import Path
+from collections.abc import Mapping
 from typing import NamedTuple
 
 #: sha256 of all-MiniLM-L6-v2's model.safetensors, the file of the upstream model (issue 14).
@@ -836,7 +853,33 @@ class GloVe(NamedTuple):
     ``index`` word -> row."""
     E: np.ndarray
     words: list
-    index: dict
+    index: Mapping
+
+
+class _WordIndex(Mapping):
+    """word -> position in ``words``, built in two parts: a dict of the first ``head`` words (the
+    frequent ones the lessons look up), and the rest only when a word is not among them. One dict
+    of all 400,000 GloVe words cost about 0.3 s of every clean build; the lessons never need it."""
+
+    def __init__(self, words: list, head: int = 50_000) -> None:
+        self._words = words
+        self._n = min(head, len(words))
+        self._head = dict(zip(words[:self._n], range(self._n)))
+        self._tail: dict | None = None
+
+    def __getitem__(self, word):
+        i = self._head.get(word)
+        if i is not None:
+            return i
+        if self._tail is None:
+            self._tail = dict(zip(self._words[self._n:], range(self._n, len(self._words))))
+        return self._tail[word]
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __iter__(self):
+        return iter(self._words)
 
 
 @functools.lru_cache(maxsize=None)
@@ -850,7 +893,7 @@ def glove() -> GloVe:
     words = pq.read_table(data / "glove_6B_index.parquet", columns=["index"]).column(0).to_pylist()
     if E.shape != (len(words), 50):
         raise MissingData(f"GloVe table {E.shape} does not match its {len(words)} words")
-    return GloVe(E, words, {w: i for i, w in enumerate(words)})
+    return GloVe(E, words, _WordIndex(words))
 
 
 class MiniLM(NamedTuple):
@@ -907,10 +950,11 @@ def wordpieces(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def _minilm_layers() -> tuple:
-    """The encoder's weights in float64, linear maps transposed to act on rows (x @ W)."""
+def _minilm_layers(dtype=np.float32) -> tuple:
+    """The encoder's weights in ``dtype``, linear maps transposed to act on rows (x @ W). In
+    float32, the dtype they are stored in, these are views: nothing is copied."""
     w, cfg = minilm().weights, minilm().config
-    f = lambda name: np.asarray(w[name], dtype=float)
+    f = lambda name: np.asarray(w[name], dtype=dtype)
     layers = []
     for l in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{l}."
@@ -927,27 +971,31 @@ def _minilm_layers() -> tuple:
     return tuple(layers)
 
 
-def minilm_states(ids, mask) -> np.ndarray:
+def minilm_states(ids, mask, dtype=np.float32) -> np.ndarray:
     """All hidden states of the MiniLM encoder, in numpy: shape (L+1, B, T, d), ``[0]`` the
     embedding output LN(word + position + token type 0), ``[l]`` the output of layer l.
 
     A BERT layer (post-LN): h <- LN(h + MHA(h)), then h <- LN(h + GELU(h W_1 + b_1) W_2 + b_2),
     attention over the real tokens only (``mask``). Built from `multi_head_attention`,
     `layer_norm` and `gelu`. Introduced in 1.4.
+
+    ``dtype`` float32 (the default) computes in the precision the weights are stored in, as
+    PyTorch runs the model: about twice as fast as float64, and as close to PyTorch's states
+    (tests/test_minilm_reference.py holds both to 1e-5). float64 for a check that needs more
+    digits than float32 has (1.4 recomputes a layer by loops to 1e-9).
     """
     w, cfg = minilm().weights, minilm().config
+    f = lambda name: np.asarray(w[name], dtype=dtype)
     eps, H = cfg["layer_norm_eps"], cfg["num_attention_heads"]
     ids = np.asarray(ids)
     mask = np.asarray(mask, dtype=bool)
     T = ids.shape[-1]
-    x = (np.asarray(w["embeddings.word_embeddings.weight"][ids], dtype=float)
-         + np.asarray(w["embeddings.position_embeddings.weight"][:T], dtype=float)
-         + np.asarray(w["embeddings.token_type_embeddings.weight"][0], dtype=float))
-    h = layer_norm(x, np.asarray(w["embeddings.LayerNorm.weight"], dtype=float),
-                   np.asarray(w["embeddings.LayerNorm.bias"], dtype=float), eps=eps)
+    x = (np.asarray(w["embeddings.word_embeddings.weight"][ids], dtype=dtype)
+         + f("embeddings.position_embeddings.weight")[:T] + f("embeddings.token_type_embeddings.weight")[0])
+    h = layer_norm(x, f("embeddings.LayerNorm.weight"), f("embeddings.LayerNorm.bias"), eps=eps)
     keys = mask[..., None, None, :]                      # (B, 1, 1, T): every query, real keys
     states = [h]
-    for p in _minilm_layers():
+    for p in _minilm_layers(np.dtype(dtype).type):
         a = multi_head_attention(h, p["W_Q"], p["W_K"], p["W_V"], p["W_O"], H, mask=keys,
                                  b_Q=p["b_Q"], b_K=p["b_K"], b_V=p["b_V"], b_O=p["b_O"])
         h = layer_norm(h + a, *p["ln1"], eps=eps)
@@ -964,11 +1012,11 @@ def mean_pool(H, mask) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=None)
-def minilm_run(texts: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def minilm_run(texts: tuple[str, ...], dtype=np.float32) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(ids, mask, states)`` of `tokenize` and `minilm_states` for a tuple of texts, computed
     once per build (4.3 and 9.9 read the same corpus). Treat the arrays as read-only."""
     ids, mask = tokenize(texts)
-    return ids, mask, minilm_states(ids, mask)
+    return ids, mask, minilm_states(ids, mask, dtype)
 
 
 def minilm_embed(texts: Sequence[str]) -> np.ndarray:

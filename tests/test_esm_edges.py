@@ -177,6 +177,30 @@ def test_top_k_is_a_stable_sort_on_many_ties(values, k, exclude):
     assert esm.top_k(scores, k, exclude=sorted(exclude)).tolist() == want
 
 
+@given(st.lists(st.sampled_from([0.0, 1.0, 2.5, -np.inf, np.inf, np.nan]), min_size=1, max_size=40),
+       st.integers(1, 45), st.sets(st.integers(0, 39), max_size=6))
+def test_top_k_with_infinities_and_nan_is_the_full_stable_sort(values, k, exclude):
+    """top_k sorts only the k + |exclude| largest and their ties: the same list as a stable
+    sort of all scores (NaN last, as numpy sorts it)."""
+    exclude = sorted(i for i in exclude if i < len(values))
+    key = lambda i: (math.isnan(values[i]), -values[i] if not math.isnan(values[i]) else 0.0, i)
+    want = sorted((i for i in range(len(values)) if i not in exclude), key=key)[:k]
+    assert esm.top_k(values, k, exclude=exclude).tolist() == want
+
+
+def test_floats_keeps_float32_and_makes_the_rest_float64():
+    assert esm.floats(np.ones(3, dtype=np.float32)).dtype == np.float32
+    assert esm.floats([1, 2]).dtype == np.float64
+    assert esm.floats(np.ones(2, dtype=np.float16)).dtype == np.float64
+    X = np.random.default_rng(5).normal(size=(2, 4, 8))
+    X32 = X.astype(np.float32)
+    for f in (esm.softmax, esm.layer_norm, esm.gelu, lambda A: esm.attention(A, A, A)[0],
+              lambda A: esm.merge_heads(esm.split_heads(A, 2))):
+        got = f(X32)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, f(X), atol=1e-5)
+
+
 # -- axes and batch dimensions ------------------------------------------------------------------
 
 def test_softmax_rows_of_very_different_scale_against_python():

@@ -26,10 +26,18 @@ def test_sentence_vectors_match_the_reference():
     np.testing.assert_allclose(got, np.array(REF["vectors"]), atol=1e-5, rtol=0)
 
 
+def test_sentence_vectors_in_float64_match_the_reference():
+    ids, mask, H = esm.minilm_run(tuple(REF["sentences"]), np.float64)
+    got = esm.normalize_rows(esm.mean_pool(H[-1], mask))
+    np.testing.assert_allclose(got, np.array(REF["vectors"]), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("k", range(len(minilm_reference.STATES)))
-def test_states_of_every_layer_match_the_reference(k):
+def test_states_of_every_layer_match_the_reference(k, dtype):
     ref = REF["states"][k]
-    ids, _, H = esm.minilm_run((REF["sentences"][ref["sentence"]],))
+    ids, _, H = esm.minilm_run((REF["sentences"][ref["sentence"]],), dtype)
+    assert H.dtype == dtype
     assert ids[0].tolist() == ref["ids"]                       # tokenizers vs transformers' tokenizer
     np.testing.assert_allclose(H[:, 0, ref["position"]], np.array(ref["states"]), atol=1e-5, rtol=0)
 

@@ -117,10 +117,39 @@ def test_gelu_against_math_erf():
 
 
 def test_padding_does_not_change_the_states_of_real_tokens():
-    _, mask, H = esm.minilm_run(("a short one", "a much longer sentence than the first one is"))
-    alone = esm.minilm_run(("a short one",))[2]
+    texts = ("a short one", "a much longer sentence than the first one is")
+    _, mask, H = esm.minilm_run(texts, np.float64)
+    alone = esm.minilm_run(texts[:1], np.float64)[2]
     n = int(mask[0].sum())
     np.testing.assert_allclose(H[:, 0, :n], alone[:, 0, :n], atol=1e-10)
+
+
+def test_padding_in_float32_changes_real_tokens_only_by_rounding():
+    """In float32 (the pages' precision) a padded batch is multiplied in other blocks, so its
+    rounding differs: held to the tolerance the reference test holds float32 to (1e-5)."""
+    texts = ("a short one", "a much longer sentence than the first one is")
+    _, mask, H = esm.minilm_run(texts)
+    alone = esm.minilm_run(texts[:1])[2]
+    n = int(mask[0].sum())
+    assert H.dtype == alone.dtype == np.float32
+    np.testing.assert_allclose(H[:, 0, :n], alone[:, 0, :n], atol=1e-5)
+
+
+def test_float32_states_agree_with_float64():
+    _, _, H32 = esm.minilm_run(esm.CORPUS)
+    _, mask, H64 = esm.minilm_run(esm.CORPUS, np.float64)
+    assert H32.dtype == np.float32 and H64.dtype == np.float64
+    np.testing.assert_allclose(H32[:, mask], H64[:, mask], atol=1e-5)
+
+
+def test_glove_index_is_the_position_of_every_word():
+    _, words, index = esm.glove()
+    assert len(set(words)) == len(words) == len(index)
+    for i in (0, 1, 49_999, 50_000, 123_456, len(words) - 1):       # head, edge, tail
+        assert index[words[i]] == i and words[i] in index
+    assert "no-such-word-in-glove" not in index
+    with pytest.raises(KeyError):
+        index["no-such-word-in-glove"]
 
 
 def test_mean_pairwise_cosine_chunks_and_centre_against_pairs():

@@ -17,7 +17,7 @@ texts = ["the river bank was muddy after the rain",
          "the planes bank sharply to the left"]
 senses = ["river", "money", "aircraft"]
 ids, mask = tokenize(texts)
-H = minilm_states(ids, mask)                        # (L+1, B, T, d)
+H = minilm_states(ids, mask, np.float64)            # (L+1, B, T, d); float64 for the 1e-9 check below
 L, B, T, d = H.shape[0] - 1, *H.shape[1:]
 w = minilm().weights
 E = w["embeddings.word_embeddings.weight"]
@@ -44,12 +44,14 @@ f = lambda name: np.asarray(w[p + name], dtype=float)
 h0 = H[0, 0, :int(mask[0].sum())]                   # the real tokens of text 0
 n_heads = minilm().config["num_attention_heads"]
 dk = d // n_heads
+W_q, W_k, W_v = (f(f"attention.self.{n}.weight") for n in ("query", "key", "value"))
+b_q, b_k, b_v = (f(f"attention.self.{n}.bias") for n in ("query", "key", "value"))
 heads = []
 for k in range(n_heads):
     rows = slice(k * dk, (k + 1) * dk)
-    q = f("attention.self.query.weight")[rows] @ h0[t] + f("attention.self.query.bias")[rows]
-    keys = [f("attention.self.key.weight")[rows] @ x + f("attention.self.key.bias")[rows] for x in h0]
-    vals = [f("attention.self.value.weight")[rows] @ x + f("attention.self.value.bias")[rows] for x in h0]
+    q = W_q[rows] @ h0[t] + b_q[rows]
+    keys = [W_k[rows] @ x + b_k[rows] for x in h0]
+    vals = [W_v[rows] @ x + b_v[rows] for x in h0]
     s = np.array([q @ kk for kk in keys]) / np.sqrt(dk)
     a = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
     heads.append(sum(a[j] * vals[j] for j in range(len(h0))))
