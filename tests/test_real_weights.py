@@ -179,7 +179,7 @@ def test_embedding_output_and_first_layer_written_out_in_float64():
         return (x - mu) / np.sqrt(var + eps) * g + b
 
     ids, mask = esm.tokenize(["the bank by the river", "tokens"])
-    states = esm.minilm_states(ids, mask)
+    states = esm.minilm_states(ids, mask, dtype=np.float64)
     B, T = ids.shape
     x = (f("embeddings.word_embeddings.weight")[ids] + f("embeddings.position_embeddings.weight")[:T]
          + f("embeddings.token_type_embeddings.weight")[0])
@@ -205,4 +205,4 @@ def test_embedding_output_and_first_layer_written_out_in_float64():
     h2 = ln(h1 + lin(gelu, "output.dense"), f(p + "output.LayerNorm.weight"), f(p + "output.LayerNorm.bias"))
     np.testing.assert_allclose(states[1], h2, atol=1e-9, rtol=0)
     # one text without the batch axis: the same states
-    np.testing.assert_allclose(esm.minilm_states(ids[1], mask[1]), states[:, 1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(esm.minilm_states(ids[1], mask[1], dtype=np.float64), states[:, 1], atol=1e-12, rtol=0)
