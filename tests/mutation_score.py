@@ -34,13 +34,14 @@ def mutant_diffs() -> dict[str, tuple[str, str]]:
     """Mutant function name -> (original line, mutated line), from mutmut's mutated module."""
     src = MUTATED.read_text(encoding="utf-8")
     lines = src.splitlines()
-    funcs = {n.name: lines[n.lineno - 1:n.end_lineno] for n in ast.parse(src).body
-             if isinstance(n, ast.FunctionDef)}
+    tree = ast.parse(src).body
+    nodes = tree + [m for c in tree if isinstance(c, ast.ClassDef) for m in c.body]   # methods too
+    funcs = {n.name: lines[n.lineno - 1:n.end_lineno] for n in nodes if isinstance(n, ast.FunctionDef)}
     out = {}
     for name, body in funcs.items():
         if "__mutmut_" not in name or name.endswith("__mutmut_orig"):
             continue
-        base = name.split("__mutmut_")[0]
+        base = name.rpartition("__mutmut_")[0]
         orig = funcs[base + "__mutmut_orig"]
         # compare the def lines too (a mutated default value), under one name
         func = base.removeprefix("x_")
