@@ -171,7 +171,9 @@ class Server:
             self.lines.put((time.perf_counter(), line))
 
     def wait_built(self, timeout: float) -> float:
-        """Time at which the next "Documentation built" line arrived."""
+        """Time at which the server logged the end of its next build ("Serving on" after the
+        first, "Reloading browsers" after a rebuild). Not "Documentation built": mkdocs drops a
+        log message it has logged before, so a build as long as an earlier one logs none."""
         end = time.perf_counter() + timeout
         while True:
             try:
@@ -180,7 +182,7 @@ class Server:
                 raise SystemExit("mkdocs serve did not finish a build in time") from None
             if "Error" in line and "ERROR" in line:
                 raise SystemExit(f"mkdocs serve failed: {line}")
-            if "Documentation built" in line:
+            if "Serving on http" in line or "Reloading browsers" in line:
                 return at
 
     def drain(self) -> None:

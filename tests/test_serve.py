@@ -7,11 +7,11 @@ makes one, and its output is the reference the fast route must equal."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import queue
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import _copy_project
 from sitebuild import mkdocs_bin, source_date_epoch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +30,7 @@ OTHER = "part1/formal-definitions.md"
 DEMO = "part1/intuition/lookup.py"
 REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
+SERVING, RELOADED, FAILED = "Serving on http", "Reloading browsers", "An error happened during the rebuild"
 
 _spec = importlib.util.spec_from_file_location("esm_serve_hook", ROOT / "hooks" / "serve.py")
 serve_hook = importlib.util.module_from_spec(_spec)
@@ -118,7 +120,13 @@ class Served:
             self.lines.put(line)
 
     def wait(self, timeout: float = 900) -> str:
-        """The log of the next build, up to its "Documentation built" or its error."""
+        """The log of the next build, up to the line the server logs once it is over.
+
+        mkdocs logs "Documentation built in 1.55 seconds" through a filter that drops a message
+        seen before, so a build as long as an earlier one, to the hundredth of a second, logs no
+        such line. The server's own lines are never dropped: "Serving on" after the first
+        build, "Reloading browsers" after a rebuild (either route, or none), "An error happened"
+        after a failed one."""
         out, end = [], time.monotonic() + timeout
         while True:
             try:
@@ -126,8 +134,7 @@ class Served:
             except queue.Empty:
                 raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
             out.append(line)
-            if "Documentation built" in line or "An error happened during the rebuild" in line \
-                    or "nothing rebuilt" in line:
+            if any(end_ in line for end_ in (SERVING, RELOADED, FAILED)):
                 self.log = out
                 return "".join(out)
 
@@ -154,7 +161,7 @@ class Served:
 
     def full_rebuild(self) -> str:
         log = self.change(lambda: os.utime(self.project / "serve.yml"))
-        assert "rebuilt alone" not in log and "Documentation built" in log, log[-3000:]
+        assert "rebuilt alone" not in log and "Building documentation" in log and RELOADED in log, log[-3000:]
         return log
 
     def close(self) -> None:
@@ -173,19 +180,13 @@ def served(tmp_path_factory):
     """A copy of the project served with a few of its pages (as tests/sitebuild.py builds a
     subset: the pages in served-docs/, labels and references read from docs/ as a whole)."""
     work = tmp_path_factory.mktemp("serve")
-    project = work / "project"
-    project.mkdir()
-    for name in ("docs", "snippets", "hooks", "overrides"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "package.json"):
-        shutil.copy2(ROOT / name, project / name)
-    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    project = _copy_project(work / "project")
     docs, sub = project / "docs", project / "served-docs"
     for path in docs.rglob("*"):
         rel = path.relative_to(docs).as_posix()
         if path.is_file() and (path.suffix not in (".md", ".ipynb") or rel in SERVED):
             (sub / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, sub / rel)
+            (sub / rel).write_bytes(path.read_bytes())
     nav = "\n".join(f"  - {p}" for p in SERVED)
     (project / "serve.yml").write_text(
         f"INHERIT: mkdocs.yml\ndocs_dir: served-docs\nvalidation:\n  omitted_files: info\n  not_found: info\n"
@@ -195,8 +196,19 @@ def served(tmp_path_factory):
     server.close()
 
 
-def _write(path: Path, text: str):
-    return lambda: path.write_text(text, encoding="utf-8")
+@contextlib.contextmanager
+def edited(served: Served, path: Path, old: str | None, new: str):
+    """Replace ``old`` (once; None: append) by ``new`` in ``path``; yield the log of the rebuild
+    that follows; put the file back and wait for that rebuild too, which must succeed."""
+    original = path.read_text(encoding="utf-8")
+    if old is not None:
+        assert original.count(old) == 1, f"{old!r} is not in {path} once"
+    text = original + new if old is None else original.replace(old, new)
+    try:
+        yield served.change(lambda: path.write_text(text, encoding="utf-8"))
+    finally:
+        log = served.change(lambda: path.write_text(original, encoding="utf-8"))
+    assert RELOADED in log and FAILED not in log, log[-3000:]
 
 
 def _same_as_a_full_rebuild(served: Served) -> None:
@@ -212,22 +224,24 @@ def _same_as_a_full_rebuild(served: Served) -> None:
     assert not differ, "the fast rebuild differs from a full rebuild: " + "; ".join(map(first_difference, differ))
 
 
+def _touched(before: dict, after: dict) -> set[str]:
+    return {k for k in after if after[k][1] != before[k][1]}
+
+
+ALONE = {PAGE[:-3] + "/index.html", "search/search_index.json"}     # what a rebuild of PAGE alone writes
+
+
 @pytest.mark.build
 def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
     page = served.project / "served-docs" / PAGE
-    original = page.read_text(encoding="utf-8")
     before = served.files()
-    try:
-        log = served.change(_write(page, original.replace("\n## 1.2 ", "\nA sentence added by the test.\n\n## 1.2 ", 1)))
+    with edited(served, page, "\n## 1.2 ", "\nA sentence added by the test.\n\n## 1.2 ") as log:
         assert f"({PAGE} rebuilt alone)" in log, log[-3000:]
         assert "A sentence added by the test." in served.html(PAGE)
         after = served.files()
-        touched = {k for k in after if after[k][1] != before[k][1]}
-        assert touched == {PAGE[:-3] + "/index.html", "search/search_index.json"}
+        assert _touched(before, after) == ALONE
         assert b"A sentence added by the test." in after["search/search_index.json"][0]
         _same_as_a_full_rebuild(served)
-    finally:
-        served.change(_write(page, original))
     assert "A sentence added by the test." not in served.html(PAGE)
 
 
@@ -236,79 +250,61 @@ def test_a_practice_page_edit_keeps_the_values_its_questions_quote(served):
     """The practice page quotes values computed on other pages (skill checks, hooks/learner.py):
     rebuilt alone, it still finds them."""
     page = served.project / "served-docs" / "practice.md"
-    original = page.read_text(encoding="utf-8")
-    try:
-        log = served.change(_write(page, original + "\nA sentence added by the test.\n"))
+    with edited(served, page, None, "\nA sentence added by the test.\n") as log:
         assert "(practice.md rebuilt alone)" in log, log[-6000:].split("Doc file")[0] + log[-1500:]
         html = served.html("practice.md")
         assert "A sentence added by the test." in html
         assert f"[gpt2_mb_int8: computed on {PAGE}]" not in html and "{{" not in html
         _same_as_a_full_rebuild(served)
-    finally:
-        served.change(_write(page, original))
 
 
 @pytest.mark.build
 def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
-    demo = served.project / "snippets" / DEMO
-    original = demo.read_text(encoding="utf-8")
     served.full_rebuild()             # the cache's counts start from this build
     before = served.files()
-    try:
-        log = served.change(_write(demo, original + "\nprint('Edited snippet output.')\n"))
+    with edited(served, served.project / "snippets" / DEMO, None, "\nprint('Edited snippet output.')\n") as log:
         assert f"({PAGE} rebuilt alone)" in log, log[-3000:]
         m = SUMMARY.search(log)
         assert m and int(m[2]) == 1, log[-3000:]         # one block ran: the one that includes the demo
         assert "Edited snippet output." in served.html(PAGE)
-        after = served.files()
-        assert {k for k in after if after[k][1] != before[k][1]} == {PAGE[:-3] + "/index.html",
-                                                                      "search/search_index.json"}
+        assert _touched(before, served.files()) == ALONE
         _same_as_a_full_rebuild(served)
-    finally:
-        served.change(_write(demo, original))
     assert "Edited snippet output." not in served.html(PAGE)
 
 
 @pytest.mark.build
 def test_a_title_edit_shows_in_every_pages_navigation(served):
     page = served.project / "served-docs" / OTHER        # a title no page references by label
-    original = page.read_text(encoding="utf-8")
-    assert original.count("# 2 Formal Definitions\n") == 1
-    try:
-        log = served.change(_write(page, original.replace("# 2 Formal Definitions\n", "# 2 Formal Definitions, retitled\n", 1)))
+    with edited(served, page, "# 2 Formal Definitions\n", "# 2 Formal Definitions, retitled\n") as log:
         assert "rebuilt alone" not in log and "changed what other pages show" in log, log[-3000:]
-        assert "Documentation built" in log, log[-3000:]
+        assert RELOADED in log and FAILED not in log, log[-3000:]
         for src in (PAGE, "overview.md", "index.md"):
             assert "2 Formal Definitions, retitled" in served.html(src), src
-    finally:
-        served.change(_write(page, original))
     assert "2 Formal Definitions, retitled" not in served.html(PAGE)
 
 
 @pytest.mark.build
 def test_a_referenced_heading_renamed_fails_the_rebuild_and_its_fix_rebuilds(served):
     page = served.project / "served-docs" / PAGE
-    original = page.read_text(encoding="utf-8")
     whole = served.project / "docs" / PAGE          # where hooks/xref.py reads every page's labels
     old, new = REFERENCED
-    assert original.count(old) == 1
+    original = whole.read_text(encoding="utf-8")
+    whole.write_text(original.replace(old, new), encoding="utf-8")
     try:
-        whole.write_text(original.replace(old, new), encoding="utf-8")
-        log = served.change(_write(page, original.replace(old, new)))
-        assert "unknown cross-reference label" in log or "is defined on no page" in log, log[-3000:]
-        assert "Documentation built" not in log
+        with edited(served, page, old, new) as log:
+            try:
+                assert "unknown cross-reference label" in log or "is defined on no page" in log, log[-3000:]
+                assert FAILED in log and RELOADED not in log, log[-3000:]
+            finally:
+                whole.write_text(original, encoding="utf-8")       # before the page is put back
     finally:
         whole.write_text(original, encoding="utf-8")
-        log = served.change(_write(page, original))
-    assert "Documentation built" in log and "rebuilt alone" not in log, log[-3000:]
+    fixed = "".join(served.log)                         # the rebuild after the fix: a full one
+    assert "Building documentation" in fixed and "rebuilt alone" not in fixed, fixed[-3000:]
 
 
 @pytest.mark.build
 def test_an_esm_edit_is_a_full_rebuild(served):
-    esm = served.project / "snippets" / "esm.py"
-    original = esm.read_text(encoding="utf-8")
-    try:
-        log = served.change(_write(esm, original + "\n# edited by the test\n"))
-        assert "Documentation built" in log and "rebuilt alone" not in log, log[-3000:]
-    finally:
-        served.change(_write(esm, original))
+    with edited(served, served.project / "snippets" / "esm.py", None, "\n# edited by the test\n") as log:
+        assert "Building documentation" in log and "rebuilt alone" not in log, log[-3000:]
+        assert RELOADED in log and FAILED not in log, log[-3000:]
