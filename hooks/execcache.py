@@ -101,6 +101,27 @@ class Environment:
         self.stdlib = sorted({os.path.realpath(s) for s in stdlib if s}, key=len, reverse=True)
         self._top_to_dists: dict[str, list[str]] | None = None
         self._closure: dict[str, dict[str, str]] = {}
+        self._by_name: dict[str, metadata.Distribution] | None = None
+        self._versions: dict[str, str] = {}
+
+    def distribution(self, name: str) -> metadata.Distribution | None:
+        """The installed distribution ``name`` (normalised), as ``metadata.distribution`` finds
+        it (the first on ``sys.path``), from one scan of ``sys.path`` instead of one per name."""
+        if self._by_name is None:
+            self._by_name = {}
+            for dist in metadata.distributions():
+                found = dist.metadata["Name"] if dist.metadata is not None else None
+                if found:
+                    self._by_name.setdefault(_norm(found), dist)
+        return self._by_name.get(_norm(name))
+
+    def version(self, name: str) -> str:
+        """``name``'s installed version: "absent" if it is not installed, "?" if it has none."""
+        key = _norm(name)
+        if key not in self._versions:          # Distribution.version parses its METADATA each time
+            dist = self.distribution(key)
+            self._versions[key] = "absent" if dist is None else (dist.version or "?")
+        return self._versions[key]
 
     def top_to_dists(self) -> dict[str, list[str]]:
         if self._top_to_dists is None:
@@ -139,12 +160,10 @@ class Environment:
             current = todo.pop()
             if current in out:
                 continue
-            try:
-                dist = metadata.distribution(current)
-            except metadata.PackageNotFoundError:
-                out[current] = "absent"
+            dist = self.distribution(current)
+            out[current] = self.version(current)
+            if dist is None:
                 continue
-            out[current] = dist.version or "?"
             for req in dist.requires or []:
                 if "extra ==" in req or "extra==" in req:
                     continue
@@ -274,9 +293,11 @@ class ExecCache:
         return self.dir is not None
 
     def new_build(self) -> None:
-        """Forget the file hashes of the previous build (``mkdocs serve``): files are re-read."""
+        """Forget the file hashes and package versions of the previous build (``mkdocs serve``):
+        files and installed packages are read again."""
         with self._lock:
             self._hashes.clear()
+            self.env = Environment()
         self.stats.clear()
 
     # -- keys and dependencies -----------------------------------------------------------------
@@ -370,7 +391,7 @@ class ExecCache:
             if self.file_hash(path) != digest:
                 return False
         for name, version in deps.get("dists", {}).items():
-            if self.env.dist_closure(name).get(_norm(name)) != version:
+            if self.env.version(name) != version:
                 return False
         return True
 

@@ -141,8 +141,19 @@ def _markdown_salt(config) -> str:
             versions.append(f"{dist} {md.version(dist)}")
         except md.PackageNotFoundError:
             versions.append(f"{dist} absent")
-    configs = json.dumps(config.mdx_configs, sort_keys=True, default=str)
+    configs = json.dumps(config.mdx_configs, sort_keys=True, default=_by_name)
+    if re.search(r" at 0x[0-9a-fA-F]+", configs):   # an address differs in every process: no entry would ever be found
+        raise RuntimeError(f"hooks/execution.py: a Markdown extension option has no stable name: {configs}")
     return repr((names, configs, versions))
+
+
+def _by_name(value) -> str:
+    """A configuration value that JSON cannot hold, by a name that is the same in every process
+    (markdown-exec puts its formatter functions in superfences' options: their repr holds an
+    address)."""
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '?')}.{value.__qualname__}"
+    return str(value)
 
 
 # -- running the blocks that the cache lacks ahead, in worker processes ------------------------
@@ -277,9 +288,11 @@ def on_post_build(config, **kwargs):
     _stop_pool()
     if _cache is not None and _cache.enabled:
         s = _cache.stats
-        log.info("execution cache: %d reused, %d ran (%d ahead in worker processes), %d stale, %d discarded",
+        h = _html_cache.stats
+        log.info("execution cache: %d reused, %d ran (%d ahead in worker processes), %d stale, %d discarded; "
+                 "HTML of %d outputs reused, %d made",
                  s["hit"] - _counts["ahead"], s["ran"] + _counts["ahead"], _counts["ahead"], s["stale"],
-                 s["discarded"])
+                 s["discarded"], h["hit"], h["miss"] + h["stale"] + h["discarded"])
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.build
 
 PAGE = "part1/intuition.md"
 DEMO = "part1/intuition/lookup.py"
-SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead[^)]*\), (\d+) stale, (\d+) discarded")
+SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead[^)]*\), (\d+) stale, (\d+) discarded; "
+                     r"HTML of (\d+) outputs reused, (\d+) made")
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def built(copy: Path, site: Path) -> tuple[dict, str]:
     assert result.returncode == 0, log[-3000:]
     m = SUMMARY.search(log)
     assert m, f"no cache summary in the log:\n{log[-2000:]}"
-    counts = dict(zip(("reused", "ran", "ahead", "stale", "discarded"), map(int, m.groups())))
+    counts = dict(zip(("reused", "ran", "ahead", "stale", "discarded", "html_reused", "html_made"), map(int, m.groups())))
     return counts, (site / PAGE[:-3] / "index.html").read_text(encoding="utf-8")
 
 
@@ -46,8 +47,10 @@ def test_a_second_build_reuses_every_block_and_is_identical(copy, tmp_path, cach
     n = blocks(copy)
     first, html1 = built(copy, tmp_path / "s1")
     assert first["ran"] == n and first["reused"] == 0
-    second, html2 = built(copy, tmp_path / "s2")
+    assert first["html_made"] == n and first["html_reused"] == 0
+    second, html2 = built(copy, tmp_path / "s2")     # another process: a key must not hold an address
     assert second["reused"] == n and second["ran"] == 0
+    assert second["html_reused"] == n and second["html_made"] == 0
     assert html1 == html2
 
 

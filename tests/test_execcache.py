@@ -166,12 +166,17 @@ def test_a_package_version_change_reruns(run, monkeypatch):
     pytest.importorskip("numpy")
     code = "import numpy\nprint('ok')"
     run(code)
-    real = run.cache.env.dist_closure
+    real = execcache.Environment.distribution
 
-    def bumped(name):
-        return {k: (v + ".post1" if k == "numpy" else v) for k, v in real(name).items()}
+    class Bumped:                       # numpy as an upgrade would leave it
+        def __init__(self, dist):
+            self.version, self.requires = dist.version + ".post1", dist.requires
 
-    monkeypatch.setattr(run.cache.env, "dist_closure", bumped)
+    monkeypatch.setattr(execcache.Environment, "distribution",
+                        lambda env, name: Bumped(real(env, name)) if name == "numpy" else real(env, name))
+    run(code)
+    assert run.runs == 1                # versions are read once per build ...
+    run.cache.new_build()               # ... and again in the next (mkdocs serve's rebuilds)
     run(code)
     assert run.runs == 2
 
