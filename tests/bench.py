@@ -9,8 +9,10 @@ Rows (each a whole process or a whole rebuild, wall-clock seconds):
 
 - bare execution: every executed block of every page (its snippets pasted in, as the build
   does) and every code cell of the theory notebook, in one plain Python process;
-- clean strict build: ``mkdocs build --strict`` with the execution cache off (``ESM_CACHE=0``),
-  as in a fresh clone;
+- clean strict build: ``mkdocs build --strict`` with an empty execution cache, as in a fresh
+  clone (blocks run ahead in worker processes, one per CPU);
+- uncached strict build: the same with the execution cache off (``ESM_CACHE=0``, as CI builds
+  once): every block runs in the build's own process, one after the other;
 - warm build: the same with a full execution cache and nothing changed;
 - ``mkdocs serve``: the time from saving an edit until the served page shows it (a sentence
   added to a page's prose, a line printed by one snippet) or until the rebuild is done (an
@@ -279,14 +281,18 @@ def main() -> int:
         timed(build_cmd, cwd=project, env=env_for(warm_cache))
         if warm_cache.exists():          # a tree without the execution cache leaves none
             shutil.copytree(warm_cache, serve_cache)
-        bare, clean, warm = [], [], []
+        bare, clean, uncached, warm = [], [], [], []
         for k in range(args.rounds):
-            print(f"round {k + 1}/{args.rounds}: bare, clean build, warm build ...", file=sys.stderr)
+            print(f"round {k + 1}/{args.rounds}: bare, clean, uncached and warm builds ...", file=sys.stderr)
             bare.append(timed(bare_cmd, cwd=project, env=env_for(None)))
-            clean.append(timed(build_cmd, cwd=project, env=env_for(None)))
+            empty = work / f"empty-cache-{k}"
+            clean.append(timed(build_cmd, cwd=project, env=env_for(empty)))
+            shutil.rmtree(empty, ignore_errors=True)
+            uncached.append(timed(build_cmd, cwd=project, env=env_for(None)))
             warm.append(timed(build_cmd, cwd=project, env=env_for(warm_cache)))
         rows = [("bare execution (lesson code, one process)", bare, [1.0] * len(bare)),
-                ("clean strict build (cache off)", clean, [c / b for c, b in zip(clean, bare)]),
+                ("clean strict build (empty cache, a fresh clone)", clean, [c / b for c, b in zip(clean, bare)]),
+                ("uncached strict build (ESM_CACHE=0)", uncached, [u / b for u, b in zip(uncached, bare)]),
                 ("warm build (nothing changed)", warm, [w / b for w, b in zip(warm, bare)])]
         if not args.no_serve:
             print("mkdocs serve: prose, snippet and esm.py edits ...", file=sys.stderr)
@@ -296,7 +302,7 @@ def main() -> int:
                      ("serve: an esm.py edit is rebuilt", edits["esm"], None)]
         load = os.getloadavg()
         note = (f"Measured on {os.cpu_count()} CPUs, load average {load[0]:.1f} at the end, "
-                f"tree {root}. Ratios are taken round by round (bare, clean and warm timed one after the other).")
+                f"tree {root}. Ratios are taken round by round (bare and the three builds timed one after the other).")
         text = table(rows, args.rounds, note)
         print(text)
         args.out.parent.mkdir(parents=True, exist_ok=True)
