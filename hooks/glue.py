@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from pathlib import Path
 
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
@@ -193,7 +194,7 @@ class GluePreprocessor(Preprocessor):
         if problems:
             raise GlueError(f"{_page['src']}: " + "; ".join(problems))
         text, used = substitute("\n".join(lines), values, _line_of)
-        unused = sorted(set(values) - used)
+        unused = sorted(set(values) - used - _quoted_by_skill_checks(_page["src"]))
         if unused:
             log.info("%s: computed values quoted nowhere: %s", _page["src"], ", ".join(unused))
         return text.split("\n")
@@ -209,7 +210,17 @@ class GlueExtension(Extension):
 # mkdocs hook events
 # ---------------------------------------------------------------------------------------------
 
+_skill_check_text = {"text": ""}
+
+
+def _quoted_by_skill_checks(src: str) -> set[str]:
+    """Names of ``src``'s values that a skill check quotes ({{src#name}}, hooks/learner.py)."""
+    return set(re.findall(r"\{\{\s*" + re.escape(src) + r"#([A-Za-z][A-Za-z0-9_]*)", _skill_check_text["text"]))
+
+
 def on_config(config, **kwargs):
+    _skill_check_text["text"] = "\n".join(p.read_text(encoding="utf-8")
+                                          for p in sorted(Path(config.docs_dir).glob("skill-checks/*.yml")))
     if not any(isinstance(ext, GlueExtension) for ext in config.markdown_extensions):
         config.markdown_extensions.append(GlueExtension())
     return config
