@@ -19,6 +19,10 @@ build this hook
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
+Unless the cache holds it, the notebook starts executing as soon as the nav is known (a thread
+runs mkdocs-jupyter's render; the kernel is a process of its own), so that it runs beside the
+blocks and pages instead of after them; the notebook page's render waits for it.
+
 Executing and converting the notebook is cached (hooks/execcache.py): the page mkdocs-jupyter
 renders is reused while the made notebook (its cells, the esm code copied into it), the
 mkdocs-jupyter options, the Python version and the versions of the packages its cells import
@@ -40,7 +44,9 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -242,16 +248,50 @@ def on_files(files, config, **kwargs):
     return files
 
 
+def _parts() -> list[str]:
+    """The notebook's cache key: the made notebook, mkdocs-jupyter's options, the ESM_* environment."""
+    env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
+                 if k.startswith("ESM_") and k not in (execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"))
+    return [_state["made"].read_text(encoding="utf-8"), _state["options"], repr(env)]
+
+
+@event_priority(-50)      # after mkdocs-jupyter's on_files, which wrapped the made notebook
+def on_nav(nav, config, files, **kwargs):
+    """Start executing the notebook now, unless the cache holds it: mkdocs-jupyter's render runs
+    in a thread (its kernel is a process of its own) while the other pages are converted, and
+    the notebook page's render waits for it. mkdocs renders the notebook last, after every
+    block has run: executed then, it kept one CPU idle for as long as the kernel ran."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    file = files.get_file_from_path(NOTEBOOK)
+    if plugin is None or file is None or "made" not in _state:
+        return nav
+    cache: execcache.ExecCache = _state["cache"]
+    if cache.peek("notebook", _parts()):
+        return nav
+    early = SimpleNamespace(file=file, abs_url="/", content=None, toc=None, title=None, error=None)
+    plugin.on_pre_page(early, config, files)          # gives it mkdocs-jupyter's render
+    if not callable(getattr(early, "render", None)):
+        return nav
+
+    def run() -> None:
+        try:
+            early.render(config, files)
+        except BaseException as error:                # noqa: BLE001 - re-raised by the page's render
+            early.error = error
+
+    thread = threading.Thread(target=run, name="esm-notebook", daemon=True)
+    thread.start()
+    _state["ahead"] = (thread, early)
+    return nav
+
+
 @event_priority(-50)      # after mkdocs-jupyter's on_pre_page, which replaces page.render
 def on_pre_page(page, config, files, **kwargs):
     if page.file.src_uri != NOTEBOOK:
         return page
     render = page.render
     cache: execcache.ExecCache = _state["cache"]
-    made = _state["made"].read_text(encoding="utf-8")
-    env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
-                 if k.startswith("ESM_") and k not in (execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"))
-    parts = [made, _state["options"], repr(env)]
+    parts = _parts()
 
     def render_or_fail(config, files):
         cached = cache.get("notebook", parts)
@@ -259,8 +299,18 @@ def on_pre_page(page, config, files, **kwargs):
             page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
             log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
             return
+        ahead = _state.pop("ahead", None)
         try:
-            render(config, files)
+            if ahead is None:
+                render(config, files)
+            else:
+                thread, early = ahead
+                thread.join()
+                if early.error is not None:
+                    raise early.error
+                page.content, page.toc = early.content, early.toc
+                if early.title is not None:
+                    page.title = early.title
         except Exception as error:              # noqa: BLE001 - reported, never published
             raise PluginError(describe_failure(error)) from None
         code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]

@@ -21,7 +21,10 @@ KERNEL_NAME = "esm-numpy-matplotlib-only"
 
 @cache
 def hook():
-    """hooks/notebook.py as a module (hooks/ is not a package)."""
+    """hooks/notebook.py as a module (hooks/ is not a package; mkdocs puts it on sys.path, so
+    that the hook's `import execcache` finds its sibling)."""
+    if str(ROOT / "hooks") not in sys.path:
+        sys.path.insert(0, str(ROOT / "hooks"))
     spec = importlib.util.spec_from_file_location("esm_notebook_hook", ROOT / "hooks" / "notebook.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
