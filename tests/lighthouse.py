@@ -49,6 +49,8 @@ def serve_gzip(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     cache: dict[Path, bytes] = {}
 
     class Handler(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as every host (GitHub Pages serves HTTP/2)
+
         def log_message(self, *args):
             pass
 

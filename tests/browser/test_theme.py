@@ -1,0 +1,41 @@
+"""The theme override's two load-time savings (overrides/main.html), in a real browser: the
+stylesheet links are made absolute before <body> exists (so Material's instant navigation
+does not reload the stylesheets and restyle the whole page), and the palette does not touch
+<body> on a load whose colours do not change; the palette toggle still switches colours,
+with Material's transition guard set and removed."""
+
+from __future__ import annotations
+
+from browser.conftest import lesson_sources, url_of
+
+#: Records, from the start of the document, changes of stylesheet hrefs and body colours.
+WATCH = """
+window.__esmMutations = [];
+new MutationObserver(list => list.forEach(m => window.__esmMutations.push({
+  tag: m.target.tagName, rel: m.target.getAttribute('rel'), attr: m.attributeName,
+  body: document.body ? document.body.childElementCount : -1, value: m.target.getAttribute(m.attributeName)
+}))).observe(document, {subtree: true, attributes: true,
+  attributeFilter: ['href', 'data-md-color-switching', 'data-md-color-scheme']});
+"""
+
+
+def test_load_restyles_nothing_and_the_toggle_still_switches(browser, base_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    ctx.add_init_script(WATCH)
+    page = ctx.new_page()
+    page.goto(base_url + url_of(lesson_sources()[0]), wait_until="networkidle")
+    page.wait_for_timeout(300)
+    seen = page.evaluate("window.__esmMutations")
+    sheets = [m for m in seen if m["tag"] == "LINK" and m["rel"] == "stylesheet"]
+    assert sheets, "the stylesheet links were not made absolute"
+    assert all(m["body"] == -1 and m["value"].startswith(base_url) for m in sheets), sheets
+    assert [m for m in seen if m["tag"] == "BODY"] == [], "the palette touched <body> on a plain load"
+
+    before = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.wait_for_function("!document.body.hasAttribute('data-md-color-switching')")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != before
+    switching = [m for m in page.evaluate("window.__esmMutations") if m["attr"] == "data-md-color-switching"]
+    assert [m["value"] for m in switching] == ["", None], "transitions were not held while colours changed"
+    ctx.close()
