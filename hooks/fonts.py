@@ -6,15 +6,17 @@ the build, every woff2 that hooks/katex.py added to the site is subset to the ch
 occur in the site's HTML pages (all of them, not only the math: a superset, so no glyph a
 formula draws can be missing) with its layout features kept. The files keep their names, so
 pages and the stylesheet are unchanged; Material's instant navigation shares them across
-pages. `mkdocs serve` ships the full fonts: the subset would add to every rebuild.
+pages. `mkdocs serve` ships the full fonts: the subset would add to every rebuild. A subset is
+kept between builds, keyed on the font, the characters and the code (hooks/fontcache.py).
 """
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+
+import fontcache     # hooks/ is on sys.path while mkdocs loads a hook
 
 
 _command = "build"
@@ -33,9 +35,6 @@ def _characters(site: Path) -> set[int]:
 
 
 def on_post_build(config, **kwargs):
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
     if _command == "serve":
         return
     site = Path(config.site_dir)
@@ -43,18 +42,6 @@ def on_post_build(config, **kwargs):
     if not fonts:
         raise PluginError("fonts hook: no KaTeX fonts in the site (is hooks/katex.py listed before it?)")
     chars = _characters(site)
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.hinting = False
-    options.desubroutinize = True
-    options.notdef_outline = True
+    cache = fontcache.store(Path(config.config_file_path).parent)
     for path in fonts:
-        font = TTFont(io.BytesIO(path.read_bytes()), recalcTimestamp=False)   # same bytes every build
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=chars)
-        subsetter.subset(font)
-        out = io.BytesIO()
-        font.flavor = "woff2"
-        font.save(out)
-        path.write_bytes(out.getvalue())
+        path.write_bytes(fontcache.cached_subset(path.read_bytes(), chars, cache))

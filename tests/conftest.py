@@ -93,6 +93,19 @@ def _share_demo_outputs(tmp_path_factory):
     _shared.clear()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _share_font_subsets(tmp_path_factory):
+    """Every build of this run (the site's, the copies', the served one) keeps its KaTeX font
+    subsets in one cache of this run (hooks/fontcache.py, keyed on font, characters, code and
+    versions): a one-page build of the same page subsets the fonts once per run, not per build.
+    Builds with ESM_CACHE=0 (the uncached build) still subset afresh."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    with environ(ESM_FONT_CACHE_DIR=str(base / "font-subsets")):
+        yield
+
+
 @dataclass
 class Site:
     dir: Path
@@ -207,20 +220,27 @@ def _copy_project(dst: Path) -> Path:
 
 
 @pytest.fixture
-def copy(tmp_path) -> Path:
+def copy(tmp_path, monkeypatch) -> Path:
     """A copy of the project (docs, snippets, hooks, config) to inject a fault into; its
-    execution cache (copy/.cache/esm-exec) starts empty: every block the build needs runs."""
+    execution cache (copy/.cache/esm-exec) starts empty: every block the build needs runs,
+    in the build's own process (ESM_JOBS=1): two worker processes started for the seven blocks
+    of a one-page build cost more CPU than they save on two shared cores. The workers' route
+    is tested by the session build (every block ahead) and by test_cache_faults' in-workers
+    failure, which sets ESM_JOBS=2."""
+    monkeypatch.setenv("ESM_JOBS", "1")
     return _copy_project(tmp_path / "project")
 
 
 @pytest.fixture
-def warm_copy(tmp_path_factory) -> Path:
+def warm_copy(tmp_path_factory, monkeypatch) -> Path:
     """A fresh copy of the project for a fault that is not about execution (a formula, a label,
     a citation, an include, a heading, a computed-prose name): always at the same path in this
     worker, restored from the project before each test, with its own execution cache kept
     across tests. A block whose code, modules or files are unchanged is reused (the cache
     validates each entry against this copy's files, as in `make serve`); a block the fault
-    changes runs. Faults of execution itself use `copy` (a cold cache)."""
+    changes runs (in the build's own process, as with `copy`). Faults of execution itself use
+    `copy` (a cold cache)."""
+    monkeypatch.setenv("ESM_JOBS", "1")
     return _copy_project(tmp_path_factory.getbasetemp() / "warm-copy" / "project")
 
 

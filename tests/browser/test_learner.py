@@ -118,9 +118,13 @@ def test_notes_follow_instant_navigation(open_page, lessons, built, browser, bas
     page, traffic = open_page(url_of(lessons[0]), context=ctx)
     page.locator("#esm-notes-text").fill("first page note")
     page.evaluate("window.__sameDocument = true")
+    first = page.evaluate("location.href")
     page.locator("a.md-footer__link--next").click()
     page.wait_for_load_state("networkidle")
-    page.wait_for_function("document.querySelector('.md-footer__link--prev') !== null")
+    # The first lesson has a 'previous' link too: wait until the footer is the next page's,
+    # whose 'previous' link leads back (under load the check could run before the swap).
+    page.wait_for_function("(first) => { const a = document.querySelector('.md-footer__link--prev');"
+                           " return a !== null && a.href === first; }", arg=first)
     assert page.evaluate("window.__sameDocument") is True, "instant navigation reloaded the page"
     if page.locator("#esm-notes-text").count():
         assert page.locator("#esm-notes-text").input_value() == ""

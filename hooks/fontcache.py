@@ -1,0 +1,80 @@
+"""KaTeX's woff2 fonts subset to a set of characters (fontTools), each subset kept between builds.
+
+Subsetting the 20 fonts costs about 3 s of CPU, as much as the rest of a one-page build whose
+blocks come from the cache; the result depends only on the font's bytes, the characters, the
+options below and the code that makes it. So a subset is stored under a key made of all of
+these: the SHA-256 of the font, the sorted code points, this file's source (the options), the
+versions of fontTools and of the compressors it writes woff2 with (brotli) and the Python
+version. A changed font, character, option or version is a different key: nothing stale is
+served. Entries are execution-cache entries (hooks/execcache.py: an entry that is unreadable,
+cut short or altered is deleted and the subset made again).
+
+Where: ``$ESM_FONT_CACHE_DIR``, or ``.cache/esm-fonts/`` in the project. ``ESM_CACHE=0`` turns
+it off with the execution cache (every font is subset afresh).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.metadata as metadata
+import io
+import os
+from pathlib import Path
+
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+
+ENV_DIR = "ESM_FONT_CACHE_DIR"
+DEFAULT_DIR = Path(".cache") / "esm-fonts"      # relative to the project root
+_DISTRIBUTIONS = ("fonttools", "brotli", "brotlicffi", "zopfli")
+
+
+def store(root: Path) -> execcache.ExecCache:
+    """The cache of font subsets for the project at ``root`` (disabled with ``ESM_CACHE=0``)."""
+    if not execcache.enabled_by_env():
+        return execcache.ExecCache(None)
+    return execcache.ExecCache(Path(os.environ.get(ENV_DIR) or Path(root) / DEFAULT_DIR))
+
+
+def _versions() -> str:
+    out = []
+    for name in _DISTRIBUTIONS:
+        try:
+            out.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{name} absent")
+    return ", ".join(out)
+
+
+def subset(data: bytes, chars: set[int]) -> bytes:
+    """``data`` (a woff2 font) cut to ``chars`` with its layout features, as woff2."""
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont
+
+    options = ft_subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    options.hinting = False
+    options.desubroutinize = True
+    options.notdef_outline = True
+    font = TTFont(io.BytesIO(data), recalcTimestamp=False)   # same bytes every build
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(unicodes=chars)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.flavor = "woff2"
+    font.save(out)
+    return out.getvalue()
+
+
+def cached_subset(data: bytes, chars: set[int], cache: execcache.ExecCache) -> bytes:
+    """``subset(data, chars)``, from ``cache`` when this font, these characters, this code and
+    these versions made it before; stored when made."""
+    parts = [hashlib.sha256(data).hexdigest(), ",".join(map(str, sorted(chars))),
+             Path(__file__).read_text(encoding="utf-8"), _versions()]
+    stored = cache.get("font-subset", parts)
+    if isinstance(stored, str):
+        return base64.b64decode(stored)
+    out = subset(data, chars)
+    cache.put("font-subset", parts, base64.b64encode(out).decode("ascii"), {"files": {}, "dists": {}})
+    return out

@@ -1,0 +1,90 @@
+"""hooks/fontcache.py: a font subset is reused only for the same font, characters, code and
+versions; a damaged entry is made again, never served; ESM_CACHE=0 turns the cache off."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
+CHARS = set(range(0x20, 0x7F))
+
+
+@pytest.fixture(scope="module")
+def fontcache():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        return importlib.import_module("fontcache")
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+
+
+@pytest.fixture
+def cache(fontcache, tmp_path, monkeypatch):
+    monkeypatch.delenv("ESM_CACHE", raising=False)
+    monkeypatch.setenv(fontcache.ENV_DIR, str(tmp_path / "fonts"))
+    return fontcache.store(ROOT)
+
+
+def font(name: str = "KaTeX_Main-Regular.woff2") -> bytes:
+    return (FONTS / name).read_bytes()
+
+
+def cmap(data: bytes) -> set[int]:
+    from fontTools.ttLib import TTFont
+    return set(TTFont(io.BytesIO(data)).getBestCmap())
+
+
+def test_a_subset_keeps_the_characters_asked_for_and_drops_the_others(fontcache):
+    full = font()
+    out = fontcache.subset(full, CHARS)
+    assert ord("A") in cmap(out) and 0x393 not in cmap(out)     # Gamma: in the font, not asked for
+    assert 0x393 in cmap(fontcache.subset(full, CHARS | {0x393}))
+    assert len(out) < len(full)
+
+
+def test_a_cached_subset_is_the_same_bytes_and_made_once(fontcache, cache):
+    made = fontcache.subset(font(), CHARS)
+    assert fontcache.cached_subset(font(), CHARS, cache) == made
+    assert cache.stats["stored"] == 1 and cache.stats["hit"] == 0
+    assert fontcache.cached_subset(font(), CHARS, cache) == made
+    assert cache.stats["hit"] == 1 and cache.stats["stored"] == 1
+
+
+def test_other_characters_or_another_font_are_other_entries(fontcache, cache):
+    fontcache.cached_subset(font(), CHARS, cache)
+    wider = fontcache.cached_subset(font(), CHARS | {0x393}, cache)
+    assert 0x393 in cmap(wider) and cache.stats["hit"] == 0
+    other = fontcache.cached_subset(font("KaTeX_Math-Italic.woff2"), CHARS, cache)
+    assert other == fontcache.subset(font("KaTeX_Math-Italic.woff2"), CHARS) and cache.stats["hit"] == 0
+    assert cache.stats["stored"] == 3
+
+
+def test_the_key_holds_the_code_and_the_versions(fontcache, cache, monkeypatch):
+    fontcache.cached_subset(font(), CHARS, cache)
+    monkeypatch.setattr(fontcache, "_versions", lambda: "fonttools 0.0")
+    fontcache.cached_subset(font(), CHARS, cache)
+    assert cache.stats["hit"] == 0 and cache.stats["stored"] == 2
+
+
+def test_a_damaged_entry_is_made_again_never_served(fontcache, cache):
+    made = fontcache.cached_subset(font(), CHARS, cache)
+    (entry,) = cache.dir.rglob("*.json")
+    text = entry.read_text(encoding="utf-8")
+    for damaged in ("garbage", text[: len(text) // 2], text.replace('"value": "', '"value": "AAAA', 1)):
+        entry.write_text(damaged, encoding="utf-8")
+        assert fontcache.cached_subset(font(), CHARS, cache) == made
+    assert cache.stats["discarded"] == 3 and cache.stats["hit"] == 0
+
+
+def test_esm_cache_0_turns_it_off(fontcache, tmp_path, monkeypatch):
+    monkeypatch.setenv("ESM_CACHE", "0")
+    monkeypatch.setenv(fontcache.ENV_DIR, str(tmp_path / "fonts"))
+    off = fontcache.store(ROOT)
+    assert fontcache.cached_subset(font(), CHARS, off) == fontcache.subset(font(), CHARS)
+    assert not (tmp_path / "fonts").exists()
