@@ -52,6 +52,10 @@ from typing import Callable, Iterable
 FORMAT = 1                                  # bump when an entry's meaning changes
 ENV_SWITCH = "ESM_CACHE"
 ENV_DIR = "ESM_CACHE_DIR"
+#: ESM_* variables that say where and how a build runs, never what a block prints: not in any key
+#: (the cache's switch and folder, the font cache's folder, the tests' built site, the number of
+#: worker processes)
+NOT_INPUTS = frozenset({ENV_SWITCH, ENV_DIR, "ESM_FONT_CACHE_DIR", "ESM_SITE", "ESM_JOBS"})
 DEFAULT_DIR = Path(".cache") / "esm-exec"   # relative to the project root
 _OFF = {"0", "off", "no", "false"}
 

@@ -61,7 +61,7 @@ log = logging.getLogger("mkdocs.hooks.execution")
 _RUN = _mx_python.__dict__.setdefault("_esm_original_run", _mx_python._run_python)
 #: the environment a block's output may depend on besides its code and files
 _ENV_KEYS = ("MPLBACKEND", "PYTHONHASHSEED")
-_ENV_SKIP = {execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE", "ESM_FONT_CACHE_DIR"}   # where, not what
+_ENV_SKIP = execcache.NOT_INPUTS
 
 
 def _parts(code: str, block_id, returncode, extra: dict) -> list[str]:

@@ -251,7 +251,7 @@ def on_files(files, config, **kwargs):
 def _parts() -> list[str]:
     """The notebook's cache key: the made notebook, mkdocs-jupyter's options, the ESM_* environment."""
     env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
-                 if k.startswith("ESM_") and k not in (execcache.ENV_SWITCH, execcache.ENV_DIR, "ESM_SITE"))
+                 if k.startswith("ESM_") and k not in execcache.NOT_INPUTS)
     return [_state["made"].read_text(encoding="utf-8"), _state["options"], repr(env)]
 
 
