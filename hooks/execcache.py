@@ -32,6 +32,7 @@ beyond ``ESM_*``/``MPLBACKEND``. ``ESM_CACHE=0`` or deleting the directory force
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.metadata as metadata
 import importlib.util
@@ -107,6 +108,7 @@ class Environment:
         self._closure: dict[str, dict[str, str]] = {}
         self._by_name: dict[str, metadata.Distribution] | None = None
         self._versions: dict[str, str] = {}
+        self._classified: dict[str, tuple[str, str] | None] = {}
 
     def distribution(self, name: str) -> metadata.Distribution | None:
         """The installed distribution ``name`` (normalised), as ``metadata.distribution`` finds
@@ -134,6 +136,11 @@ class Environment:
 
     def classify(self, path: str) -> tuple[str, str] | None:
         """("dist", name) / ("file", realpath) / None for the standard library and devices."""
+        if path not in self._classified:          # a build asks about the same paths for each block
+            self._classified[path] = self._classify(path)
+        return self._classified[path]
+
+    def _classify(self, path: str) -> tuple[str, str] | None:
         real = os.path.realpath(path)
         if real.startswith(("/dev/", "/proc/", "/sys/")):
             return None
@@ -193,11 +200,16 @@ class Environment:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def imports_of(code: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)       # esm.py is parsed once per process, not once per block
+def imports_of(code: str) -> frozenset[str]:
     """Absolute module names imported anywhere in ``code`` (functions included), and string
     constants shaped like a module name: a package found by name (``find_spec("pkg")``,
     ``importlib.resources.files("pkg")``) and read without an import counts too (names that
     are no installed module are dropped later)."""
+    return frozenset(_imports_of(code))
+
+
+def _imports_of(code: str) -> set[str]:
     try:
         tree = ast.parse(code)
     except SyntaxError:
