@@ -30,18 +30,17 @@ import contextlib
 import importlib.util
 import io
 import os
-import queue
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
+
+from sitebuild import FAILED, ServeProcess, mkdocs_bin
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
@@ -128,10 +127,6 @@ def project_copy(root: Path, dst: Path) -> Path:
     return dst
 
 
-def mkdocs() -> str:
-    return str(ROOT / ".venv" / "bin" / "mkdocs") if (ROOT / ".venv" / "bin" / "mkdocs").exists() else "mkdocs"
-
-
 def env_for(cache: Path | None) -> dict:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"))
     env.pop("ESM_CACHE", None)
@@ -154,42 +149,19 @@ def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
 
 # -- mkdocs serve --------------------------------------------------------------------------------
 
-class Server:
-    """``mkdocs serve`` on a free loopback port; its log lines with the time they arrived."""
+class Server(ServeProcess):
+    """``mkdocs serve`` of a copy of the project; when each build ends; what it serves."""
 
     def __init__(self, project: Path, cache: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.proc = subprocess.Popen(
-            [mkdocs(), "serve", "--strict", "-a", f"127.0.0.1:{self.port}"], cwd=project,
-            env=env_for(cache), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(project, env_for(cache))
         self.wait_built(600)
 
-    def _read(self) -> None:
-        for line in self.proc.stderr:
-            self.lines.put((time.perf_counter(), line))
-
     def wait_built(self, timeout: float) -> float:
-        """Time at which the server logged the end of its next build ("Serving on" after the
-        first, "Reloading browsers" after a rebuild). Not "Documentation built": mkdocs drops a
-        log message it has logged before, so a build as long as an earlier one logs none."""
-        end = time.perf_counter() + timeout
-        while True:
-            try:
-                at, line = self.lines.get(timeout=max(0.01, end - time.perf_counter()))
-            except queue.Empty:
-                raise SystemExit("mkdocs serve did not finish a build in time") from None
-            if "Error" in line and "ERROR" in line:
-                raise SystemExit(f"mkdocs serve failed: {line}")
-            if "Serving on http" in line or "Reloading browsers" in line:
-                return at
-
-    def drain(self) -> None:
-        while not self.lines.empty():
-            self.lines.get_nowait()
+        """Time at which the server logged the end of its next build (sitebuild.ServeProcess)."""
+        lines, at = self.next_build(timeout)
+        if FAILED in lines[-1]:
+            raise SystemExit("mkdocs serve failed:\n" + "".join(lines[-40:]))
+        return at
 
     def page(self, rel: str) -> str:
         url = f"http://127.0.0.1:{self.port}/{rel[:-3]}/"
@@ -205,13 +177,6 @@ class Server:
                 pass
             time.sleep(0.02)
         raise SystemExit(f"{text!r} never showed in {rel}")
-
-    def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def serve_edits(project: Path, cache: Path, rounds: int) -> dict[str, list[float]]:
@@ -276,7 +241,7 @@ def main() -> int:
         warm_cache, serve_cache = work / "warm-cache", work / "serve-cache"
         python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
         bare_cmd = [python, str(Path(__file__).resolve()), "--bare", "--root", str(project)]
-        build_cmd = [mkdocs(), "build", "--strict", "--clean", "-d", str(work / "site")]
+        build_cmd = [mkdocs_bin(), "build", "--strict", "--clean", "-d", str(work / "site")]
         print("filling the warm cache (one build) ...", file=sys.stderr)
         timed(build_cmd, cwd=project, env=env_for(warm_cache))
         if warm_cache.exists():          # a tree without the execution cache leaves none

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +36,57 @@ def source_date_epoch(root: Path = ROOT) -> str:
     """The last commit's time: the sitemap's dates then depend on the sources, not the clock."""
     done = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True)
     return done.stdout.strip() or "0"
+
+
+#: What ``mkdocs serve`` logs once a build is over: "Serving on" after the first build,
+#: "Reloading browsers" after a rebuild (whichever route hooks/serve.py took, or none), "An error
+#: happened" after a failed one. Not "Documentation built": mkdocs puts a DuplicateFilter on its
+#: build logger, which drops a message logged before, so a build that lasts as long as an earlier
+#: one (to the hundredth of a second) logs no such line.
+SERVING, RELOADED, FAILED = "Serving on http", "Reloading browsers", "An error happened during the rebuild"
+
+
+class ServeProcess:
+    """``mkdocs serve --strict`` of ``project`` on a free loopback port (``args`` added, e.g.
+    ``-f serve.yml``), and its log lines with the time each arrived (tests/test_serve.py, and
+    the serve rows of tests/bench.py)."""
+
+    def __init__(self, project: Path, env: dict, *args: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen([mkdocs_bin(), "serve", "--strict", *args, "-a", f"127.0.0.1:{self.port}"],
+                                     cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.put((time.perf_counter(), line))
+
+    def next_build(self, timeout: float) -> tuple[list[str], float]:
+        """The log lines up to the end of the next build, and the time that end arrived."""
+        out: list[str] = []
+        end = time.perf_counter() + timeout
+        while True:
+            try:
+                at, line = self.lines.get(timeout=max(0.01, end - time.perf_counter()))
+            except queue.Empty:
+                raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
+            out.append(line)
+            if any(mark in line for mark in (SERVING, RELOADED, FAILED)):
+                return out, at
+
+    def drain(self) -> None:
+        while not self.lines.empty():
+            self.lines.get_nowait()
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 def build(site_dir: Path, *, root: Path = ROOT, pages: list[str] | None = None,

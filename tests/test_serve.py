@@ -10,19 +10,14 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-import queue
 import re
-import socket
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import _copy_project
-from sitebuild import mkdocs_bin, source_date_epoch
+from sitebuild import FAILED, RELOADED, ServeProcess, source_date_epoch
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
@@ -30,7 +25,6 @@ OTHER = "part1/formal-definitions.md"
 DEMO = "part1/intuition/lookup.py"
 REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
-SERVING, RELOADED, FAILED = "Serving on http", "Reloading browsers", "An error happened during the rebuild"
 
 _spec = importlib.util.spec_from_file_location("esm_serve_hook", ROOT / "hooks" / "serve.py")
 serve_hook = importlib.util.module_from_spec(_spec)
@@ -95,53 +89,29 @@ def test_a_snippet_is_an_input_of_its_includers_only_when_nothing_else_names_it(
 
 # -- a served copy -----------------------------------------------------------------------------
 
-class Served:
-    """``mkdocs serve --strict`` of ``project``; its log lines; the site directory it serves."""
+class Served(ServeProcess):
+    """``mkdocs serve --strict`` of ``project`` with serve.yml; the log of its last build; the
+    site directory it serves."""
 
     def __init__(self, project: Path, work: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
         self.project, self.tmp = project, work / "tmp"
         self.tmp.mkdir()
         env = dict(os.environ, TMPDIR=str(self.tmp), ESM_CACHE_DIR=str(work / "cache"), NO_MKDOCS_2_WARNING="1",
                    SOURCE_DATE_EPOCH=source_date_epoch())
         for k in ("ESM_CACHE", serve_hook.ENV_FULL):
             env.pop(k, None)
-        self.proc = subprocess.Popen([mkdocs_bin(), "serve", "--strict", "-f", "serve.yml", "-a", f"127.0.0.1:{port}"], cwd=project,
-                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.lines: queue.Queue = queue.Queue()
+        super().__init__(project, env, "-f", "serve.yml")
         self.log: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
         self.wait()
 
-    def _read(self) -> None:
-        for line in self.proc.stderr:
-            self.lines.put(line)
-
     def wait(self, timeout: float = 900) -> str:
-        """The log of the next build, up to the line the server logs once it is over.
-
-        mkdocs logs "Documentation built in 1.55 seconds" through a filter that drops a message
-        seen before, so a build as long as an earlier one, to the hundredth of a second, logs no
-        such line. The server's own lines are never dropped: "Serving on" after the first
-        build, "Reloading browsers" after a rebuild (either route, or none), "An error happened"
-        after a failed one."""
-        out, end = [], time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.1, end - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
-            out.append(line)
-            if any(end_ in line for end_ in (SERVING, RELOADED, FAILED)):
-                self.log = out
-                return "".join(out)
+        """The log of the next build, up to the line the server logs once it is over."""
+        self.log, _ = self.next_build(timeout)
+        return "".join(self.log)
 
     def change(self, action) -> str:
         time.sleep(0.3)
-        while not self.lines.empty():
-            self.lines.get_nowait()
+        self.drain()
         action()
         return self.wait()
 
@@ -163,13 +133,6 @@ class Served:
         log = self.change(lambda: os.utime(self.project / "serve.yml"))
         assert "rebuilt alone" not in log and "Building documentation" in log and RELOADED in log, log[-3000:]
         return log
-
-    def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 SERVED = ["index.md", "overview.md", PAGE, OTHER, "practice.md"]
