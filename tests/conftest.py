@@ -252,8 +252,10 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def build_fails(root: Path, site: Path, page: str, *needles: str, strict: bool = True) -> str:
-    """Build ``page`` of the project at ``root``; assert it fails and its log holds ``needles``."""
-    result = build(site, root=root, pages=[page], strict=strict)
+    """Build ``page`` of the project at ``root``; assert it fails and its log holds ``needles``.
+    One build whose log is the point: it runs forked from sitebuild's Forker (mkdocs and its
+    plugins imported once per test process, not once per build)."""
+    result = build(site, root=root, pages=[page], strict=strict, fork=True)
     log = result.stdout + result.stderr
     assert result.returncode != 0, f"the build passed despite the fault:\n{log[-2000:]}"
     for needle in needles:

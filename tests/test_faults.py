@@ -21,7 +21,7 @@ def fails(copy: Path, tmp_path: Path, *needles: str, strict: bool = True) -> str
 
 
 def test_the_unfaulted_copy_builds(copy, tmp_path):
-    result = build(tmp_path / "site", root=copy, pages=[PAGE])
+    result = build(tmp_path / "site", root=copy, pages=[PAGE], fork=True)
     assert result.returncode == 0, result.stderr[-3000:]
 
 

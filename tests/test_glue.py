@@ -166,7 +166,7 @@ def test_values_reach_headings_search_and_math(warm_copy, tmp_path):
     copy = warm_copy
     _probe(copy)
     out = tmp_path / "site"
-    result = build(out, root=copy, pages=[PAGE])
+    result = build(out, root=copy, pages=[PAGE], fork=True)
     assert result.returncode == 0, result.stderr[-3000:]
     html = (out / "part1" / "intuition" / "index.html").read_text()
     assert "@@glue" not in html and "{{probe" not in html

@@ -78,7 +78,7 @@ def test_a_formula_without_its_check_fails_the_build(copy, tmp_path):
 
 
 def test_the_notebook_is_not_built_when_the_nav_leaves_it_out(copy, tmp_path):
-    result = build(tmp_path / "site", root=copy, pages=["index.md"])
+    result = build(tmp_path / "site", root=copy, pages=["index.md"], fork=True)
     assert result.returncode == 0, result.stderr[-3000:]
     assert not (tmp_path / "site" / "notebook").exists()
     assert "Converting notebook" not in result.stdout + result.stderr
@@ -117,7 +117,7 @@ def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path):
 
     _probe(copy)
     out = tmp_path / "site"
-    result = build(out, root=copy, pages=[PAGE])
+    result = build(out, root=copy, pages=[PAGE], fork=True)
     assert result.returncode == 0, result.stderr[-3000:]
     html = (out / "notebook" / "theory" / "index.html").read_text()
     assert "The probe value is 0.123; in math" in html and "{{probe" not in html
