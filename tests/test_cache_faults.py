@@ -5,11 +5,13 @@ and the page shows the new output; nothing stale, corrupt or failed is ever serv
 from __future__ import annotations
 
 import re
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import edit
+from conftest import _copy_project, edit
 from sitebuild import build
 
 pytestmark = pytest.mark.build
@@ -43,9 +45,49 @@ def built(copy: Path, site: Path) -> tuple[dict, str]:
     return counts, (site / PAGE[:-3] / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_second_build_reuses_every_block_and_is_identical(copy, tmp_path, cache_dir):
+@dataclass
+class Cold:
+    """The unedited copy's first build with an empty cache: its counts, its page, and the cache
+    it filled (every block of the page, in the build's own process)."""
+    counts: dict
+    html: str
+    cache: Path
+
+
+@pytest.fixture(scope="module")
+def _cold(tmp_path_factory) -> tuple[Path, Cold]:
+    """The first build of the tests that start from the unedited copy with an empty cache, made
+    once for this module (per pytest-xdist worker), in a copy at a path of this worker: the
+    cache records the copy's files by path, so each test gets the copy back at that same path
+    (``cold_copy``) and a copy of that cache of its own."""
+    mp = pytest.MonkeyPatch()
+    root = _copy_project(tmp_path_factory.getbasetemp() / "cold-copy" / "project")
+    cache = tmp_path_factory.mktemp("cold-cache") / "exec-cache"
+    mp.setenv("ESM_JOBS", "1")
+    mp.setenv("ESM_CACHE_DIR", str(cache))
+    mp.delenv("ESM_CACHE", raising=False)
+    try:
+        counts, html = built(root, tmp_path_factory.mktemp("cold-site"))
+    finally:
+        mp.undo()
+    return root, Cold(counts, html, cache)
+
+
+@pytest.fixture
+def cold_copy(_cold, tmp_path, cache_dir, monkeypatch) -> tuple[Path, Cold]:
+    """The copy as the cold build found it (restored from the project, at the same path), and
+    ``cache_dir`` holding what that build stored: the test goes on from the cold build."""
+    root, cold = _cold
+    monkeypatch.setenv("ESM_JOBS", "1")
+    _copy_project(root)
+    shutil.copytree(cold.cache, cache_dir)
+    return root, cold
+
+
+def test_a_second_build_reuses_every_block_and_is_identical(cold_copy, tmp_path):
+    copy, first = cold_copy
     n = blocks(copy)
-    first, html1 = built(copy, tmp_path / "s1")
+    first, html1 = first.counts, first.html
     assert first["ran"] == n and first["reused"] == 0
     assert first["html_made"] == n and first["html_reused"] == 0
     second, html2 = built(copy, tmp_path / "s2")     # another process: a key must not hold an address
@@ -54,9 +96,9 @@ def test_a_second_build_reuses_every_block_and_is_identical(copy, tmp_path, cach
     assert html1 == html2
 
 
-def test_a_snippet_edit_reruns_only_its_blocks(copy, tmp_path, cache_dir):
+def test_a_snippet_edit_reruns_only_its_blocks(cold_copy, tmp_path):
+    copy, _ = cold_copy
     n = blocks(copy)
-    built(copy, tmp_path / "s1")
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text(encoding="utf-8") + "\nprint('Edited snippet output.')\n", encoding="utf-8")
     counts, html = built(copy, tmp_path / "s2")
@@ -64,9 +106,9 @@ def test_a_snippet_edit_reruns_only_its_blocks(copy, tmp_path, cache_dir):
     assert "Edited snippet output." in html
 
 
-def test_an_esm_edit_reruns_every_block_that_imports_it(copy, tmp_path, cache_dir):
+def test_an_esm_edit_reruns_every_block_that_imports_it(cold_copy, tmp_path):
+    copy, _ = cold_copy
     n = blocks(copy)
-    built(copy, tmp_path / "s1")
     esm = copy / "snippets" / "esm.py"
     edit(esm, 'return f"PASS{tag} {claim}: {detail}"', 'return f"PASS{tag} {claim}: {detail} (edited)"')
     edit(esm, 'f"<code>{_literal(detail)}</code></div>\\n"', 'f"<code>{_literal(detail)} (edited esm)</code></div>\\n"')
@@ -125,9 +167,10 @@ def test_a_package_version_change_reruns_everything_that_imports_it(copy, tmp_pa
     assert html3 == html1
 
 
-def test_a_corrupt_entry_is_rerun_never_served(copy, tmp_path, cache_dir):
+def test_a_corrupt_entry_is_rerun_never_served(cold_copy, tmp_path, cache_dir):
+    copy, cold = cold_copy
     n = blocks(copy)
-    _, html1 = built(copy, tmp_path / "s1")
+    html1 = cold.html
     entries = sorted(cache_dir.rglob("*.json"))
     assert len(entries) >= n
     for k, entry in enumerate(entries):      # damaged three ways: garbage, cut short, tampered with
@@ -153,7 +196,7 @@ def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text(encoding="utf-8") + "\nraise RuntimeError('injected fault')\n", encoding="utf-8")
     for k in range(2):
-        result = build(tmp_path / f"s{k}", root=copy, pages=pages)
+        result = build(tmp_path / f"s{k}", root=copy, pages=pages, fork=not ahead)    # in workers: a process of its own
         log = result.stdout + result.stderr
         assert result.returncode != 0, log[-2000:]
         for needle in (PAGE, DEMO, "RuntimeError: injected fault"):
@@ -172,7 +215,7 @@ def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir
 def test_the_cache_can_be_switched_off(copy, tmp_path, cache_dir, monkeypatch):
     monkeypatch.setenv("ESM_CACHE", "0")
     for k in range(2):
-        result = build(tmp_path / f"s{k}", root=copy, pages=[PAGE])
+        result = build(tmp_path / f"s{k}", root=copy, pages=[PAGE], fork=True)     # nothing compared across builds
         assert result.returncode == 0, result.stderr[-3000:]
         assert not SUMMARY.search(result.stdout + result.stderr)
     assert not cache_dir.exists()
