@@ -110,7 +110,7 @@ def drawn(text: str) -> dict[tuple[frozenset, ...], set[str]]:
         stack: list[frozenset] = []
         for m in _TOKEN.finditer(text, start):
             if m[5] is not None:
-                chars = {c for c in htmllib.unescape(m[5]) if not c.isspace()}
+                chars = set(htmllib.unescape(m[5])) - set(" \t\n\r")
                 if stack and chars:
                     out[tuple(stack)] |= chars
                 continue
