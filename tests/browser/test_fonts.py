@@ -33,7 +33,7 @@ FACES_SEEN = """
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     let node;
     while ((node = walker.nextNode())) {
-      if (/^[ \t\n\r]*$/.test(node.textContent)) continue;
+      if (/^[ \\t\\n\\r]*$/.test(node.textContent)) continue;
       const levels = [];
       for (let el = node.parentElement; el && el !== root.parentElement; el = el.parentElement) {
         const mine = Array.from(el.classList).filter(c => keep.has(c)).sort();
