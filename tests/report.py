@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
 ASSET = re.compile(r'<(?:link[^>]+href|script[^>]+src)="([^"#?]+)')
-FONT = re.compile(r"url\((fonts/[^)]+\.woff2)\)")
+FONT = re.compile(r"url\(([^)]+\.woff2)\)")
 
 
 def page_weight(site: Path, html_path: Path) -> tuple[int, int, int]:
@@ -34,7 +34,7 @@ def page_weight(site: Path, html_path: Path) -> tuple[int, int, int]:
         if path.suffix in (".css", ".js") and path.is_file() and path not in seen:
             seen.add(path)
             total += path.stat().st_size
-            if path.name == "katex.min.css" and 'class="katex' in text:
+            if "@font-face" in path.read_text(encoding="utf-8") and 'class="katex' in text:
                 # Browsers fetch only the fonts a page uses; count them all as the upper bound.
                 fonts = sum((path.parent / f).stat().st_size for f in set(FONT.findall(path.read_text())))
     return len(text.encode()), total, fonts

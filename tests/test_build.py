@@ -59,7 +59,17 @@ def test_math_pages_link_katex_css_and_fonts_exist(site):
     assert fonts and all(f.endswith(".woff2") for f in fonts)
     for font in fonts:
         assert (css.parent / font).is_file(), font
-    assert 'katex.min.css' in site.html("part1/intuition.md")
+    # Pages link one bundle of every stylesheet (hooks/stylesheets.py): KaTeX's is in it, and
+    # its fonts resolve from the bundle's place.
+    bundle = re.search(r'<link rel="stylesheet" href="((?:\.\./)*assets/stylesheets/site\.[0-9a-f]{8}\.css)">',
+                       site.html("part1/intuition.md"))
+    assert bundle, "part 1 links no stylesheet bundle"
+    merged = (site.dir / "part1" / "intuition" / bundle[1]).resolve()
+    merged_text = merged.read_text(encoding="utf-8")
+    assert "@font-face" in merged_text and ".katex" in merged_text
+    for font in re.findall(r"url\(([^)]+\.woff2)\)", merged_text):
+        assert (merged.parent / font).resolve() == (css.parent / font.removeprefix("../katex/")).resolve(), font
+        assert (merged.parent / font).is_file(), font
 
 
 EXTERNAL = re.compile(

@@ -88,3 +88,25 @@ def test_esm_cache_0_turns_it_off(fontcache, tmp_path, monkeypatch):
     off = fontcache.store(ROOT)
     assert fontcache.cached_subset(font(), CHARS, off) == fontcache.subset(font(), CHARS)
     assert not (tmp_path / "fonts").exists()
+
+
+KATEX_X = ('<p><span class="katex"><span class="katex-html" aria-hidden="true"><span class="base">'
+           '<span class="mord mathbf">x</span><span class="mord mathnormal">y</span></span></span></span></p>')
+
+
+def test_what_a_page_draws_is_read_once_and_stays_equal(cache):
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        fonts = importlib.import_module("fonts")
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    made = fonts.drawn(KATEX_X)
+    assert {c for chars in made.values() for c in chars} == {"x", "y"}
+    assert fonts.drawn_cached(KATEX_X, cache) == made and cache.stats["stored"] == 1
+    assert fonts.drawn_cached(KATEX_X, cache) == made and cache.stats["hit"] == 1
+    other = KATEX_X.replace(">x<", ">z<")
+    assert fonts.drawn_cached(other, cache) == fonts.drawn(other) and cache.stats["stored"] == 2
+    css = (FONTS.parent / "katex.min.css").read_text(encoding="utf-8")
+    by_font = fonts.characters_by_font([made], css)
+    assert by_font["KaTeX_Main-Bold.woff2"] == {ord("x")} and by_font["KaTeX_Math-Italic.woff2"] == {ord("y")}
+    assert by_font["KaTeX_Main-Regular.woff2"] == set()

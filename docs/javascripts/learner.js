@@ -334,20 +334,37 @@
   /* ------------------------------------------------- scrollable regions */
 
   /* A table or formula wider than the page scrolls sideways; keyboard users can only
-   * scroll it if it can take focus (WCAG 2.1.1). Marked when it actually overflows. */
-  function markScrollable() {
-    var boxes = document.querySelectorAll(".md-typeset__scrollwrap, .md-typeset .math-display");
-    for (var i = 0; i < boxes.length; i++) {
-      var el = boxes[i];
-      if (el.scrollWidth > el.clientWidth + 1) {
-        if (!el.hasAttribute("tabindex")) {
-          el.setAttribute("tabindex", "0");
-          el.setAttribute("data-esm-scroll", "");
-        }
-      } else if (el.hasAttribute("data-esm-scroll")) {
-        el.removeAttribute("tabindex");
-        el.removeAttribute("data-esm-scroll");
+   * scroll it if it can take focus (WCAG 2.1.1). Marked when it actually overflows.
+   * A ResizeObserver reads the widths after the browser's own layout: reading scrollWidth
+   * from the page's set-up would force a layout of the whole page there (on a long page a
+   * task of 0.2-0.5 s on a phone). It watches each box and its content, so a box is marked
+   * again when it or its content changes size (window resize, fonts arriving). */
+  function mark(el) {
+    if (el.scrollWidth > el.clientWidth + 1) {
+      if (!el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("data-esm-scroll", "");
       }
+    } else if (el.hasAttribute("data-esm-scroll")) {
+      el.removeAttribute("tabindex");
+      el.removeAttribute("data-esm-scroll");
+    }
+  }
+
+  var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display";
+  var sizes = new ResizeObserver(function (entries) {
+    for (var i = 0; i < entries.length; i++) {
+      var box = entries[i].target.closest(SCROLL_BOXES);
+      if (box) mark(box);
+    }
+  });
+
+  function markScrollable() {
+    sizes.disconnect();
+    var boxes = document.querySelectorAll(SCROLL_BOXES);
+    for (var i = 0; i < boxes.length; i++) {
+      sizes.observe(boxes[i]);
+      if (boxes[i].firstElementChild) sizes.observe(boxes[i].firstElementChild);
     }
   }
 
@@ -358,16 +375,11 @@
     initSkillChecks();
     initPractice();
     markScrollable();
-    window.requestAnimationFrame(markScrollable);   /* after Material wraps the tables */
+    window.requestAnimationFrame(markScrollable);   /* again after Material wraps the tables */
   }
 
   if (!window.__esmLearnerBound) {
     window.__esmLearnerBound = true;
-    var resizing = null;
-    window.addEventListener("resize", function () {
-      clearTimeout(resizing);
-      resizing = setTimeout(markScrollable, 150);
-    });
     document.addEventListener("input", function (ev) {
       var t = ev.target;
       if (t && t.classList && t.classList.contains("esm-notes-text")) {

@@ -1,6 +1,7 @@
 """The theme override's two load-time savings (overrides/main.html), in a real browser: the
-stylesheet links are made absolute before <body> exists (so Material's instant navigation
-does not reload the stylesheets and restyle the whole page), and the palette does not touch
+stylesheet links are made absolute and <html> gets the classes Material's bundle gives it
+before <body> exists (so neither instant navigation nor the bundle restyles the whole page
+again), and the palette does not touch
 <body> on a load whose colours do not change; the palette toggle still switches colours,
 with Material's transition guard set and removed."""
 
@@ -13,9 +14,10 @@ WATCH = """
 window.__esmMutations = [];
 new MutationObserver(list => list.forEach(m => window.__esmMutations.push({
   tag: m.target.tagName, rel: m.target.getAttribute('rel'), attr: m.attributeName,
-  body: document.body ? document.body.childElementCount : -1, value: m.target.getAttribute(m.attributeName)
-}))).observe(document, {subtree: true, attributes: true,
-  attributeFilter: ['href', 'data-md-color-switching', 'data-md-color-scheme']});
+  body: document.body ? document.body.childElementCount : -1, value: m.target.getAttribute(m.attributeName),
+  old: m.oldValue
+}))).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+  attributeFilter: ['href', 'class', 'data-js-focus-visible', 'data-md-color-switching', 'data-md-color-scheme']});
 """
 
 
@@ -30,6 +32,11 @@ def test_load_restyles_nothing_and_the_toggle_still_switches(browser, base_url):
     assert sheets, "the stylesheet links were not made absolute"
     assert all(m["body"] == -1 and m["value"].startswith(base_url) for m in sheets), sheets
     assert [m for m in seen if m["tag"] == "BODY"] == [], "the palette touched <body> on a plain load"
+    # The bundle still sets them (a mutation record each), to the value they already have.
+    root = [m for m in seen if m["tag"] == "HTML"]
+    changed = [m for m in root if m["body"] != -1 and m["old"] != m["value"]]
+    assert root and not changed, f"<html>'s class changed after <body> existed: {changed}"
+    assert page.evaluate("document.documentElement.className") == "js js-focus-visible"
 
     before = page.evaluate("getComputedStyle(document.body).backgroundColor")
     page.locator("form[data-md-component=palette] label:visible").first.click()
