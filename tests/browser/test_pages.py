@@ -160,9 +160,10 @@ def enclosing_pixels(box: dict) -> dict:
 def figure_problems(page, scheme: str) -> list[str]:
     """Each figure, revealed (its tab selected, its <details> open) and in the window, has a
     size of at least 40 x 40 px, is visible, and at least 0.4 % of its pixels stand out
-    from the page background. One capture of the figure's box each (Chromium's
-    Page.captureScreenshot): Playwright's element screenshot would also restyle the whole
-    page twice to hide the text caret, which costs more than all the rest here."""
+    from the page background. One evaluate places a figure and one capture of its box
+    (Chromium's Page.captureScreenshot) takes it: Playwright's locator calls (click on an
+    already selected tab, scroll, box, visibility, element screenshot with its own waits and
+    a caret-hiding style put in and taken out) took about twice the time and CPU."""
     problems: list[str] = []
     bg = background_rgb(page)
     cdp = page.context.new_cdp_session(page)
