@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,6 +101,7 @@ class Traffic:
     offsite: list[str] = field(default_factory=list)
     bytes: int = 0
     requests: int = 0
+    in_flight: set = field(default_factory=set)
 
     def watch_page(self, page) -> None:
         page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
@@ -110,17 +112,34 @@ class Traffic:
         # A request the browser itself cancels because the test navigates on (a reload, the next
         # page) ends as net::ERR_ABORTED: a race with the test, not a fault of the site. A missing
         # file is still an HTTP error below, and every other network failure is still counted.
-        ctx.on("requestfailed", lambda r: None if r.failure == "net::ERR_ABORTED"
-               else self.failed.append(f"{r.url} ({r.failure})"))
+        ctx.on("requestfailed", self._failed)
         ctx.on("response", lambda r: self.failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None)
         ctx.on("requestfinished", self._finished)
 
+    def settle(self, page, timeout: float = 30.0) -> None:
+        """Wait until the page's traffic is complete: Playwright's 'networkidle' (no request
+        for 500 ms; it fires once per load, so a test that worked for a while after the load
+        finds it already passed) and no request still in flight, whenever it started."""
+        page.wait_for_load_state("networkidle")
+        deadline = time.monotonic() + timeout
+        while self.in_flight:
+            if time.monotonic() > deadline:
+                pytest.fail(f"requests still in flight after {timeout:.0f} s: {sorted(self.in_flight)}")
+            page.wait_for_timeout(50)      # lets Playwright deliver the requests' events
+
     def _request(self, r) -> None:
         self.requests += 1
+        self.in_flight.add(r)
         if not r.url.startswith((self.base, "data:", "blob:")):
             self.offsite.append(r.url)
 
+    def _failed(self, r) -> None:
+        self.in_flight.discard(r)
+        if r.failure != "net::ERR_ABORTED":
+            self.failed.append(f"{r.url} ({r.failure})")
+
     def _finished(self, r) -> None:
+        self.in_flight.discard(r)
         try:
             sizes = r.sizes()
             self.bytes += sizes["responseBodySize"] + sizes["responseHeadersSize"]
@@ -134,10 +153,12 @@ class Traffic:
 
 @pytest.fixture
 def open_page(browser, base_url):
-    """open_page(rel, scheme="light") -> (page, traffic): a fresh context (fresh storage)."""
+    """open_page(rel, scheme="light") -> (page, traffic): a fresh context (fresh storage), the
+    page loaded (its `load` event: the deferred scripts have run, so learner.js has set the
+    page up). Requests may still be under way: `traffic.settle(page)` before reading it."""
     contexts = []
 
-    def _open(rel: str, scheme: str = "light", *, context=None, wait: str = "networkidle"):
+    def _open(rel: str, scheme: str = "light", *, context=None, wait: str = "load"):
         ctx = context or browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900},
                                              accept_downloads=True)
         if context is None:

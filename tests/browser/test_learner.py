@@ -40,7 +40,8 @@ def test_note_survives_reload_and_is_never_html(open_page, lessons):
     area = page.locator("#esm-notes-text")
     area.fill(XSS)
     assert page.locator("#esm-notes-count").inner_text() == f"{len(XSS)} / 8,000 characters"
-    page.reload(wait_until="networkidle")
+    page.reload()
+    traffic.settle(page)                      # an <img> made from the note would have been fetched
     assert page.locator("#esm-notes-text").input_value() == XSS
     assert page.evaluate("window.__esmPwned") is None
     assert page.locator('img[src="x-esm-probe.png"]').count() == 0
@@ -66,7 +67,7 @@ def test_note_is_limited_to_8000_characters(open_page, lessons):
     }""")
     assert len(area.input_value()) == 8000
     assert page.locator("#esm-notes-count").inner_text() == "8,000 / 8,000 characters"
-    page.reload(wait_until="networkidle")
+    page.reload()
     assert page.locator("#esm-notes-text").input_value() == "z" * 8000
 
 
@@ -101,6 +102,7 @@ def test_notes_export_and_import(open_page, tmp_path, lessons, base_url):
     fresh.locator(".esm-notes-import").set_input_files(str(bad))
     fresh.wait_for_function("document.querySelector('.esm-notes-status').textContent.startsWith('Not imported')")
     assert fresh.locator("#esm-notes-text").input_value() == "note on A: " + XSS
+    traffic.settle(page)
     assert traffic.problems() == []
 
 
@@ -115,7 +117,8 @@ def test_notes_follow_instant_navigation(open_page, lessons, built, browser, bas
     sitemap = f'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     ctx.route("**/sitemap.xml", lambda route: route.fulfill(status=200, content_type="application/xml", body=sitemap))
-    page, traffic = open_page(url_of(lessons[0]), context=ctx)
+    # networkidle: instant navigation only takes over links once Material has read the sitemap
+    page, traffic = open_page(url_of(lessons[0]), context=ctx, wait="networkidle")
     page.locator("#esm-notes-text").fill("first page note")
     page.evaluate("window.__sameDocument = true")
     first = page.evaluate("location.href")
@@ -132,6 +135,7 @@ def test_notes_follow_instant_navigation(open_page, lessons, built, browser, bas
     page.wait_for_function("document.querySelector('#esm-notes-text') && "
                            "document.querySelector('#esm-notes-text').value === 'first page note'")
     assert page.evaluate("window.__sameDocument") is True
+    traffic.settle(page)
     assert traffic.problems() == []
     ctx.close()
 
@@ -140,9 +144,10 @@ def test_notes_follow_instant_navigation(open_page, lessons, built, browser, bas
 
 def visit(page, url: str) -> None:
     """Load url afresh (Material's tracking puts #anchors in the address: a plain goto to
-    the same page would only move to the anchor)."""
+    the same page would only move to the anchor), up to its `load` event (learner.js, a
+    deferred script, has set the page up by then)."""
     page.goto("about:blank")
-    page.goto(url, wait_until="networkidle")
+    page.goto(url)
 
 
 def wrong_choice(fieldset) -> int:
@@ -168,7 +173,7 @@ def test_skill_check_answer_survives_reload_and_wrong_one_is_queued(open_page, b
     score = page.locator(".esm-skillcheck-score").inner_text()
     assert score.startswith("Score: 1 of ") and "(2 answered)" in score
 
-    page.reload(wait_until="networkidle")
+    page.reload()
     first = page.locator(f"#q-{qid}")
     assert first.locator(f'input[value="{wrong}"]').is_checked()
     assert first.locator(".esm-q-verdict").inner_text().startswith("Not quite")
@@ -179,6 +184,7 @@ def test_skill_check_answer_survives_reload_and_wrong_one_is_queued(open_page, b
     due = page.locator(".esm-practice .esm-q:not([hidden])")
     assert due.count() == 1 and due.first.get_attribute("data-qid") == qid
     assert page.locator(".esm-practice-summary").inner_text() == "1 question to practise now."
+    traffic.settle(page)
     assert traffic.problems() == []
 
 
@@ -257,4 +263,5 @@ def test_overview_lists_every_page_with_time_and_headings(open_page, built, base
         shown = re.search(r'class="esm-readtime">(\d+ min) read', html)
         if shown:
             assert shown[1] == minutes, target
+    traffic.settle(page)
     assert traffic.problems() == []

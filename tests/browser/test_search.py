@@ -25,7 +25,9 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
                f'sitemap/0.9">{locs}</urlset>')
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     ctx.route("**/sitemap.xml", lambda route: route.fulfill(status=200, content_type="application/xml", body=sitemap))
-    page, traffic = open_page(url_of(lessons[0]), context=ctx)
+    # networkidle: instant navigation (below) only takes over links once Material has read the
+    # sitemap; and the index must not have been fetched by a page that has been quiet a while
+    page, traffic = open_page(url_of(lessons[0]), context=ctx, wait="networkidle")
     page.wait_for_timeout(500)
     assert index_requests(page) == [], "the search index was fetched before search was opened"
     assert index_requests(page, "/workers/search.") == [], "the search worker started before search was opened"
@@ -48,6 +50,7 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
     page.keyboard.type("vector")
     page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
     assert len(index_requests(page)) == 1, "the index was fetched again"
+    traffic.settle(page)
     assert traffic.problems() == []
     ctx.close()
 
@@ -58,9 +61,10 @@ def test_search_link_with_query_loads_the_index(browser, base_url):
     traffic.watch_context(ctx)
     page = ctx.new_page()
     traffic.watch_page(page)
-    page.goto(base_url + "?q=embedding", wait_until="networkidle")
+    page.goto(base_url + "?q=embedding")
     page.locator(".md-search-result__item").first.wait_for(timeout=15_000)
     assert len(index_requests(page)) == 1
+    traffic.settle(page)
     assert traffic.problems() == []
     ctx.close()
 
