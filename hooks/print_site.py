@@ -3,7 +3,9 @@ and make its renaming of heading ids linear.
 
 The plugin keeps a page's HTML as it stands at the plugin's own ``on_page_content``, before
 the hooks render its math (katex.py) and mkdocs-autorefs resolves its cross-references and
-citations (``on_env``). After all of them, this hands it the finished content instead.
+citations (``on_env``). After all of them, this hands it the finished content instead, with
+what hooks/search.py holds out of it for the search index put back (KaTeX's visual HTML,
+code and output, figures: without them the book printed no formula at all).
 
 The plugin (2.9) finds the tags that carry an id with ``<([^\\s]+).*?id="..."``: at each ``<``
 of a line without a later id (KaTeX's HTML: thousands of tags), the greedy tag name is
@@ -46,5 +48,7 @@ def on_env(env, config, files, **kwargs):
     for file in files:
         page = file.page
         if page is not None and hasattr(page, "html") and page.content:
-            page.html = page.content
+            # hooks/search.py holds the formulas' visual HTML and the code out of page.content
+            # until on_post_page: the book takes them back.
+            page.html = getattr(page, "esm_unhold", str)(page.content)
     return env

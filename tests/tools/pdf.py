@@ -41,6 +41,16 @@ def build(site: Path) -> None:
     subprocess.run(cmd, cwd=ROOT, check=True, env=env)
 
 
+def check(site: Path) -> None:
+    """The print page holds every formula whole: KaTeX's visual HTML next to each MathML (a hook
+    that held it out of page.content and never put it back printed a book without formulas)."""
+    html = (site / "print_page" / "index.html").read_text(encoding="utf-8")
+    formulas, visual = html.count('<span class="katex">'), html.count('<span class="katex-html"')
+    if "<esm-x " in html or formulas == 0 or visual != formulas:
+        raise SystemExit(f"the print page is incomplete: {formulas} formulas, {visual} with their visual HTML, "
+                         f"{html.count('<esm-x ')} placeholders of hooks/search.py left")
+
+
 #: Chromium stops printing a very long document early (the ~420-page book ended at page 223,
 #: mid-primer): print it part by part, hiding the others, and join the parts with pypdf.
 _CHUNKS = """() => {
@@ -108,6 +118,7 @@ def main() -> int:
     site = args.site or Path(tempfile.mkdtemp(prefix="esm-pdf-"))
     if not args.site:
         build(site)
+    check(site)
     render(site, args.out)
     from pypdf import PdfReader
     reader = PdfReader(str(args.out))
