@@ -46,8 +46,7 @@ _SRC = re.compile(r"url\(fonts/([^)]+\.woff2)\)")
 _CLASS = re.compile(r"\.([A-Za-z0-9_-]+)")
 _TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^>]*?)(/?)>|([^<]+)")
 _CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
-_VOID = {"br", "img", "hr", "wbr", "input", "meta", "link", "col", "area", "base", "source", "path", "line",
-         "rect", "circle", "use"}
+_VOID = {"br", "img", "hr", "wbr", "input", "meta", "link", "col", "area", "base", "source"}
 _WEIGHTS = {"normal": "400", "bold": "700"}
 
 
@@ -108,6 +107,7 @@ def drawn(text: str) -> dict[tuple[frozenset, ...], set[str]]:
     out: dict[tuple, set[str]] = defaultdict(set)
     for start in (m.start() for m in re.finditer(r'<span class="katex-html"', text)):
         stack: list[frozenset] = []
+        tags: list[str] = []
         for m in _TOKEN.finditer(text, start):
             if m[5] is not None:
                 chars = set(htmllib.unescape(m[5])) - set(" \t\n\r")
@@ -116,12 +116,15 @@ def drawn(text: str) -> dict[tuple[frozenset, ...], set[str]]:
                 continue
             closing, tag, attrs, selfclosing = m[1], m[2].lower(), m[3], m[4]
             if closing:
+                if not tags or tags.pop() != tag:
+                    raise PluginError(f"fonts hook: </{tag}> closes no open <{tag}> in a formula at {m.start()}")
                 stack.pop()
                 if not stack:
                     break
             elif not selfclosing and tag not in _VOID:
                 c = _CLASS_ATTR.search(attrs)
                 stack.append(frozenset(c[1].split()) if c else frozenset())
+                tags.append(tag)
     return out
 
 
@@ -145,13 +148,16 @@ def characters_by_font(pages, css: str) -> dict[str, set[int]]:
     families = defaultdict(list)
     for key, name in faces.items():
         families[key[0]].append(name)
-    # Only the classes that some rule names can change a face: the others are left out, and
-    # with them the levels of the stack that hold none (which leaves every match unchanged).
+    # Only the classes that some rule names can change a face: the others are left out, and a
+    # run of levels left empty becomes one empty level (a rule's last compound may name no
+    # class, as in `.delimsizing.mult .delim-size4>span`: an empty level still matches it).
     named = frozenset().union(*(last | before for last, before, _ in rules))
     chars_by_stack: dict[tuple, set[str]] = defaultdict(set)
     for page in pages:
         for stack, chars in page.items():
-            chars_by_stack[tuple(level & named for level in stack if level & named)] |= chars
+            levels = [level & named for level in stack]
+            kept = tuple(lv for k, lv in enumerate(levels) if lv or k == len(levels) - 1 or levels[k + 1])
+            chars_by_stack[kept] |= chars
     out: dict[str, set[int]] = {name: set() for name in faces.values()}
     for stack, chars in chars_by_stack.items():
         values = _resolve(stack, rules)

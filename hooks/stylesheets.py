@@ -7,7 +7,10 @@ blocking resources"). After a page is rendered, the run of ``<link rel="styleshe
 the same order, concatenated, their relative ``url()`` rewritten for the new place. The name
 carries a hash of the content, so a changed sheet is a new file (no stale CSS from a cache).
 Every page links the same sheets; a page that links others fails the build (it would need
-its own bundle). The sheets themselves stay in the site.
+its own bundle), and so does a sheet with an ``@import`` or a relative ``url()`` this hook
+cannot rewrite. ``@charset`` lines are dropped and one is written first. The sheets themselves
+stay in the site. The book build (`make pdf`, mkdocs-print-site-plugin) keeps its links: the
+plugin copies its own sheets into the site only after the pages are written.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from mkdocs.utils import get_relative_url
 
 _RUN = re.compile(r'(?:<link rel="stylesheet" href="[^"]+">\s*)+')
 _HREF = re.compile(r'href="([^"]+)"')
-_URL = re.compile(r"""url\((?!["']?(?:data:|[a-z]+://|/|#))(["']?)([^"')]+)\1\)""")
+_URL = re.compile(r"""url\((?!["']?(?:data:|[a-z]+://|/|#))(["']?)([^"')\s]+)\1\)""")
+_ANY_URL = re.compile(r"""url\(\s*(?!["']?(?:data:|[a-z]+://|/|#|\.\./))""")
+_CHARSET = re.compile(r'@charset\s+"[^"]*";')
 _MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/")   # a map of one sheet misleads in the bundle
 _DIR = "assets/stylesheets"
 
@@ -37,14 +42,20 @@ def on_config(config, **kwargs):
 def _merged(site: Path, sheets: list[str]) -> str:
     parts = []
     for sheet in sheets:
-        css = _MAP.sub("", (site / sheet).read_text(encoding="utf-8"))
+        css = _CHARSET.sub("", _MAP.sub("", (site / sheet).read_text(encoding="utf-8")))
+        if "@import" in css:
+            raise PluginError(f"stylesheets hook: {sheet} has an @import, which cannot stand inside a bundle")
         where = posixpath.dirname(sheet)
         css = _URL.sub(lambda m: f"url({m[1]}{posixpath.relpath(posixpath.join(where, m[2]), _DIR)}{m[1]})", css)
+        if (left := _ANY_URL.search(css)) is not None:
+            raise PluginError(f"stylesheets hook: {sheet}: a url() not rewritten: {css[left.start():left.start() + 60]!r}")
         parts.append(f"/* {sheet} */\n{css}\n")
-    return "".join(parts)
+    return '@charset "UTF-8";\n' + "".join(parts)
 
 
 def on_post_page(output, page, config, **kwargs):
+    if "print-site" in config.plugins:
+        return output
     head = output.find("</head>")
     run = _RUN.search(output, 0, head)
     if run is None:

@@ -110,3 +110,20 @@ def test_what_a_page_draws_is_read_once_and_stays_equal(cache):
     by_font = fonts.characters_by_font([made], css)
     assert by_font["KaTeX_Main-Bold.woff2"] == {ord("x")} and by_font["KaTeX_Math-Italic.woff2"] == {ord("y")}
     assert by_font["KaTeX_Main-Regular.woff2"] == set()
+
+
+def test_a_tall_brace_is_drawn_from_the_size4_font(tmp_path):
+    """KaTeX stacks a brace of five rows from pieces in bare spans (`.delim-size4>span` names no
+    class of its own): they must land in KaTeX_Size4, not in the default KaTeX_Main."""
+    import subprocess
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        fonts = importlib.import_module("fonts")
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    tex = r"\begin{cases}a\\b\\c\\d\\e\end{cases}"
+    html = subprocess.run(["node", "-e", "process.stdout.write(require('katex').renderToString(process.argv[1]))",
+                           tex], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    by_font = fonts.characters_by_font([fonts.drawn(html)], (FONTS.parent / "katex.min.css").read_text(encoding="utf-8"))
+    assert {ord(c) for c in "⎧⎨⎩"} <= by_font["KaTeX_Size4-Regular.woff2"]
+    assert not {ord(c) for c in "⎧⎨⎩"} & by_font["KaTeX_Main-Regular.woff2"]

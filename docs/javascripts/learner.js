@@ -338,7 +338,8 @@
    * A ResizeObserver reads the widths after the browser's own layout: reading scrollWidth
    * from the page's set-up would force a layout of the whole page there (on a long page a
    * task of 0.2-0.5 s on a phone). It watches each box and its content, so a box is marked
-   * again when it or its content changes size (window resize, fonts arriving). */
+   * again when it or its content changes size (window resize, a skipped box laid out); a
+   * formula that fonts make wider keeps its block's width, so fonts arriving mark all again. */
   function mark(el) {
     if (el.scrollWidth > el.clientWidth + 1) {
       if (!el.hasAttribute("tabindex")) {
@@ -380,6 +381,7 @@
 
   if (!window.__esmLearnerBound) {
     window.__esmLearnerBound = true;
+    if (document.fonts) document.fonts.addEventListener("loadingdone", markScrollable);
     document.addEventListener("input", function (ev) {
       var t = ev.target;
       if (t && t.classList && t.classList.contains("esm-notes-text")) {
