@@ -340,8 +340,8 @@
    * task of 0.2-0.5 s on a phone). It watches each box and its content, so a box is marked
    * again when it or its content changes size (window resize, a skipped box laid out); a
    * formula that fonts make wider keeps its block's width, so fonts arriving mark all again. */
-  function mark(el) {
-    if (el.scrollWidth > el.clientWidth + 1) {
+  function mark(el, wide) {
+    if (wide) {
       if (!el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("data-esm-scroll", "");
@@ -353,11 +353,15 @@
   }
 
   var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display";
+  /* All widths are read before any box is marked: a read after a write would lay out again. */
   var sizes = new ResizeObserver(function (entries) {
+    var boxes = [];
     for (var i = 0; i < entries.length; i++) {
       var box = entries[i].target.closest(SCROLL_BOXES);
-      if (box) mark(box);
+      if (box && boxes.indexOf(box) < 0) boxes.push(box);
     }
+    var wide = boxes.map(function (el) { return el.scrollWidth > el.clientWidth + 1; });
+    for (var j = 0; j < boxes.length; j++) mark(boxes[j], wide[j]);
   });
 
   function markScrollable() {
