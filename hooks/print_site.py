@@ -50,5 +50,5 @@ def on_env(env, config, files, **kwargs):
         if page is not None and hasattr(page, "html") and page.content:
             # hooks/search.py holds the formulas' visual HTML and the code out of page.content
             # until on_post_page: the book takes them back.
-            page.html = getattr(page, "esm_unhold", str)(page.content)
+            page.html = getattr(page, "unhold_search", str)(page.content)
     return env

@@ -12,7 +12,7 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   measured details of a check line (its ``<code>``; the sentence stays).
 
 Each such element is swapped for an empty placeholder in on_page_content and put back in
-on_post_page, so the pages served are unchanged (``page.esm_unhold`` puts them back in a copy
+on_post_page, so the pages served are unchanged (``page.unhold_search`` puts them back in a copy
 of the content taken before that: the print page of `make pdf`).
 
 Indexing a page (Material parses its HTML) costs about half of a build whose blocks all come
@@ -119,8 +119,9 @@ def on_page_content(html, page, **kwargs):
     out.append(html[pos:])
     _stash[page.file.src_uri] = held
     # Whoever takes page.content before on_post_page (hooks/print_site.py for `make pdf`) puts
-    # the held elements back with this.
-    page.esm_unhold = lambda text: _HOLE.sub(lambda m: held[int(m[1])], text)
+    # the held elements back with this. (Not an `esm_` attribute: those are the data other pages
+    # read, which hooks/serve.py compares to decide whether an edited page is rebuilt alone.)
+    page.unhold_search = lambda text: _HOLE.sub(lambda m: held[int(m[1])], text)
     return "".join(out)
 
 

@@ -42,8 +42,11 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
     # Instant navigation (no reload): the learner script sets the new page up, search still works.
     page.evaluate("window.__sameDocument = true")
     here = page.url
+    title = page.title()
     page.locator("a.md-footer__link").first.click()
-    page.wait_for_function("u => location.href !== u", arg=here)
+    # the URL changes before the new page is in place: wait for its title, then two frames
+    page.wait_for_function("([u, t]) => location.href !== u && document.title !== t", arg=[here, title])
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__sameDocument") is True, "instant navigation reloaded the page"
     page.keyboard.press("/")
