@@ -15,13 +15,23 @@ FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
 CHARS = set(range(0x20, 0x7F))
 
 
-@pytest.fixture(scope="module")
-def fontcache():
+def _hook(name: str):
+    """hooks/<name>.py imported as mkdocs imports it (hooks/ on sys.path for the import)."""
     sys.path.insert(0, str(ROOT / "hooks"))
     try:
-        return importlib.import_module("fontcache")
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(ROOT / "hooks"))
+
+
+@pytest.fixture(scope="module")
+def fontcache():
+    return _hook("fontcache")
+
+
+@pytest.fixture(scope="module")
+def fonts():
+    return _hook("fonts")
 
 
 @pytest.fixture
@@ -94,12 +104,7 @@ KATEX_X = ('<p><span class="katex"><span class="katex-html" aria-hidden="true"><
            '<span class="mord mathbf">x</span><span class="mord mathnormal">y</span></span></span></span></p>')
 
 
-def test_what_a_page_draws_is_read_once_and_stays_equal(cache):
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        fonts = importlib.import_module("fonts")
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
+def test_what_a_page_draws_is_read_once_and_stays_equal(fonts, cache):
     made = fonts.drawn(KATEX_X)
     assert {c for chars in made.values() for c in chars} == {"x", "y"}
     assert fonts.drawn_cached(KATEX_X, cache) == made and cache.stats["stored"] == 1
@@ -112,15 +117,10 @@ def test_what_a_page_draws_is_read_once_and_stays_equal(cache):
     assert by_font["KaTeX_Main-Regular.woff2"] == set()
 
 
-def test_a_tall_brace_is_drawn_from_the_size4_font(tmp_path):
+def test_a_tall_brace_is_drawn_from_the_size4_font(fonts):
     """KaTeX stacks a brace of five rows from pieces in bare spans (`.delim-size4>span` names no
     class of its own): they must land in KaTeX_Size4, not in the default KaTeX_Main."""
     import subprocess
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        fonts = importlib.import_module("fonts")
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
     tex = r"\begin{cases}a\\b\\c\\d\\e\end{cases}"
     html = subprocess.run(["node", "-e", "process.stdout.write(require('katex').renderToString(process.argv[1]))",
                            tex], cwd=ROOT, capture_output=True, text=True, check=True).stdout
