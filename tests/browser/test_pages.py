@@ -224,6 +224,7 @@ def test_page_in_browser(open_page, built, src, scheme):
     # Blocks that content-visibility:auto skips off screen are left "incomplete" by axe's
     # colour-contrast rule (about 50 text nodes of the exercises page): lay them all out first.
     page.add_style_tag(content=".md-typeset * { content-visibility: visible !important; }")
+    page.evaluate(SETTLE)               # learner.js measures the boxes now laid out
     page.add_script_tag(content=axe_source())
     violations = page.evaluate(AXE_RUN, scheme == "dark")
     for v in violations:
