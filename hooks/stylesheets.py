@@ -8,8 +8,10 @@ the same order, concatenated, their relative ``url()`` rewritten for the new pla
 carries a hash of the content, so a changed sheet is a new file (no stale CSS from a cache).
 Every page links the same sheets; a page that links others fails the build (it would need
 its own bundle), and so does a sheet with an ``@import`` or a relative ``url()`` this hook
-cannot rewrite. ``@charset`` lines are dropped and one is written first. The sheets themselves
-stay in the site. The book build (`make pdf`, mkdocs-print-site-plugin) keeps its links: the
+cannot rewrite. ``@charset`` lines are dropped and one is written first. The site's own sheets
+(not already minified: no ``.min.css``) lose their comments, which are for their authors (2 KB
+of every page's first load); strings are read as strings, so a "/*" inside one stays. The
+sheets themselves stay in the site. The book build (`make pdf`, mkdocs-print-site-plugin) keeps its links: the
 plugin copies its own sheets into the site only after the pages are written.
 """
 
@@ -30,6 +32,7 @@ _URL = re.compile(r"""url\((?!["']?(?:data:|[a-z]+://|/|#))(["']?)([^"')\s]+)\1\
 _ANY_URL = re.compile(r"""url\(\s*(?!["']?(?:data:|[a-z]+://|/|#|\.\./))""")
 _CHARSET = re.compile(r'@charset\s+"[^"]*";')
 _MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/")   # a map of one sheet misleads in the bundle
+_COMMENT_OR_STRING = re.compile(r"""/\*.*?\*/\n?|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""", re.S)
 _DIR = "assets/stylesheets"
 
 _bundle: dict[str, object] = {}
@@ -43,6 +46,8 @@ def _merged(site: Path, sheets: list[str]) -> str:
     parts = []
     for sheet in sheets:
         css = _CHARSET.sub("", _MAP.sub("", (site / sheet).read_text(encoding="utf-8")))
+        if not sheet.endswith(".min.css"):
+            css = _COMMENT_OR_STRING.sub(lambda m: "" if m[0].startswith("/*") else m[0], css)
         if "@import" in css:
             raise PluginError(f"stylesheets hook: {sheet} has an @import, which cannot stand inside a bundle")
         where = posixpath.dirname(sheet)
