@@ -342,9 +342,10 @@
    * scroll it if it can take focus (WCAG 2.1.1). Marked when it actually overflows.
    * A ResizeObserver reads the widths after the browser's own layout: reading scrollWidth
    * from the page's set-up would force a layout of the whole page there (on a long page a
-   * task of 0.2-0.5 s on a phone). It watches each box and its content, so a box is marked
-   * again when it or its content changes size (window resize, a skipped box laid out); a
-   * formula that fonts make wider keeps its block's width, so fonts arriving mark all again. */
+   * task of 0.2-0.5 s on a phone). It watches each box and its first child, so a box is
+   * marked again when it or a block child changes size (window resize, a skipped box laid
+   * out); a formula that fonts make wider keeps its block's width, so fonts arriving mark all
+   * again. */
   function mark(el, wide) {
     if (wide) {
       if (!el.hasAttribute("tabindex")) {
@@ -364,15 +365,24 @@
    * no width yet: it is measured when the block is shown (the observer reports it then).
    * Keyboard users still find every box that overflows: their first Tab (and the first after
    * the window changed width, or fonts arrived) lays the whole page out for one measurement,
-   * before the browser moves the focus. At every load that took tasks of 0.1-0.3 s on a phone. */
+   * before the browser moves the focus. At every load that took tasks of 0.1-0.3 s on a phone.
+   * A code block follows Material's own rule (it sets each block up when it first shows, and
+   * then sets or removes the tabindex): focusable where the screen has hover and the code is
+   * wider than its box; two rules would take the focus from a block Material just set up. */
   function skipped(el) {
     var inner = el.firstElementChild || el;   /* a display formula skips its own content */
     return !!inner.checkVisibility && !inner.checkVisibility({ contentVisibilityAuto: true });
   }
 
   /* All widths are read before any box is marked: a read after a write would lay out again. */
+  var hover = window.matchMedia("(hover)");
+  function overflows(el) {
+    if (el.tagName === "CODE") return hover.matches && el.scrollWidth > el.offsetWidth;
+    return el.scrollWidth > el.clientWidth + 1;
+  }
+
   function measure(boxes) {
-    var wide = boxes.map(function (el) { return el.scrollWidth > el.clientWidth + 1; });
+    var wide = boxes.map(overflows);
     for (var j = 0; j < boxes.length; j++) mark(boxes[j], wide[j]);
   }
 
@@ -409,12 +419,6 @@
     if (ev.key === "Tab" && measuredAt !== window.innerWidth) measureAll();
   }
 
-  /* Fonts change widths; measuring a skipped box fetches the fonts of its block. */
-  function onFonts() {
-    var all = measuredAt !== null;
-    markScrollable();
-    if (all) measureAll();
-  }
 
   /* ------------------------------------------------------------- wiring */
 
@@ -428,7 +432,7 @@
 
   if (!window.__esmLearnerBound) {
     window.__esmLearnerBound = true;
-    if (document.fonts) document.fonts.addEventListener("loadingdone", onFonts);
+    if (document.fonts) document.fonts.addEventListener("loadingdone", markScrollable);
     document.addEventListener("keydown", measureAllOnTab, true);
     document.addEventListener("input", function (ev) {
       var t = ev.target;
