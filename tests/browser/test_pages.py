@@ -177,8 +177,18 @@ def figure_problems(page, scheme: str) -> list[str]:
             problems.append(f"figure {k + 1} is not visible ({box})")
             continue
         if box["inWindow"]:
-            shot = cdp.send("Page.captureScreenshot", {"format": "png", "clip": enclosing_pixels(box),
-                                                       "optimizeForSpeed": True})
+            # Blocks above that the browser lays out late (content-visibility) can still move the
+            # figure (scroll anchoring) between placing and capture: capture until it stayed put.
+            for _ in range(5):
+                shot = cdp.send("Page.captureScreenshot", {"format": "png", "clip": enclosing_pixels(box),
+                                                           "optimizeForSpeed": True})
+                again = page.evaluate(PLACE, k)
+                if (again["x"], again["y"], again["width"], again["height"]) == \
+                        (box["x"], box["y"], box["width"], box["height"]):
+                    break
+                box = again
+            else:
+                problems.append(f"figure {k + 1} kept moving: {box}")
             png = base64.b64decode(shot["data"])
         else:   # larger than the window: Playwright enlarges the window for the capture
             png = page.locator(FIGURES).nth(k).screenshot()
