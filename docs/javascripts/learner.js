@@ -374,13 +374,13 @@
     return !!inner.checkVisibility && !inner.checkVisibility({ contentVisibilityAuto: true });
   }
 
-  /* All widths are read before any box is marked: a read after a write would lay out again. */
   var hover = window.matchMedia("(hover)");
   function overflows(el) {
     if (el.tagName === "CODE") return hover.matches && el.scrollWidth > el.offsetWidth;
     return el.scrollWidth > el.clientWidth + 1;
   }
 
+  /* All widths are read before any box is marked: a read after a write would lay out again. */
   function measure(boxes) {
     var wide = boxes.map(overflows);
     for (var j = 0; j < boxes.length; j++) mark(boxes[j], wide[j]);
@@ -418,7 +418,6 @@
   function measureAllOnTab(ev) {
     if (ev.key === "Tab" && measuredAt !== window.innerWidth) measureAll();
   }
-
 
   /* ------------------------------------------------------------- wiring */
 

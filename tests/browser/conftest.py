@@ -22,6 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
+#: After a load or a change: web fonts that are loading have arrived, their `loadingdone`
+#: handlers have run, and the page's scripts have had two frames (learner.js marks the
+#: overflowing boxes the browser lays out from a ResizeObserver, after the next layout; axe's
+#: scrollable-region-focusable rule reads those marks).
+SETTLE = """
+async () => {
+  await document.fonts.ready;
+  await new Promise((done) => setTimeout(done, 0));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}
+"""
+
+
 def chromium_path() -> str:
     for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
         if candidate and Path(candidate).is_file():

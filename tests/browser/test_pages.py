@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from browser.conftest import AXE, lesson_sources, page_sources, url_of
+from browser.conftest import AXE, SETTLE, lesson_sources, page_sources, url_of
 
 PAGES = page_sources()
 SCHEMES = ["light", "dark"]
@@ -45,16 +45,6 @@ RAW_TEX = r"""
 
 #: The figures a page is checked for, in document order.
 FIGURES = "article .esm-figure svg, article img"
-
-#: After the load: web fonts that are loading have arrived and the page's scripts have had two
-#: frames (learner.js marks overflowing formulas and tables focusable in the frame after its
-#: set-up, which axe's scrollable-region-focusable rule reads).
-SETTLE = """
-async () => {
-  await document.fonts.ready;
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-}
-"""
 
 #: Open the <details> that hold figure k, as a reader would; say whether a tab holding it is
 #: not the selected one (then the test clicks its label, as a reader would).

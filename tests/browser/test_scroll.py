@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser.conftest import url_of
+from browser.conftest import SETTLE, url_of
 
 #: Every box, with its overflow measured on the whole page laid out (a box in a block the browser
 #: skips has no width of its own): in one task, so no observer sees the page laid out.
@@ -35,17 +35,6 @@ BOXES = """
   });
   shown.remove();
   return boxes;
-}
-"""
-
-
-#: Fonts that measuring a box fetched have arrived (learner.js measures again then), and the
-#: ResizeObserver has had its frames.
-SETTLE = """
-async () => {
-  await document.fonts.ready;
-  await new Promise((done) => setTimeout(done, 0));    // the fonts' loadingdone handlers
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }
 """
 
