@@ -2,8 +2,8 @@
 it loads with no console error, no failed request and no request leaving the site; every
 formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure is visible
 (it has a size and enough pixels that stand out from the background); axe-core finds no
-serious or critical accessibility violation; lesson pages show reading time, previous and
-next links. The page weights are written to page-weights.txt next to the built site."""
+serious or critical accessibility violation; at a phone's width the page is no wider than the
+window; lesson pages show reading time, previous and next links. The page weights are written to page-weights.txt next to the built site."""
 
 from __future__ import annotations
 
@@ -116,6 +116,32 @@ async (colourOnly) => {
   }));
 }
 """
+
+
+#: The document is no wider than a phone's window (a mobile browser zooms a wider page out): its
+#: width, the window's, and the outermost boxes that reach past the window with no ancestor
+#: that clips them.
+TOO_WIDE = """
+() => {
+  const root = document.documentElement;
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== root; p = p.parentElement)
+      if (getComputedStyle(p).overflowX !== "visible") return true;
+    return false;
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > root.clientWidth + 0.5 && !clipped(el) &&
+        !(el.parentElement && out.some((o) => o.el.contains(el))))
+      out.push({el, what: `${el.tagName.toLowerCase()}.${String(el.className.baseVal ?? el.className).split(" ")[0]}`
+                          + ` ${Math.round(r.left)}-${Math.round(r.right)} px`});
+  }
+  return {scroll: root.scrollWidth, window: root.clientWidth, boxes: out.slice(0, 3).map((o) => o.what)};
+}
+"""
+#: The phone width it is checked at (test_scroll's smallest window).
+PHONE = {"width": 360, "height": 800}
 
 
 def background_rgb(page) -> tuple[int, int, int]:
@@ -234,6 +260,12 @@ def test_page_in_browser(open_page, built, src, scheme):
     traffic.settle(page)
     problems += traffic.problems()
     if scheme == "light":
+        # On a phone, every block laid out (the style above): the page is no wider than the window.
+        page.set_viewport_size(PHONE)
+        page.evaluate(SETTLE)
+        wide = page.evaluate(TOO_WIDE)
+        if wide["scroll"] > wide["window"]:
+            problems.append(f"the page is {wide['scroll']} px wide in a {wide['window']} px window: {wide['boxes']}")
         _weights[src] = traffic.bytes
         record = built.dir.parent / "page-weights.txt"
         record.write_text("".join(f"{w:>10,d}  {s}\n" for s, w in sorted(_weights.items())))
