@@ -124,6 +124,7 @@ async (colourOnly) => {
 TOO_WIDE = """
 () => {
   const root = document.documentElement;
+  if (root.scrollWidth <= root.clientWidth) return {scroll: root.scrollWidth, window: root.clientWidth, boxes: []};
   const clipped = (el) => {
     for (let p = el.parentElement; p && p !== root; p = p.parentElement)
       if (getComputedStyle(p).overflowX !== "visible") return true;
