@@ -3,9 +3,13 @@ stylesheet links are made absolute and <html> gets the classes Material's bundle
 before <body> exists (so neither instant navigation nor the bundle restyles the whole page
 again), and the palette does not touch
 <body> on a load whose colours do not change; the palette toggle still switches colours,
-with Material's transition guard set and removed."""
+with Material's transition guard set and removed. The page's colour-scheme meta holds the
+header's computed colour scheme (what Material sets it from) from before <body> exists, and
+follows the toggle."""
 
 from __future__ import annotations
+
+import pytest
 
 from browser.conftest import lesson_sources, url_of
 
@@ -45,4 +49,48 @@ def test_load_restyles_nothing_and_the_toggle_still_switches(browser, base_url):
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != before
     switching = [m for m in page.evaluate("window.__esmMutations") if m["attr"] == "data-md-color-switching"]
     assert [m["value"] for m in switching] == ["", None], "transitions were not held while colours changed"
+    ctx.close()
+
+
+#: Records, from the start of the document, every colour-scheme meta put in the document and
+#: every change of its content, with whether <body> existed then.
+WATCH_SCHEME = """
+window.__esmScheme = [];
+new MutationObserver(list => list.forEach(m => {
+  const metas = m.type === "childList" ? [...m.addedNodes] : [m.target];
+  for (const n of metas)
+    if (n.nodeName === "META" && n.getAttribute("name") === "color-scheme")
+      window.__esmScheme.push({body: !!document.body, content: n.getAttribute("content")});
+})).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["content"]});
+"""
+
+#: The page's colour-scheme metas, and the header's computed colour scheme (Material's source).
+SCHEME = """() => ({
+  metas: [...document.querySelectorAll('meta[name="color-scheme"]')].map(m => m.content),
+  header: getComputedStyle(document.querySelector('[data-md-component=header]')).colorScheme,
+})"""
+
+
+@pytest.mark.parametrize("preference", ["light", "dark"])
+def test_the_colour_scheme_meta_is_right_before_the_body_and_follows_the_toggle(browser, base_url, preference):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=preference)
+    ctx.add_init_script(WATCH_SCHEME)
+    page = ctx.new_page()
+    url = base_url + url_of(lesson_sources()[0])
+    other = "dark" if preference == "light" else "light"
+    for want in (preference, other):             # a first visit, then a reload after the toggle
+        if want == preference:
+            page.goto(url, wait_until="networkidle")
+        else:
+            page.reload(wait_until="networkidle")
+        page.wait_for_timeout(300)
+        now = page.evaluate(SCHEME)
+        assert now == {"metas": [want], "header": want}, now
+        late = [m for m in page.evaluate("window.__esmScheme") if m["body"]]
+        assert late == [], f"the colour-scheme meta changed after <body> existed: {late}"
+        if want == preference:
+            page.locator("form[data-md-component=palette] label:visible").first.click()
+            page.wait_for_function("!document.body.hasAttribute('data-md-color-switching')")
+            page.wait_for_timeout(100)
+            assert page.evaluate(SCHEME) == {"metas": [other], "header": other}
     ctx.close()
