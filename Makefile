@@ -54,7 +54,7 @@ lighthouse: build browser
 	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
 
 # The whole book as one PDF (outline, page numbers): mkdocs-print-site-plugin + Chromium.
-pdf: deps
+pdf: deps browser
 	$(BIN)/python tests/tools/pdf.py -o book.pdf
 
 # Build with the current Zensical release in its own venv and report what works (not in `make test`).
@@ -91,17 +91,22 @@ $(NODE_OK): package.json package-lock.json | check-tools
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The browser tests drive Debian's chromium: install it when missing (as root), or say how.
+# The browser tests drive Debian's chromium; the PDF tests read the printed book with poppler's
+# pdftotext and pdftoppm (poppler-utils). Install what is missing (as root), or say how.
+BROWSER_TOOLS := chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils
 browser:
-	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ] || { \
+	@missing=$$(for t in $(BROWSER_TOOLS); do cmd=$${t%%:*}; pkg=$${t#*:}; \
+	    if [ "$$cmd" = chromium ] && { [ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
+	    command -v $$cmd >/dev/null 2>&1 || echo $$pkg; done | sort -u | tr '\n' ' '); \
+	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "chromium is missing: installing Debian's chromium for the browser tests"; \
+	    echo "missing for the browser and PDF tests: installing Debian's $$missing"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else \
-	    echo "error: the browser tests need Chromium. As root run:"; \
-	    echo "         apt-get update && apt-get install -y chromium"; \
-	    echo "       or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium"; \
+	    echo "error: the browser and PDF tests need Debian's $$missing. As root run:"; \
+	    echo "         apt-get update && apt-get install -y $$missing"; \
+	    echo "       (or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium)"; \
 	    exit 1; \
 	  fi; }
 

@@ -28,8 +28,11 @@ def book(tmp_path_factory, site):
     """The book as `make pdf` makes it, built with the execution cache the session's strict
     build filled: every block, the notebook and every formula are reused (they ran and were
     checked in that build), so this build adds only the print page and Chromium's printing."""
-    if not Path("/usr/bin/chromium").exists() or not shutil.which("pdftoppm"):
-        pytest.skip("needs Debian's chromium and poppler-utils (pdftoppm)")
+    # `make test` installs both (Makefile, `browser`): a missing one fails, never skips unseen.
+    missing = [tool for tool, there in (("chromium", Path("/usr/bin/chromium").exists()),
+                                        ("poppler-utils", shutil.which("pdftoppm") and shutil.which("pdftotext")))
+               if not there]
+    assert not missing, f"the PDF tests need Debian's {' and '.join(missing)}: run `make browser` (as root)"
     out = tmp_path_factory.mktemp("pdf") / "book.pdf"
     env = {k: v for k, v in os.environ.items() if k != "ESM_CACHE"}
     env["ESM_CACHE_DIR"] = str(site.cache)
