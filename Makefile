@@ -93,10 +93,12 @@ $(NODE_OK): package.json package-lock.json | check-tools
 
 # The browser tests drive Debian's chromium; the PDF tests read the printed book with poppler's
 # pdftotext and pdftoppm (poppler-utils). Install what is missing (as root), or say how.
+# (tests/test_workflows.py runs this recipe with stand-ins for apt-get and the tools.)
 BROWSER_TOOLS := chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils
+CHROMIUM_DEB ?= /usr/bin/chromium
 browser:
 	@missing=$$(for t in $(BROWSER_TOOLS); do cmd=$${t%%:*}; pkg=$${t#*:}; \
-	    if [ "$$cmd" = chromium ] && { [ -x /usr/bin/chromium ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
+	    if [ "$$cmd" = chromium ] && { [ -x $(CHROMIUM_DEB) ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
 	    command -v $$cmd >/dev/null 2>&1 || echo $$pkg; done | sort -u | tr '\n' ' '); \
 	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \

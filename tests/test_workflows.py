@@ -71,14 +71,52 @@ def test_least_privilege_and_deploy_after_tests():
     assert checkout["with"]["persist-credentials"] is False
 
 
-def test_ci_entry_only_calls_make_test_which_installs_chromium_when_missing():
-    """.ci/run runs `make test` and nothing else; `make test` sets up its own browser."""
+def test_ci_entry_only_calls_make_test():
+    """.ci/run runs `make test` and nothing else; `make test` sets up its own tools (below)."""
     text = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     commands = [l for l in text.splitlines() if l.strip() and not l.lstrip().startswith("#")]
     assert commands[-1].strip() in ("make test", "exec make test")
     assert not any("apt-get" in c or "pip " in c or "npm " in c for c in commands)
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^test: .*\bbrowser\b", make, re.M)
-    browser = make.split("\nbrowser:", 1)[1].split("\n\n", 1)[0]
-    assert "apt-get update" in browser and "apt-get install -y -qq chromium" in browser
-    assert "DEBIAN_FRONTEND=noninteractive" in browser
+
+
+def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, str]:
+    """`make browser` run with a PATH of stand-ins: `apt-get` records its arguments, `id -u` says
+    ``uid``, and the tools in ``present`` exist; Debian's chromium path points nowhere."""
+    stubs = tmp_path / "bin"
+    stubs.mkdir(parents=True)
+    calls = tmp_path / "apt-calls"
+    for tool in ("sort", "tr", "cat"):
+        (stubs / tool).symlink_to(shutil.which(tool))
+    scripts = {"apt-get": f'echo "$*" >> {calls}', "id": f"echo {uid}",
+               **{tool: "exit 0" for tool in present}}
+    for name, body in scripts.items():
+        (stubs / name).write_text(f"#!/bin/sh\n{body}\n")
+        (stubs / name).chmod(0o755)
+    env = {"PATH": str(stubs), "HOME": str(tmp_path)}
+    done = subprocess.run([shutil.which("make"), "-s", "-C", str(ROOT), "browser",
+                           f"CHROMIUM_DEB={tmp_path / 'no-chromium'}"], env=env, capture_output=True, text=True)
+    return done, calls.read_text() if calls.exists() else ""
+
+
+def test_make_test_installs_chromium_and_poppler_when_missing(tmp_path):
+    """As root, the missing Debian packages are installed, non-interactively, after an update."""
+    done, calls = _make_browser(tmp_path, uid=0, present=())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert calls.splitlines() == ["update -qq", "install -y -qq chromium poppler-utils"], calls
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "DEBIAN_FRONTEND=noninteractive apt-get install" in make.split("\nbrowser:", 1)[1].split("\n\n", 1)[0]
+
+
+def test_make_test_installs_only_what_is_missing(tmp_path):
+    done, calls = _make_browser(tmp_path, uid=0, present=("chromium",))
+    assert done.returncode == 0 and calls.splitlines() == ["update -qq", "install -y -qq poppler-utils"], calls
+    done, calls = _make_browser(tmp_path / "all", uid=0, present=("chromium", "pdftotext", "pdftoppm"))
+    assert done.returncode == 0 and calls == "", calls
+
+
+def test_make_test_says_what_to_install_when_not_root(tmp_path):
+    done, calls = _make_browser(tmp_path, uid=1000, present=("pdftotext", "pdftoppm"))
+    assert done.returncode != 0 and calls == ""
+    assert "apt-get update && apt-get install -y chromium" in done.stdout, done.stdout
