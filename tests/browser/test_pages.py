@@ -3,7 +3,7 @@ it loads with no console error, no failed request and no request leaving the sit
 formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure is visible
 (it has a size and enough pixels that stand out from the background); axe-core finds no
 serious or critical accessibility violation; at a phone's width the page is no wider than the
-window; lesson pages show reading time, previous and next links. The page weights are written to page-weights.txt next to the built site."""
+window; lesson pages show reading time, previous and next links. The page weights are written to page-weights.txt (and .json) next to the built site, by every worker."""
 
 from __future__ import annotations
 
@@ -216,7 +216,16 @@ def figure_problems(page, scheme: str) -> list[str]:
     return problems
 
 
-_weights: dict[str, int] = {}
+def record_weight(record, src: str, weight: int) -> None:
+    """Add a page's weight to the record beside the site (.json, and .txt to read), which every
+    pytest-xdist worker adds to: read, merged and written under a lock."""
+    from filelock import FileLock
+
+    with FileLock(f"{record}.lock"):
+        weights = json.loads(record.read_text()) if record.exists() else {}
+        weights[src] = weight
+        record.write_text(json.dumps(weights, indent=1, sort_keys=True))
+        record.with_suffix(".txt").write_text("".join(f"{w:>10,d}  {s}\n" for s, w in sorted(weights.items())))
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -267,10 +276,7 @@ def test_page_in_browser(open_page, built, src, scheme):
         wide = page.evaluate(TOO_WIDE)
         if wide["scroll"] > wide["window"]:
             problems.append(f"the page is {wide['scroll']} px wide in a {wide['window']} px window: {wide['boxes']}")
-        _weights[src] = traffic.bytes
-        record = built.dir.parent / "page-weights.txt"
-        record.write_text("".join(f"{w:>10,d}  {s}\n" for s, w in sorted(_weights.items())))
-        record.with_suffix(".json").write_text(json.dumps(_weights, indent=1))
+        record_weight(built.dir.parent / "page-weights.json", src, traffic.bytes)
         if traffic.bytes > PAGE_BUDGET:
             problems.append(f"page weight {traffic.bytes:,d} bytes > budget {PAGE_BUDGET:,d}")
     assert not problems, f"{src} ({scheme}):\n  " + "\n  ".join(problems)
