@@ -72,8 +72,11 @@ check-tools:
 	  echo "       Install them (e.g. 'apt-get install nodejs npm') and run make again."; exit 1; }
 
 # uv installs the same versions as pip (checked with pip freeze) in 11 s where pip took 44 s
-# in a fresh clone (parallel downloads, no bytecode compiled ahead); pip does it where uv cannot.
-install = $(BIN)/uv pip install --python $(BIN)/python --quiet $(1) || $(BIN)/python -m pip install --quiet $(1)
+# in a fresh clone (parallel downloads); pip does it where uv cannot. Both compile the packages'
+# bytecode at install (pip always does; uv with --compile-bytecode), so that no process of a
+# build or a test compiles them again: where PYTHONDONTWRITEBYTECODE is set, every process did
+# (a clean build 14.0 -> 11.0 s, 23.8 -> 18.9 s of CPU).
+install = $(BIN)/uv pip install --python $(BIN)/python --quiet --compile-bytecode $(1) || $(BIN)/python -m pip install --quiet $(1)
 
 $(PY_OK): pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
