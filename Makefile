@@ -101,8 +101,8 @@ BROWSER_TOOLS := chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-util
 CHROMIUM_DEB ?= /usr/bin/chromium
 browser:
 	@missing=$$(for t in $(BROWSER_TOOLS); do cmd=$${t%%:*}; pkg=$${t#*:}; \
-	    if [ "$$cmd" = chromium ] && { [ -x $(CHROMIUM_DEB) ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
-	    command -v $$cmd >/dev/null 2>&1 || echo $$pkg; done | sort -u | tr '\n' ' '); \
+	    if [ "$$cmd" = chromium ] && { [ -x "$(CHROMIUM_DEB)" ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
+	    command -v $$cmd >/dev/null 2>&1 || echo $$pkg; done | sort -u | tr '\n' ' ' | sed 's/ $$//'); \
 	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "missing for the browser and PDF tests: installing Debian's $$missing"; \

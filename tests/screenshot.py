@@ -11,8 +11,19 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import os
+import shutil
 import threading
 from pathlib import Path
+
+def find_chromium() -> str | None:
+    """The Chromium the tests and tools drive: $CHROMIUM, else chromium on PATH, else Debian's
+    /usr/bin/chromium (what `make test` installs); None when there is none."""
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -30,7 +41,7 @@ def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    return playwright.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
 
 
 def main() -> None:

@@ -29,7 +29,8 @@ def book(tmp_path_factory, site):
     build filled: every block, the notebook and every formula are reused (they ran and were
     checked in that build), so this build adds only the print page and Chromium's printing."""
     # `make test` installs both (Makefile, `browser`): a missing one fails, never skips unseen.
-    missing = [tool for tool, there in (("chromium", Path("/usr/bin/chromium").exists()),
+    from screenshot import find_chromium
+    missing = [tool for tool, there in (("chromium", find_chromium()),
                                         ("poppler-utils", shutil.which("pdftoppm") and shutil.which("pdftotext")))
                if not there]
     assert not missing, f"the PDF tests need Debian's {' and '.join(missing)}: run `make browser` (as root)"

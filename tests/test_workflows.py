@@ -87,7 +87,7 @@ def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...]) -> tupl
     stubs = tmp_path / "bin"
     stubs.mkdir(parents=True)
     calls = tmp_path / "apt-calls"
-    for tool in ("sort", "tr"):              # what the recipe runs besides the shell's builtins
+    for tool in ("sort", "tr", "sed"):       # what the recipe runs besides the shell's builtins
         (stubs / tool).symlink_to(shutil.which(tool))
     scripts = {"apt-get": f'echo "$*" >> {calls}', "id": f"echo {uid}",
                **{tool: "exit 0" for tool in present}}
@@ -119,4 +119,5 @@ def test_make_test_installs_only_what_is_missing(tmp_path):
 def test_make_test_says_what_to_install_when_not_root(tmp_path):
     done, calls = _make_browser(tmp_path, uid=1000, present=("pdftotext", "pdftoppm"))
     assert done.returncode != 0 and calls == ""
-    assert "apt-get update && apt-get install -y chromium" in done.stdout, done.stdout
+    assert "need Debian's chromium. As root" in done.stdout, done.stdout      # one package, no stray space
+    assert "apt-get update && apt-get install -y chromium\n" in done.stdout, done.stdout

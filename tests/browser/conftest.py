@@ -9,14 +9,13 @@ them.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from screenshot import CHROMIUM_ARGS, serve
+from screenshot import CHROMIUM_ARGS, find_chromium, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -36,9 +35,9 @@ async () => {
 
 
 def chromium_path() -> str:
-    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file():
-            return candidate
+    found = find_chromium()
+    if found:
+        return found
     pytest.fail("chromium not found: run `make test` (it installs Debian's chromium as root) "
                 "or point $CHROMIUM at it")
 

@@ -24,7 +24,8 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
+sys.path.insert(0, str(ROOT / "tests"))
+from screenshot import find_chromium  # noqa: E402  (the tests' one lookup: $CHROMIUM, PATH, Debian's)
 FOOTER = ('<div style="font-size:8px;width:100%;text-align:center;color:#666">'
           '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
 
@@ -81,7 +82,7 @@ def render(site: Path, out: Path) -> None:
     writer = PdfWriter()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM)
+            browser = p.chromium.launch(executable_path=find_chromium())
             page = browser.new_page()
             outside = []
             page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:")) else None)
