@@ -111,7 +111,8 @@ browser:
 	  else \
 	    echo "error: the browser and PDF tests need Debian's $$missing. As root run:"; \
 	    echo "         apt-get update && apt-get install -y $$missing"; \
-	    echo "       (or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium)"; \
+	    case " $$missing " in *" chromium "*) \
+	      echo "       (or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium)";; esac; \
 	    exit 1; \
 	  fi; }
 

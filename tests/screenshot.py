@@ -16,6 +16,7 @@ import shutil
 import threading
 from pathlib import Path
 
+
 def find_chromium() -> str | None:
     """The Chromium the tests and tools drive: $CHROMIUM, else chromium on PATH, else Debian's
     /usr/bin/chromium (what `make test` installs); None when there is none."""

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from screenshot import find_chromium
+
 pytestmark = pytest.mark.build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +31,6 @@ def book(tmp_path_factory, site):
     build filled: every block, the notebook and every formula are reused (they ran and were
     checked in that build), so this build adds only the print page and Chromium's printing."""
     # `make test` installs both (Makefile, `browser`): a missing one fails, never skips unseen.
-    from screenshot import find_chromium
     missing = [tool for tool, there in (("chromium", find_chromium()),
                                         ("poppler-utils", shutil.which("pdftoppm") and shutil.which("pdftotext")))
                if not there]

@@ -82,14 +82,15 @@ def test_ci_entry_only_calls_make_test():
 
 
 def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, str]:
-    """`make browser` run with a PATH of stand-ins: `apt-get` records its arguments, `id -u` says
+    """`make browser` run with a PATH of stand-ins: `apt-get` records its DEBIAN_FRONTEND and its
+    arguments, `id -u` says
     ``uid``, and the tools in ``present`` exist; Debian's chromium path points nowhere."""
     stubs = tmp_path / "bin"
     stubs.mkdir(parents=True)
     calls = tmp_path / "apt-calls"
     for tool in ("sort", "tr", "sed"):       # what the recipe runs besides the shell's builtins
         (stubs / tool).symlink_to(shutil.which(tool))
-    scripts = {"apt-get": f'echo "$*" >> {calls}', "id": f"echo {uid}",
+    scripts = {"apt-get": f'echo "$DEBIAN_FRONTEND $*" >> {calls}', "id": f"echo {uid}",
                **{tool: "exit 0" for tool in present}}
     for name, body in scripts.items():
         (stubs / name).write_text(f"#!/bin/sh\n{body}\n")
@@ -104,14 +105,13 @@ def test_make_test_installs_chromium_and_poppler_when_missing(tmp_path):
     """As root, the missing Debian packages are installed, non-interactively, after an update."""
     done, calls = _make_browser(tmp_path, uid=0, present=())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert calls.splitlines() == ["update -qq", "install -y -qq chromium poppler-utils"], calls
-    make = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "DEBIAN_FRONTEND=noninteractive apt-get install" in make.split("\nbrowser:", 1)[1].split("\n\n", 1)[0]
+    assert calls.splitlines() == ["noninteractive update -qq", "noninteractive install -y -qq chromium poppler-utils"], calls
 
 
 def test_make_test_installs_only_what_is_missing(tmp_path):
     done, calls = _make_browser(tmp_path, uid=0, present=("chromium",))
-    assert done.returncode == 0 and calls.splitlines() == ["update -qq", "install -y -qq poppler-utils"], calls
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert calls.splitlines() == ["noninteractive update -qq", "noninteractive install -y -qq poppler-utils"], calls
     done, calls = _make_browser(tmp_path / "all", uid=0, present=("chromium", "pdftotext", "pdftoppm"))
     assert done.returncode == 0 and calls == "", calls
 
@@ -121,3 +121,7 @@ def test_make_test_says_what_to_install_when_not_root(tmp_path):
     assert done.returncode != 0 and calls == ""
     assert "need Debian's chromium. As root" in done.stdout, done.stdout      # one package, no stray space
     assert "apt-get update && apt-get install -y chromium\n" in done.stdout, done.stdout
+    assert "point CHROMIUM" in done.stdout
+    done, _ = _make_browser(tmp_path / "poppler", uid=1000, present=("chromium",))
+    assert done.returncode != 0 and "install -y poppler-utils\n" in done.stdout, done.stdout
+    assert "point CHROMIUM" not in done.stdout, "the Chromium hint when only poppler is missing"
