@@ -116,11 +116,12 @@ def main() -> int:
     parser.add_argument("--site", type=Path, help="an existing build made with mkdocs-pdf.yml")
     parser.add_argument("-o", "--out", type=Path, default=ROOT / "book.pdf")
     args = parser.parse_args()
-    site = args.site or Path(tempfile.mkdtemp(prefix="esm-pdf-"))
-    if not args.site:
-        build(site)
-    check(site)
-    render(site, args.out)
+    with tempfile.TemporaryDirectory(prefix="esm-pdf-") as tmp:   # the print build (~20 MB) is not kept
+        site = args.site or Path(tmp)
+        if not args.site:
+            build(site)
+        check(site)
+        render(site, args.out)
     from pypdf import PdfReader
     reader = PdfReader(str(args.out))
     print(f"{args.out}: {len(reader.pages)} pages, {len(reader.outline)} top-level outline entries")
