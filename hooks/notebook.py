@@ -6,8 +6,10 @@ build this hook
 1. makes the notebook: the source's cells, with the helper cell (tagged ``esm-helpers``)
    filled with the snippets/esm.py code it names on its ``# esm:`` lines and whatever that code
    uses, copied from esm's source (the helpers are written once, in esm.py); stable cell ids,
-   no outputs. It ships as ``notebook/theory.ipynb`` and is what mkdocs-jupyter executes (in a
-   fresh kernel, ``execute: true``, ``allow_errors: false``, no cache);
+   no outputs. It ships as ``notebook/theory.ipynb``. Its code cells run in a fresh kernel as
+   mkdocs-jupyter runs them (nbconvert's ExecutePreprocessor with its ``kernel_name``,
+   ``allow_errors: false`` and widget-state options; ``execute: true`` and ``cache: false``
+   are required), and mkdocs-jupyter's nb2html converts the notebook with those outputs;
 2. turns a failing cell into a build error naming the notebook, the cell (its number and its
    line in the source), its demo and the exception, instead of mkdocs-jupyter's traceback;
 3. rewrites the rendered notebook so that it is light and looks like the other pages: drops
@@ -19,15 +21,18 @@ build this hook
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
-Unless the cache holds it, the notebook starts executing as soon as the nav is known (a thread
-runs mkdocs-jupyter's render; the kernel is a process of its own), so that it runs beside the
+Unless the cache holds the page, the notebook starts executing as soon as the nav is known (a
+thread runs it and converts it; the kernel is a process of its own), so that it runs beside the
 blocks and pages instead of after them; the notebook page's render waits for it.
 
-Executing and converting the notebook is cached (hooks/execcache.py): the page mkdocs-jupyter
-renders is reused while the made notebook (its cells, the esm code copied into it), the
-mkdocs-jupyter options, the Python version and the versions of the packages its cells import
-and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext, pygments) are
-unchanged. A failing notebook is never cached. ``ESM_CACHE=0`` turns the cache off.
+Both steps are cached (hooks/execcache.py), with the same inputs besides: the mkdocs-jupyter
+options, the ESM_* environment, the Python version and the versions of the packages the cells
+import and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext,
+pygments). The cells' outputs are reused while the code cells are unchanged (in order, the esm
+code copied into the helper cell included): an edit to a Markdown cell converts the notebook
+again without starting a kernel (a warm build of the site 8.1 -> 4.3 s). The converted page is
+reused while the whole made notebook is unchanged. A failing notebook is never cached.
+``ESM_CACHE=0`` turns the cache off.
 
 A notebook that is not in an explicit nav (a subset build of other pages) is not built.
 """
@@ -248,40 +253,103 @@ def on_files(files, config, **kwargs):
     return files
 
 
+def _env() -> str:
+    """The ESM_* environment, which the kernel inherits (execcache's NOT_INPUTS left out)."""
+    return repr(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("ESM_") and k not in execcache.NOT_INPUTS))
+
+
 def _parts() -> list[str]:
-    """The notebook's cache key: the made notebook, mkdocs-jupyter's options, the ESM_* environment."""
-    env = sorted((k, v) for k, v in os.environ.items()     # the kernel inherits the environment
-                 if k.startswith("ESM_") and k not in execcache.NOT_INPUTS)
-    return [_state["made"].read_text(encoding="utf-8"), _state["options"], repr(env)]
+    """The rendered page's cache key: the made notebook, mkdocs-jupyter's options, the environment."""
+    return [_state["made"].read_text(encoding="utf-8"), _state["options"], _env()]
+
+
+def _run_parts() -> list[str]:
+    """The executed cells' cache key: the code cells alone (a Markdown cell does not run), in
+    order, with mkdocs-jupyter's options and the environment."""
+    code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]
+    return [repr(code), _state["options"], _env()]
+
+
+def execute(nb, plugin) -> list[dict]:
+    """Run the notebook's code cells in a fresh kernel as mkdocs-jupyter runs them (nbconvert's
+    ExecutePreprocessor with its kernel_name, allow_errors and store_widget_state options);
+    return each code cell's outputs and execution count. Reused from the cache while the code
+    cells, their inputs (imported modules, package versions) and the options are unchanged: a
+    Markdown cell's edit does not start the kernel."""
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    cache: execcache.ExecCache = _state["cache"]
+    parts = _run_parts()
+    runs = cache.get("notebook-run", parts)
+    if runs is not None:
+        log.info("%s: cell outputs reused from the execution cache (the code cells are unchanged)", NOTEBOOK)
+        return runs
+    log.info("%s: running its %d code cells in a fresh kernel", NOTEBOOK,
+             sum(c.cell_type == "code" for c in nb.cells))
+    executed = copy.deepcopy(nb)
+    ExecutePreprocessor(kernel_name=plugin.config["kernel_name"], allow_errors=plugin.config["allow_errors"],
+                        store_widget_state=True).preprocess(executed, {})
+    runs = [{"outputs": c.outputs, "execution_count": c.execution_count}
+            for c in executed.cells if c.cell_type == "code"]
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    cache.put("notebook-run", parts, runs, cache.dependencies([*code, TOOLCHAIN]))
+    return runs
+
+
+def render_notebook(plugin) -> SimpleNamespace:
+    """The notebook page as mkdocs-jupyter renders it (its nb2html and table of contents, with its
+    options), from the made notebook with its cells' outputs (``execute``) put in: nbconvert
+    converts it without running it again."""
+    import nbformat
+    from mkdocs_jupyter import convert
+    from mkdocs_jupyter.plugin import get_nb_toc
+
+    nb = copy.deepcopy(_state["nb"])
+    runs = execute(_state["nb"], plugin)
+    for cell, run in zip((c for c in nb.cells if c.cell_type == "code"), runs, strict=True):
+        cell.outputs = [nbformat.from_dict(o) for o in run["outputs"]]
+        cell.execution_count = run["execution_count"]
+    path = _state["tmp"] / "executed" / Path(NOTEBOOK).with_suffix(".ipynb").name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+    c = plugin.config
+    content = convert.nb2html(str(path), execute=False, kernel_name=c["kernel_name"], theme=c["theme"],
+                              allow_errors=c["allow_errors"], show_input=c["show_input"], no_input=c["no_input"],
+                              no_prompt=c["no_prompt"], remove_tag_config=c["remove_tag_config"],
+                              highlight_extra_classes=c["highlight_extra_classes"],
+                              include_requirejs=c["include_requirejs"], custom_mathjax_url=c["custom_mathjax_url"])
+    # nb2html appends the stylesheet of an .ipynb it converts (not of a .py): rewrite() drops it,
+    # and without this its indentation would stay behind.
+    cut = content.rfind("\n        <style>\n")
+    if cut != -1 and content.endswith("</style>\n        "):
+        content = content[:cut]
+    toc, title = get_nb_toc(str(_state["made"]), c["toc_depth"])
+    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
 
 
 @event_priority(-50)      # after mkdocs-jupyter's on_files, which wrapped the made notebook
 def on_nav(nav, config, files, **kwargs):
-    """Start executing the notebook now, unless the cache holds it: mkdocs-jupyter's render runs
-    in a thread (its kernel is a process of its own) while the other pages are converted, and
-    the notebook page's render waits for it. mkdocs renders the notebook last, after every
-    block has run: executed then, it kept one CPU idle for as long as the kernel ran."""
+    """Start rendering the notebook now, unless the cache holds the page: a thread runs it (its
+    kernel is a process of its own) while the other pages are converted, and the notebook page's
+    render waits for it. mkdocs renders the notebook last, after every block has run: executed
+    then, it kept one CPU idle for as long as the kernel ran."""
     plugin = config.plugins.get("mkdocs-jupyter")
-    file = files.get_file_from_path(NOTEBOOK)
-    if plugin is None or file is None or "made" not in _state:
+    if plugin is None or files.get_file_from_path(NOTEBOOK) is None or "made" not in _state:
         return nav
-    cache: execcache.ExecCache = _state["cache"]
-    if cache.peek("notebook", _parts()):
+    if _state["cache"].peek("notebook", _parts()):
         return nav
-    early = SimpleNamespace(file=file, abs_url="/", content=None, toc=None, title=None, error=None)
-    plugin.on_pre_page(early, config, files)          # gives it mkdocs-jupyter's render
-    if not callable(getattr(early, "render", None)):
-        return nav
+    ahead = SimpleNamespace(done=None, error=None)
 
     def run() -> None:
         try:
-            early.render(config, files)
+            ahead.done = render_notebook(plugin)
         except BaseException as error:                # noqa: BLE001 - re-raised by the page's render
-            early.error = error
+            ahead.error = error
 
     thread = threading.Thread(target=run, name="esm-notebook", daemon=True)
     thread.start()
-    _state["ahead"] = (thread, early)
+    _state["ahead"] = (thread, ahead)
     return nav
 
 
@@ -289,7 +357,7 @@ def on_nav(nav, config, files, **kwargs):
 def on_pre_page(page, config, files, **kwargs):
     if page.file.src_uri != NOTEBOOK:
         return page
-    render = page.render
+    plugin = config.plugins.get("mkdocs-jupyter")
     cache: execcache.ExecCache = _state["cache"]
     parts = _parts()
 
@@ -302,17 +370,18 @@ def on_pre_page(page, config, files, **kwargs):
         ahead = _state.pop("ahead", None)
         try:
             if ahead is None:
-                render(config, files)
+                done = render_notebook(plugin)
             else:
-                thread, early = ahead
+                thread, result = ahead
                 thread.join()
-                if early.error is not None:
-                    raise early.error
-                page.content, page.toc = early.content, early.toc
-                if early.title is not None:
-                    page.title = early.title
+                if result.error is not None:
+                    raise result.error
+                done = result.done
         except Exception as error:              # noqa: BLE001 - reported, never published
             raise PluginError(describe_failure(error)) from None
+        page.content, page.toc = done.content, done.toc
+        if done.title is not None:
+            page.title = done.title
         code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]
         value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
         cache.put("notebook", parts, value, cache.dependencies([*code, TOOLCHAIN]))

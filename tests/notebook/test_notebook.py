@@ -5,6 +5,7 @@ in a fresh kernel that can import numpy and matplotlib and nothing else of this 
 from __future__ import annotations
 
 import ast
+import copy
 import html as htmllib
 import inspect
 import re
@@ -128,6 +129,34 @@ def test_cells_have_stable_ids_and_no_outputs(nb):
     assert nbformat.writes(nb) == nbformat.writes(again)
     assert all(not c.get("outputs") for c in code_cells(nb))
     nbformat.validate(nb)
+
+
+def test_the_cells_run_again_when_a_code_cell_changes_not_a_markdown_cell(nb, monkeypatch):
+    """The key of the executed cells (hooks/notebook.py's _run_parts) holds every code cell, in
+    order, and no Markdown cell: an edited sentence re-renders the page from the cached outputs,
+    an edited, added or reordered code cell runs the kernel again."""
+    hook = nbtools.hook()
+
+    def key(notebook) -> list[str]:
+        monkeypatch.setattr(hook, "_state", {"nb": notebook, "options": "options"})
+        return hook._run_parts()
+
+    def edited(change) -> nbformat.NotebookNode:
+        other = copy.deepcopy(nb)
+        change(other.cells)
+        return other
+
+    first_md = next(k for k, c in enumerate(nb.cells) if c.cell_type == "markdown")
+    codes = [k for k, c in enumerate(nb.cells) if c.cell_type == "code"]
+    base = key(nb)
+    assert key(edited(lambda cells: cells[first_md].update(source=cells[first_md].source + " Edited."))) == base
+    assert key(edited(lambda cells: cells.pop(first_md))) == base
+    assert key(edited(lambda cells: cells[codes[1]].update(source=cells[codes[1]].source + "\n# edited"))) != base
+    assert key(edited(lambda cells: cells.insert(codes[1], nbformat.v4.new_code_cell("x = 1")))) != base
+    assert key(edited(lambda cells: cells.__setitem__(slice(codes[1], codes[2] + 1),
+                                                      [cells[codes[2]], *cells[codes[1] + 1:codes[2]], cells[codes[1]]]))) != base
+    monkeypatch.setenv("ESM_PROBE", "1")      # the kernel inherits the ESM_* environment
+    assert key(nb) != base
 
 
 # -- the built page (the session's full strict build) ------------------------------------------

@@ -129,6 +129,17 @@ def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path):
     assert "published run" in text[0] and not any("{{" in t for t in text)
 
 
+    # A Markdown cell edited: the page is rendered again from the cells' cached outputs (no
+    # kernel starts) and differs from the first build by the edited words alone.
+    assert "running its" in result.stderr and "cell outputs reused" not in result.stderr
+    edit(source(copy), "# The probe value is", "# The edited probe value is")
+    again = build(tmp_path / "again", root=copy, pages=[PAGE], fork=True)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "cell outputs reused from the execution cache" in again.stderr and "running its" not in again.stderr
+    edited = (tmp_path / "again" / "notebook" / "theory" / "index.html").read_text()
+    assert edited == html.replace("The probe value is", "The edited probe value is") != html
+
+
 def test_an_unknown_value_in_a_markdown_cell_names_the_line(copy, tmp_path):
     _probe(copy)
     path = source(copy)
