@@ -7,9 +7,10 @@ build this hook
    filled with the snippets/esm.py code it names on its ``# esm:`` lines and whatever that code
    uses, copied from esm's source (the helpers are written once, in esm.py); stable cell ids,
    no outputs. It ships as ``notebook/theory.ipynb``. Its code cells run in a fresh kernel as
-   mkdocs-jupyter runs them (nbconvert's ExecutePreprocessor with its ``kernel_name``,
-   ``allow_errors: false`` and widget-state options; ``execute: true`` and ``cache: false``
-   are required), and mkdocs-jupyter's nb2html converts the notebook with those outputs;
+   mkdocs-jupyter runs them (nbconvert's ExecutePreprocessor with the configuration
+   mkdocs-jupyter makes: its ``kernel_name``, ``allow_errors: false``; ``execute: true``, no
+   ``execute_ignore`` and ``cache: false`` are required), and mkdocs-jupyter's nb2html
+   converts the notebook with those outputs;
 2. turns a failing cell into a build error naming the notebook, the cell (its number and its
    line in the source), its demo and the exception, instead of mkdocs-jupyter's traceback;
 3. rewrites the rendered notebook so that it is light and looks like the other pages: drops
@@ -21,16 +22,18 @@ build this hook
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
-Unless the cache holds the page, the notebook starts executing as soon as the nav is known (a
-thread runs it and converts it; the kernel is a process of its own), so that it runs beside the
-blocks and pages instead of after them; the notebook page's render waits for it.
+Unless the cache holds the page, the notebook is run (or its outputs taken from the cache) and
+converted as soon as the nav is known, in a thread (the kernel is a process of its own), so
+that it runs beside the blocks and pages instead of after them; the notebook page's render
+waits for it.
 
 Both steps are cached (hooks/execcache.py), with the same inputs besides: the mkdocs-jupyter
 options, the ESM_* environment, the Python version and the versions of the packages the cells
 import and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext,
-pygments). The cells' outputs are reused while the code cells are unchanged (in order, the esm
-code copied into the helper cell included): an edit to a Markdown cell converts the notebook
-again without starting a kernel (a warm build of the site 8.1 -> 4.3 s). The converted page is
+pygments). The cells' outputs are reused while the code cells (in order, with their tags; the
+esm code copied into the helper cell included) and the kernel spec are unchanged: an edit to a
+Markdown cell converts the notebook again without starting a kernel (a warm build of the site
+8.1 -> 4.3 s). The converted page is
 reused while the whole made notebook is unchanged. A failing notebook is never cached.
 ``ESM_CACHE=0`` turns the cache off.
 
@@ -203,7 +206,8 @@ def on_config(config, **kwargs):
     if plugin is not None:
         c = plugin.config
         wrong = [f"{k}: {c[k]!r} (needs {v!r})" for k, v in
-                 (("execute", True), ("allow_errors", False), ("cache", False)) if c[k] != v]
+                 (("execute", True), ("execute_ignore", []), ("allow_errors", False), ("cache", False))
+                 if c[k] != v]
         if wrong:
             raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
                               "an error: " + "; ".join(wrong))
@@ -264,40 +268,52 @@ def _parts() -> list[str]:
     return [_state["made"].read_text(encoding="utf-8"), _state["options"], _env()]
 
 
-def _run_parts() -> list[str]:
+def _job() -> SimpleNamespace:
+    """What this build's notebook run reads, taken once: a run left over from a build that
+    failed (its thread is not waited for) reads its own build's notebook and folders, never
+    the next build's."""
+    return SimpleNamespace(nb=_state["nb"], tmp=_state["tmp"], made=_state["made"], cache=_state["cache"],
+                           options=_state["options"], env=_env())
+
+
+def run_parts(job) -> list[str]:
     """The executed cells' cache key: the code cells alone (a Markdown cell does not run), in
-    order, with mkdocs-jupyter's options and the environment."""
-    code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]
-    return [repr(code), _state["options"], _env()]
+    order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
+    ``raises-exception`` cell fail), the kernel spec, mkdocs-jupyter's options and the
+    environment."""
+    code = [(c.source, c.metadata.get("tags", [])) for c in job.nb.cells if c.cell_type == "code"]
+    return [repr(code), repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
 
 
-def execute(nb, plugin) -> list[dict]:
+def execute(job, plugin) -> list[dict]:
     """Run the notebook's code cells in a fresh kernel as mkdocs-jupyter runs them (nbconvert's
-    ExecutePreprocessor with its kernel_name, allow_errors and store_widget_state options);
-    return each code cell's outputs and execution count. Reused from the cache while the code
-    cells, their inputs (imported modules, package versions) and the options are unchanged: a
-    Markdown cell's edit does not start the kernel."""
+    ExecutePreprocessor, with the configuration mkdocs-jupyter gives it: its kernel_name and
+    allow_errors options and the user's nbconvert configuration); return each code cell's
+    outputs and execution count. Reused from the cache while the key (``run_parts``), the
+    modules the cells import and the package versions are unchanged: a Markdown cell's edit
+    does not start the kernel."""
+    from mkdocs_jupyter.nbconvert2 import get_nbconvert_app
     from nbconvert.preprocessors import ExecutePreprocessor
 
-    cache: execcache.ExecCache = _state["cache"]
-    parts = _run_parts()
-    runs = cache.get("notebook-run", parts)
+    parts = run_parts(job)
+    runs = job.cache.get("notebook-run", parts)
     if runs is not None:
         log.info("%s: cell outputs reused from the execution cache (the code cells are unchanged)", NOTEBOOK)
         return runs
     log.info("%s: running its %d code cells in a fresh kernel", NOTEBOOK,
-             sum(c.cell_type == "code" for c in nb.cells))
-    executed = copy.deepcopy(nb)
-    ExecutePreprocessor(kernel_name=plugin.config["kernel_name"], allow_errors=plugin.config["allow_errors"],
-                        store_widget_state=True).preprocess(executed, {})
+             sum(c.cell_type == "code" for c in job.nb.cells))
+    executed = copy.deepcopy(job.nb)
+    app = get_nbconvert_app(execute=True, kernel_name=plugin.config["kernel_name"],
+                            allow_errors=plugin.config["allow_errors"])
+    ExecutePreprocessor(config=app.config).preprocess(executed, {})
     runs = [{"outputs": c.outputs, "execution_count": c.execution_count}
             for c in executed.cells if c.cell_type == "code"]
-    code = [c.source for c in nb.cells if c.cell_type == "code"]
-    cache.put("notebook-run", parts, runs, cache.dependencies([*code, TOOLCHAIN]))
+    code = [c.source for c in job.nb.cells if c.cell_type == "code"]
+    job.cache.put("notebook-run", parts, runs, job.cache.dependencies([*code, TOOLCHAIN]))
     return runs
 
 
-def render_notebook(plugin) -> SimpleNamespace:
+def render_notebook(job, plugin) -> SimpleNamespace:
     """The notebook page as mkdocs-jupyter renders it (its nb2html and table of contents, with its
     options), from the made notebook with its cells' outputs (``execute``) put in: nbconvert
     converts it without running it again."""
@@ -305,13 +321,13 @@ def render_notebook(plugin) -> SimpleNamespace:
     from mkdocs_jupyter import convert
     from mkdocs_jupyter.plugin import get_nb_toc
 
-    nb = copy.deepcopy(_state["nb"])
-    runs = execute(_state["nb"], plugin)
+    nb = copy.deepcopy(job.nb)
+    runs = execute(job, plugin)
     for cell, run in zip((c for c in nb.cells if c.cell_type == "code"), runs, strict=True):
         cell.outputs = [nbformat.from_dict(o) for o in run["outputs"]]
         cell.execution_count = run["execution_count"]
-    path = _state["tmp"] / "executed" / Path(NOTEBOOK).with_suffix(".ipynb").name
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # a folder of this run's own (the build's temporary folder is gone if the build failed)
+    path = Path(tempfile.mkdtemp(dir=job.tmp)) / Path(NOTEBOOK).with_suffix(".ipynb").name
     nbformat.write(nb, str(path))
     c = plugin.config
     content = convert.nb2html(str(path), execute=False, kernel_name=c["kernel_name"], theme=c["theme"],
@@ -324,7 +340,7 @@ def render_notebook(plugin) -> SimpleNamespace:
     cut = content.rfind("\n        <style>\n")
     if cut != -1 and content.endswith("</style>\n        "):
         content = content[:cut]
-    toc, title = get_nb_toc(str(_state["made"]), c["toc_depth"])
+    toc, title = get_nb_toc(str(job.made), c["toc_depth"])
     return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
 
 
@@ -339,11 +355,11 @@ def on_nav(nav, config, files, **kwargs):
         return nav
     if _state["cache"].peek("notebook", _parts()):
         return nav
-    ahead = SimpleNamespace(done=None, error=None)
+    ahead, job = SimpleNamespace(done=None, error=None), _job()
 
     def run() -> None:
         try:
-            ahead.done = render_notebook(plugin)
+            ahead.done = render_notebook(job, plugin)
         except BaseException as error:                # noqa: BLE001 - re-raised by the page's render
             ahead.error = error
 
@@ -370,7 +386,7 @@ def on_pre_page(page, config, files, **kwargs):
         ahead = _state.pop("ahead", None)
         try:
             if ahead is None:
-                done = render_notebook(plugin)
+                done = render_notebook(_job(), plugin)
             else:
                 thread, result = ahead
                 thread.join()

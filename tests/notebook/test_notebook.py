@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -132,29 +133,33 @@ def test_cells_have_stable_ids_and_no_outputs(nb):
 
 
 def test_the_cells_run_again_when_a_code_cell_changes_not_a_markdown_cell(nb, monkeypatch):
-    """The key of the executed cells (hooks/notebook.py's _run_parts) holds every code cell, in
-    order, and no Markdown cell: an edited sentence re-renders the page from the cached outputs,
-    an edited, added or reordered code cell runs the kernel again."""
+    """The key of the executed cells (hooks/notebook.py's run_parts) holds every code cell, in
+    order, with its tags, and the kernel spec and the ESM_* environment, and no Markdown cell:
+    an edited sentence re-renders the page from the cached outputs; an edited, added or
+    reordered code cell, a tag that changes how the kernel runs a cell, another kernel or
+    another environment runs the kernel again."""
     hook = nbtools.hook()
 
     def key(notebook) -> list[str]:
-        monkeypatch.setattr(hook, "_state", {"nb": notebook, "options": "options"})
-        return hook._run_parts()
+        return hook.run_parts(SimpleNamespace(nb=notebook, options="options", env=hook._env()))
 
     def edited(change) -> nbformat.NotebookNode:
         other = copy.deepcopy(nb)
-        change(other.cells)
+        change(other)
         return other
 
     first_md = next(k for k, c in enumerate(nb.cells) if c.cell_type == "markdown")
     codes = [k for k, c in enumerate(nb.cells) if c.cell_type == "code"]
     base = key(nb)
-    assert key(edited(lambda cells: cells[first_md].update(source=cells[first_md].source + " Edited."))) == base
-    assert key(edited(lambda cells: cells.pop(first_md))) == base
-    assert key(edited(lambda cells: cells[codes[1]].update(source=cells[codes[1]].source + "\n# edited"))) != base
-    assert key(edited(lambda cells: cells.insert(codes[1], nbformat.v4.new_code_cell("x = 1")))) != base
-    assert key(edited(lambda cells: cells.__setitem__(slice(codes[1], codes[2] + 1),
-                                                      [cells[codes[2]], *cells[codes[1] + 1:codes[2]], cells[codes[1]]]))) != base
+    assert key(edited(lambda n: n.cells[first_md].update(source=n.cells[first_md].source + " Edited."))) == base
+    assert key(edited(lambda n: n.cells.pop(first_md))) == base
+    assert key(edited(lambda n: n.cells[codes[1]].update(source=n.cells[codes[1]].source + "\n# edited"))) != base
+    assert key(edited(lambda n: n.cells.insert(codes[1], nbformat.v4.new_code_cell("x = 1")))) != base
+    assert key(edited(lambda n: n.cells.__setitem__(slice(codes[1], codes[2] + 1),
+                                                    [n.cells[codes[2]], *n.cells[codes[1] + 1:codes[2]],
+                                                     n.cells[codes[1]]]))) != base
+    assert key(edited(lambda n: n.cells[codes[1]].metadata.update(tags=["raises-exception"]))) != base
+    assert key(edited(lambda n: n.metadata.kernelspec.update(name="another-kernel"))) != base
     monkeypatch.setenv("ESM_PROBE", "1")      # the kernel inherits the ESM_* environment
     assert key(nb) != base
 

@@ -110,11 +110,15 @@ def _probe(copy: Path) -> None:
     path.write_text(text + PROBE)
 
 
-def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path):
+def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path, monkeypatch):
     """Computed prose in the notebook: the page's text and the shipped notebook's text quote
-    the run's values (math form inside math); the cells print them as readable lines."""
+    the run's values (math form inside math); the cells print them as readable lines. Then a
+    Markdown cell is edited: the page is converted again from the cells' cached outputs, with
+    no kernel started, and differs from the first build by the edited words alone."""
     import json
 
+    monkeypatch.delenv("ESM_CACHE", raising=False)            # an empty cache of the test's own
+    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "exec-cache"))
     _probe(copy)
     out = tmp_path / "site"
     result = build(out, root=copy, pages=[PAGE], fork=True)
@@ -128,9 +132,6 @@ def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path):
     assert "The probe value is 0.123; in math $x=50{,}257$." in text[-1]
     assert "published run" in text[0] and not any("{{" in t for t in text)
 
-
-    # A Markdown cell edited: the page is rendered again from the cells' cached outputs (no
-    # kernel starts) and differs from the first build by the edited words alone.
     assert "running its" in result.stderr and "cell outputs reused" not in result.stderr
     edit(source(copy), "# The probe value is", "# The edited probe value is")
     again = build(tmp_path / "again", root=copy, pages=[PAGE], fork=True)
