@@ -94,14 +94,17 @@ $(NODE_OK): package.json package-lock.json | check-tools
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The browser tests drive Debian's chromium; the PDF tests read the printed book with poppler's
-# pdftotext and pdftoppm (poppler-utils). Install what is missing (as root), or say how.
+# The browser tests drive Debian's chromium-headless-shell, the PDF and Lighthouse its chromium;
+# the PDF tests read the printed book with poppler's pdftotext and pdftoppm (poppler-utils).
+# Install what is missing (as root), or say how; with $CHROMIUM set, it drives them all.
 # (tests/test_workflows.py runs this recipe with stand-ins for apt-get and the tools.)
-BROWSER_TOOLS := chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils
+BROWSER_TOOLS := chromium:chromium chromium-headless-shell:chromium-headless-shell \
+                 pdftotext:poppler-utils pdftoppm:poppler-utils
 CHROMIUM_DEB ?= /usr/bin/chromium
 browser:
 	@missing=$$(for t in $(BROWSER_TOOLS); do cmd=$${t%%:*}; pkg=$${t#*:}; \
-	    if [ "$$cmd" = chromium ] && { [ -x "$(CHROMIUM_DEB)" ] || [ -n "$$CHROMIUM" ]; }; then continue; fi; \
+	    if [ "$$cmd" = chromium ] && [ -x "$(CHROMIUM_DEB)" ]; then continue; fi; \
+	    case "$$cmd" in chromium*) [ -z "$$CHROMIUM" ] || continue;; esac; \
 	    command -v $$cmd >/dev/null 2>&1 || echo $$pkg; done | sort -u | tr '\n' ' ' | sed 's/ $$//'); \
 	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -111,7 +114,7 @@ browser:
 	  else \
 	    echo "error: the browser and PDF tests need Debian's $$missing. As root run:"; \
 	    echo "         apt-get update && apt-get install -y $$missing"; \
-	    case " $$missing " in *" chromium "*) \
+	    case " $$missing " in *" chromium "*|*" chromium-headless-shell "*) \
 	      echo "       (or point CHROMIUM at a Chromium binary: make test CHROMIUM=/path/to/chromium)";; esac; \
 	    exit 1; \
 	  fi; }

@@ -81,10 +81,11 @@ def test_ci_entry_only_calls_make_test():
     assert re.search(r"^test: .*\bbrowser\b", make, re.M)
 
 
-def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...]) -> tuple[subprocess.CompletedProcess, str]:
+def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...],
+                  chromium: str | None = None) -> tuple[subprocess.CompletedProcess, str]:
     """`make browser` run with a PATH of stand-ins: `apt-get` records its DEBIAN_FRONTEND and its
-    arguments, `id -u` says
-    ``uid``, and the tools in ``present`` exist; Debian's chromium path points nowhere."""
+    arguments, `id -u` says ``uid``, and the tools in ``present`` exist; Debian's chromium path
+    points nowhere; ``chromium`` is $CHROMIUM."""
     stubs = tmp_path / "bin"
     stubs.mkdir(parents=True)
     calls = tmp_path / "apt-calls"
@@ -95,33 +96,49 @@ def _make_browser(tmp_path: Path, *, uid: int, present: tuple[str, ...]) -> tupl
     for name, body in scripts.items():
         (stubs / name).write_text(f"#!/bin/sh\n{body}\n")
         (stubs / name).chmod(0o755)
-    env = {"PATH": str(stubs), "HOME": str(tmp_path)}
+    env = {"PATH": str(stubs), "HOME": str(tmp_path), **({"CHROMIUM": chromium} if chromium else {})}
     done = subprocess.run([shutil.which("make"), "-s", "-C", str(ROOT), "browser",
                            f"CHROMIUM_DEB={tmp_path / 'no-chromium'}"], env=env, capture_output=True, text=True)
     return done, calls.read_text() if calls.exists() else ""
 
 
-def test_make_test_installs_chromium_and_poppler_when_missing(tmp_path):
+ALL = ("chromium", "chromium-headless-shell", "pdftotext", "pdftoppm")
+
+
+def test_make_test_installs_chromium_its_headless_shell_and_poppler_when_missing(tmp_path):
     """As root, the missing Debian packages are installed, non-interactively, after an update."""
     done, calls = _make_browser(tmp_path, uid=0, present=())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert calls.splitlines() == ["noninteractive update -qq", "noninteractive install -y -qq chromium poppler-utils"], calls
+    assert calls.splitlines() == ["noninteractive update -qq",
+                                  "noninteractive install -y -qq chromium chromium-headless-shell poppler-utils"], calls
 
 
 def test_make_test_installs_only_what_is_missing(tmp_path):
-    done, calls = _make_browser(tmp_path, uid=0, present=("chromium",))
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert calls.splitlines() == ["noninteractive update -qq", "noninteractive install -y -qq poppler-utils"], calls
-    done, calls = _make_browser(tmp_path / "all", uid=0, present=("chromium", "pdftotext", "pdftoppm"))
+    for k, (present, wanted) in enumerate([(("chromium", "chromium-headless-shell"), "poppler-utils"),
+                                           (("chromium", "pdftotext", "pdftoppm"), "chromium-headless-shell"),
+                                           (("chromium-headless-shell", "pdftotext", "pdftoppm"), "chromium")]):
+        done, calls = _make_browser(tmp_path / str(k), uid=0, present=present)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert calls.splitlines() == ["noninteractive update -qq", f"noninteractive install -y -qq {wanted}"], calls
+    done, calls = _make_browser(tmp_path / "all", uid=0, present=ALL)
+    assert done.returncode == 0 and calls == "", calls
+
+
+def test_a_chromium_of_ones_own_stands_for_both_packages(tmp_path):
+    """With $CHROMIUM set, neither Debian package is wanted: that binary drives everything."""
+    done, calls = _make_browser(tmp_path, uid=0, present=("pdftotext", "pdftoppm"), chromium="/opt/chrome")
     assert done.returncode == 0 and calls == "", calls
 
 
 def test_make_test_says_what_to_install_when_not_root(tmp_path):
     done, calls = _make_browser(tmp_path, uid=1000, present=("pdftotext", "pdftoppm"))
     assert done.returncode != 0 and calls == ""
-    assert "need Debian's chromium. As root" in done.stdout, done.stdout      # one package, no stray space
-    assert "apt-get update && apt-get install -y chromium\n" in done.stdout, done.stdout
+    assert "need Debian's chromium chromium-headless-shell. As root" in done.stdout, done.stdout   # no stray space
+    assert "apt-get update && apt-get install -y chromium chromium-headless-shell\n" in done.stdout, done.stdout
     assert "point CHROMIUM" in done.stdout
-    done, _ = _make_browser(tmp_path / "poppler", uid=1000, present=("chromium",))
+    done, _ = _make_browser(tmp_path / "shell", uid=1000, present=("chromium", "pdftotext", "pdftoppm"))
+    assert done.returncode != 0 and "install -y chromium-headless-shell\n" in done.stdout, done.stdout
+    assert "point CHROMIUM" in done.stdout
+    done, _ = _make_browser(tmp_path / "poppler", uid=1000, present=("chromium", "chromium-headless-shell"))
     assert done.returncode != 0 and "install -y poppler-utils\n" in done.stdout, done.stdout
     assert "point CHROMIUM" not in done.stdout, "the Chromium hint when only poppler is missing"

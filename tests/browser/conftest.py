@@ -1,9 +1,9 @@
 """Browser fixtures: the session's strict build (tests/conftest.py's `site`) served on a
 loopback port, and Debian's chromium driven by Python playwright (no browser download).
 
-Chromium is looked for in $CHROMIUM, then on PATH, then at /usr/bin/chromium; `make test`
-installs it with apt-get when missing. A missing browser fails these tests: it never skips
-them.
+Chromium is looked for in $CHROMIUM, then Debian's chromium-headless-shell, then chromium on
+PATH, then /usr/bin/chromium (screenshot.find_chromium); `make test` installs both packages with
+apt-get when missing. A missing browser fails these tests: it never skips them.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async () => {
 
 
 def chromium_path() -> str:
-    found = find_chromium()
+    found = find_chromium(headless_shell=True)
     if found:
         return found
     pytest.fail("chromium not found: run `make test` (it installs Debian's chromium as root) "
