@@ -87,8 +87,10 @@ def render(site: Path, out: Path) -> None:
             outside = []
             page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:")) else None)
             page.goto(base + "print_page/", wait_until="networkidle", timeout=300_000)
+            chunks = page.evaluate(_CHUNKS)
+            page.evaluate(_SHOW, 0)          # before print media: the others are not restyled for it
             page.emulate_media(media="print")
-            for k in range(page.evaluate(_CHUNKS)):
+            for k in range(chunks):
                 page.evaluate(_SHOW, k)
                 part = work / f"part{k:02d}.pdf"
                 page.pdf(path=str(part), format="A4", print_background=True, outline=True, tagged=True,
