@@ -1,0 +1,58 @@
+"""hooks/print_site.py's faster renaming of heading ids makes the same edits as
+mkdocs-print-site-plugin's own ``update_anchor_ids`` (kept as ``_esm_original_update_anchor_ids``):
+on HTML-like text built from the pieces that matter to its pattern (tags with and without ids,
+ids in a tag's name, upper-case ``ID=``, lines, an id's value running past a line end, missing
+``>``) and on hand-made cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitebuild import ROOT
+
+
+def _hook():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    spec = importlib.util.spec_from_file_location("esm_print_site_hook", ROOT / "hooks" / "print_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOOK = _hook()
+ORIGINAL = HOOK.urls._esm_original_update_anchor_ids
+
+PIECES = ["<h2", "<h3", "<li", "<sup", "<span", "<div", "<h2id=\"", " ", "  ", "\n", ">", "</h2>", "</span>",
+          " id=\"", " ID=\"", "id=\"", "\"", "a", "b-1", "class=\"katex\"", "x", "=", "<", "<<"]
+
+CASES = [
+    '<h2 id="intro">Intro</h2>\n<p>text</p>\n<h2 id="intro">Again</h2>',
+    '<span class="katex"><span class="mord">x</span></span><h3 id="k">K</h3>',
+    '<span class="a">one</span> <li id="fn:1">note</li> <sup id="fnref:1">1</sup>',
+    '<h2 id="a"\n>split tag</h2>',
+    '<h2 id="value\nacross lines">x</h2>',
+    '<h2id="glued">x</h2>',
+    '<H2 ID="upper">x</H2>',
+    '<h2 ID="mixed">x</h2>',
+    '<h2 id="last">\ntext <li id="end">',
+    '<li id="x">no closing angle\n<h2 id="y">y</h2>',
+    '<div><h2 id="b">b</h2><li id="c">c</li></div>\n' * 3,
+    "",
+    "no tags at all\n",
+]
+
+
+@pytest.mark.parametrize("html", CASES)
+def test_hand_made_cases(html):
+    assert HOOK._update_anchor_ids(html, "page") == ORIGINAL(html, "page")
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map("".join))
+def test_random_html_like_text(html):
+    assert HOOK._update_anchor_ids(html, "p") == ORIGINAL(html, "p")
