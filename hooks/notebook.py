@@ -268,6 +268,16 @@ def _parts() -> list[str]:
     return [_state["made"].read_text(encoding="utf-8"), _state["options"], _env()]
 
 
+def code_cells(nb) -> list:
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def _dependencies(cache: execcache.ExecCache, nb) -> dict:
+    """What the cells import (local modules, package versions) and the toolchain: the inputs
+    of both cache entries besides their keys."""
+    return cache.dependencies([*(c.source for c in code_cells(nb)), TOOLCHAIN])
+
+
 def _job() -> SimpleNamespace:
     """What this build's notebook run reads, taken once: a run left over from a build that
     failed (its thread is not waited for) reads its own build's notebook and folders, never
@@ -281,7 +291,7 @@ def run_parts(job) -> list[str]:
     order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
     ``raises-exception`` cell fail), the kernel spec, mkdocs-jupyter's options and the
     environment."""
-    code = [(c.source, c.metadata.get("tags", [])) for c in job.nb.cells if c.cell_type == "code"]
+    code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(job.nb)]
     return [repr(code), repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
 
 
@@ -301,15 +311,13 @@ def execute(job, plugin) -> list[dict]:
         log.info("%s: cell outputs reused from the execution cache (the code cells are unchanged)", NOTEBOOK)
         return runs
     log.info("%s: running its %d code cells in a fresh kernel", NOTEBOOK,
-             sum(c.cell_type == "code" for c in job.nb.cells))
+             len(code_cells(job.nb)))
     executed = copy.deepcopy(job.nb)
     app = get_nbconvert_app(execute=True, kernel_name=plugin.config["kernel_name"],
                             allow_errors=plugin.config["allow_errors"])
     ExecutePreprocessor(config=app.config).preprocess(executed, {})
-    runs = [{"outputs": c.outputs, "execution_count": c.execution_count}
-            for c in executed.cells if c.cell_type == "code"]
-    code = [c.source for c in job.nb.cells if c.cell_type == "code"]
-    job.cache.put("notebook-run", parts, runs, job.cache.dependencies([*code, TOOLCHAIN]))
+    runs = [{"outputs": c.outputs, "execution_count": c.execution_count} for c in code_cells(executed)]
+    job.cache.put("notebook-run", parts, runs, _dependencies(job.cache, job.nb))
     return runs
 
 
@@ -323,7 +331,7 @@ def render_notebook(job, plugin) -> SimpleNamespace:
 
     nb = copy.deepcopy(job.nb)
     runs = execute(job, plugin)
-    for cell, run in zip((c for c in nb.cells if c.cell_type == "code"), runs, strict=True):
+    for cell, run in zip(code_cells(nb), runs, strict=True):
         cell.outputs = [nbformat.from_dict(o) for o in run["outputs"]]
         cell.execution_count = run["execution_count"]
     # a folder of this run's own (the build's temporary folder is gone if the build failed)
@@ -398,9 +406,8 @@ def on_pre_page(page, config, files, **kwargs):
         page.content, page.toc = done.content, done.toc
         if done.title is not None:
             page.title = done.title
-        code = [c.source for c in _state["nb"].cells if c.cell_type == "code"]
         value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
-        cache.put("notebook", parts, value, cache.dependencies([*code, TOOLCHAIN]))
+        cache.put("notebook", parts, value, _dependencies(cache, _state["nb"]))
 
     page.render = render_or_fail
     return page

@@ -37,7 +37,7 @@ def made_notebook(source: Path = SOURCE, esm: Path = ESM):
 
 
 def code_cells(nb) -> list:
-    return [c for c in nb.cells if c.cell_type == "code"]
+    return hook().code_cells(nb)
 
 
 def demos(nb) -> list[tuple[str, str, str]]:
