@@ -96,7 +96,8 @@ $(NODE_OK): package.json package-lock.json | check-tools
 
 # The browser tests drive Debian's chromium-headless-shell, the PDF and Lighthouse its chromium;
 # the PDF tests read the printed book with poppler's pdftotext and pdftoppm (poppler-utils).
-# Install what is missing (as root), or say how; with $CHROMIUM set, it drives them all.
+# Install what is missing (as root), or say how (the headless shell only makes the tests faster:
+# without it they run in chromium); with $CHROMIUM set, it drives them all.
 # (tests/test_workflows.py runs this recipe with stand-ins for apt-get and the tools.)
 BROWSER_TOOLS := chromium:chromium chromium-headless-shell:chromium-headless-shell \
                  pdftotext:poppler-utils pdftoppm:poppler-utils
@@ -111,6 +112,9 @@ browser:
 	    echo "missing for the browser and PDF tests: installing Debian's $$missing"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  elif [ "$$missing" = chromium-headless-shell ]; then \
+	    echo "note: the browser tests run faster in Debian's chromium-headless-shell; they use chromium"; \
+	    echo "      meanwhile. As root run: apt-get update && apt-get install -y chromium-headless-shell"; \
 	  else \
 	    echo "error: the browser and PDF tests need Debian's $$missing. As root run:"; \
 	    echo "         apt-get update && apt-get install -y $$missing"; \

@@ -9,7 +9,8 @@ build this hook
    no outputs. It ships as ``notebook/theory.ipynb``. Its code cells run in a fresh kernel as
    mkdocs-jupyter runs them (nbconvert's ExecutePreprocessor with the configuration
    mkdocs-jupyter makes: its ``kernel_name``, ``allow_errors: false``; ``execute: true``, no
-   ``execute_ignore`` and ``cache: false`` are required), and mkdocs-jupyter's nb2html
+   ``execute_ignore``, no ``remove_tag_config`` (mkdocs-jupyter would drop those cells before
+   running the others) and ``cache: false`` are required), and mkdocs-jupyter's nb2html
    converts the notebook with those outputs;
 2. turns a failing cell into a build error naming the notebook, the cell (its number and its
    line in the source), its demo and the exception, instead of mkdocs-jupyter's traceback;
@@ -206,8 +207,8 @@ def on_config(config, **kwargs):
     if plugin is not None:
         c = plugin.config
         wrong = [f"{k}: {c[k]!r} (needs {v!r})" for k, v in
-                 (("execute", True), ("execute_ignore", []), ("allow_errors", False), ("cache", False))
-                 if c[k] != v]
+                 (("execute", True), ("execute_ignore", []), ("remove_tag_config", {}), ("allow_errors", False),
+                  ("cache", False)) if c[k] != v]
         if wrong:
             raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
                               "an error: " + "; ".join(wrong))
@@ -298,10 +299,10 @@ def run_parts(job) -> list[str]:
 def execute(job, plugin) -> list[dict]:
     """Run the notebook's code cells in a fresh kernel as mkdocs-jupyter runs them (nbconvert's
     ExecutePreprocessor, with the configuration mkdocs-jupyter gives it: its kernel_name and
-    allow_errors options and the user's nbconvert configuration); return each code cell's
-    outputs and execution count. Reused from the cache while the key (``run_parts``), the
-    modules the cells import and the package versions are unchanged: a Markdown cell's edit
-    does not start the kernel."""
+    allow_errors options and the user's nbconvert configuration, which is not part of the
+    key: `ESM_CACHE=0` after changing it); return each code cell's outputs and execution
+    count. Reused from the cache while the key (``run_parts``), the modules the cells import
+    and the package versions are unchanged: a Markdown cell's edit does not start the kernel."""
     from mkdocs_jupyter.nbconvert2 import get_nbconvert_app
     from nbconvert.preprocessors import ExecutePreprocessor
 

@@ -29,9 +29,10 @@ import pytest
 pytestmark = pytest.mark.build
 
 ROOT = Path(__file__).resolve().parents[1]
-#: LinkChecker waits 0.1-0.6 s between two requests to one host, whatever maxrequestspersecond
-#: says, unless the host's responses carry a ``LinkChecker`` header (its documented way to lift
-#: the limit): the crawl of our own loopback server waited ~20 s for ~8 s of work.
+#: LinkChecker waits at least 0.1-0.6 s between two requests to one host, whatever
+#: maxrequestspersecond says, unless the host's responses carry a ``LinkChecker`` header (its
+#: documented way to lift the limit): the crawl of our own loopback server waited ~20 s for ~8 s
+#: of work.
 CONFIG = """\
 [checking]
 threads=4

@@ -38,8 +38,8 @@ def chromium_path() -> str:
     found = find_chromium(headless_shell=True)
     if found:
         return found
-    pytest.fail("chromium not found: run `make test` (it installs Debian's chromium as root) "
-                "or point $CHROMIUM at it")
+    pytest.fail("chromium not found: run `make test` (it installs Debian's chromium-headless-shell and "
+                "chromium as root) or point $CHROMIUM at a Chromium")
 
 
 def page_sources() -> list[str]:

@@ -92,6 +92,14 @@ def test_a_configuration_that_would_publish_errors_or_skip_execution_fails(copy,
     fails(copy, tmp_path, "mkdocs-jupyter must execute the notebook at every build", f"{key}: {flipped.capitalize()}")
 
 
+@pytest.mark.parametrize("option", ['execute_ignore: ["*.py"]', "remove_tag_config: {remove_cell_tags: [hide]}"])
+def test_an_option_that_would_skip_or_drop_cells_fails(copy, tmp_path, option):
+    """The hook runs the cells itself: an option with which mkdocs-jupyter would not run some of
+    them (execute_ignore) or would drop some before running the rest (remove_tag_config) fails."""
+    edit(copy / "mkdocs.yml", "      no_prompt: true ", f"      {option}\n      no_prompt: true ")
+    fails(copy, tmp_path, "mkdocs-jupyter must execute the notebook at every build", option.split(":")[0])
+
+
 PROBE = '''
 # %% [markdown]
 # ## Probe
