@@ -13,6 +13,7 @@ The page is served on a loopback port: nothing is fetched from outside.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import os
@@ -118,7 +119,8 @@ def main() -> int:
     parser.add_argument("--site", type=Path, help="an existing build made with mkdocs-pdf.yml")
     parser.add_argument("-o", "--out", type=Path, default=ROOT / "book.pdf")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="esm-pdf-") as tmp:   # the print build (~20 MB) is not kept
+    # the print build (~20 MB) is not kept
+    with contextlib.nullcontext() if args.site else tempfile.TemporaryDirectory(prefix="esm-pdf-") as tmp:
         site = args.site or Path(tmp)
         if not args.site:
             build(site)
