@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import io
 import os
 import re
@@ -40,7 +39,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from sitebuild import FAILED, ServeProcess, mkdocs_bin
+from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
@@ -81,12 +80,9 @@ def notebook_code(root: Path) -> list[str]:
     source = root / "docs" / "notebook" / "theory.py"
     if not source.exists():
         return []
-    sys.path.insert(0, str(root / "hooks"))
-    spec = importlib.util.spec_from_file_location("esm_bench_notebook", root / "hooks" / "notebook.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = load_hook("notebook", root)
     nb = hook.build_notebook(source, root / "snippets" / "esm.py")
-    return [c.source for c in nb.cells if c.cell_type == "code"]
+    return [c.source for c in hook.code_cells(nb)]
 
 
 def run_bare(root: Path) -> int:

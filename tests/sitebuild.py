@@ -27,6 +27,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def load_hook(stem: str, root: Path = ROOT):
+    """hooks/<stem>.py as a module, loaded as mkdocs loads a hook: hooks/ is on sys.path while
+    it runs (its ``import execcache`` finds its sibling), and only then (hooks/code.py would
+    hide the standard library's ``code``)."""
+    import importlib.util
+
+    path = root / "hooks" / f"{stem}.py"
+    spec = importlib.util.spec_from_file_location(f"esm_hook_{stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    old = sys.path.copy()
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = old
+    return module
+
+
 def mkdocs_bin(root: Path = ROOT) -> str:
     venv = ROOT / ".venv" / "bin" / "mkdocs"
     return str(venv) if venv.exists() else shutil.which("mkdocs") or "mkdocs"

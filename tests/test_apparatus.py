@@ -5,7 +5,6 @@ temporary copy; the rendered checks read the session's whole-site build."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -15,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, build_fails, pages
+from sitebuild import load_hook
 
-_spec = importlib.util.spec_from_file_location("esm_cite", ROOT / "hooks" / "cite.py")
-cite = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cite)
+cite = load_hook("cite")
 
 PAGE = "xref-fault.md"
 

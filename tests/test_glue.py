@@ -4,19 +4,16 @@ and name."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 
 import pytest
 
 import esm
-from conftest import ROOT, build_fails, edit
-from sitebuild import build
+from conftest import build_fails, edit
+from sitebuild import build, load_hook
 
-_spec = importlib.util.spec_from_file_location("glue_hook", ROOT / "hooks" / "glue.py")
-glue_hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(glue_hook)
+glue_hook = load_hook("glue")
 
 PAGE = "part1/intuition.md"
 

@@ -6,25 +6,14 @@ ids in a tag's name, upper-case ``ID=``, lines, an id's value running past a lin
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitebuild import ROOT
+from sitebuild import load_hook
 
 
-def _hook():
-    sys.path.insert(0, str(ROOT / "hooks"))
-    spec = importlib.util.spec_from_file_location("esm_print_site_hook", ROOT / "hooks" / "print_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HOOK = _hook()
+HOOK = load_hook("print_site")
 ORIGINAL = HOOK.urls._esm_original_update_anchor_ids
 
 PIECES = ["<h2", "<h3", "<li", "<sup", "<span", "<div", "<h2id=\"", " ", "  ", "\n", ">", "</h2>", "</span>",

@@ -4,26 +4,19 @@ reads is a miss."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 from material.plugins.search.plugin import SearchIndex
 from mkdocs.structure.toc import get_toc
 
+from sitebuild import load_hook
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _hook():
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        spec = importlib.util.spec_from_file_location("esm_search_hook", ROOT / "hooks" / "search.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
-    return module
+    return load_hook("search")
 
 
 def _page(text: str, title: str = "Title"):

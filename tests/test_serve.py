@@ -8,7 +8,6 @@ makes one, and its output is the reference the fast route must equal."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import re
 import time
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import _copy_project
-from sitebuild import FAILED, RELOADED, ServeProcess, source_date_epoch
+from sitebuild import FAILED, RELOADED, ServeProcess, load_hook, source_date_epoch
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
@@ -26,9 +25,7 @@ DEMO = "part1/intuition/lookup.py"
 REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
 
-_spec = importlib.util.spec_from_file_location("esm_serve_hook", ROOT / "hooks" / "serve.py")
-serve_hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(serve_hook)
+serve_hook = load_hook("serve")
 
 
 # -- the parts that need no server -------------------------------------------------------------

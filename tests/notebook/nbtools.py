@@ -3,7 +3,6 @@ a Jupyter kernel that can import numpy, matplotlib and the kernel's own packages
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
@@ -11,7 +10,7 @@ from functools import cache
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from sitebuild import ROOT
+from sitebuild import ROOT, load_hook
 
 SOURCE = ROOT / "docs" / "notebook" / "theory.py"
 ESM = ROOT / "snippets" / "esm.py"
@@ -21,14 +20,8 @@ KERNEL_NAME = "esm-numpy-matplotlib-only"
 
 @cache
 def hook():
-    """hooks/notebook.py as a module (hooks/ is not a package; mkdocs puts it on sys.path, so
-    that the hook's `import execcache` finds its sibling)."""
-    if str(ROOT / "hooks") not in sys.path:
-        sys.path.insert(0, str(ROOT / "hooks"))
-    spec = importlib.util.spec_from_file_location("esm_notebook_hook", ROOT / "hooks" / "notebook.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """hooks/notebook.py as a module, loaded once."""
+    return load_hook("notebook")
 
 
 def made_notebook(source: Path = SOURCE, esm: Path = ESM):
