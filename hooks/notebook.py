@@ -33,8 +33,7 @@ options, the ESM_* environment, the Python version and the versions of the packa
 import and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext,
 pygments). The cells' outputs are reused while the code cells (in order, with their tags; the
 esm code copied into the helper cell included) and the kernel spec are unchanged: an edit to a
-Markdown cell converts the notebook again without starting a kernel (a warm build of the site
-8.1 -> 4.3 s). The converted page is
+Markdown cell converts the notebook again without starting a kernel. The converted page is
 reused while the whole made notebook is unchanged. A failing notebook is never cached.
 ``ESM_CACHE=0`` turns the cache off.
 

@@ -22,8 +22,7 @@ def find_chromium(*, headless_shell: bool = False) -> str | None:
     /usr/bin/chromium (what `make test` installs); None when there is none. With
     ``headless_shell`` (the browser tests), Debian's chromium-headless-shell comes before
     chromium: the same Blink and V8 without the full browser (Playwright's own default for
-    headless runs), it loads a page with less than half the CPU, and the browser tests ran in
-    103 s instead of 140 s."""
+    headless runs), it loads a page with less than half the CPU (README, Tests)."""
     shells = (shutil.which("chromium-headless-shell"), "/usr/bin/chromium-headless-shell") if headless_shell else ()
     for candidate in (os.environ.get("CHROMIUM"), *shells, shutil.which("chromium"), "/usr/bin/chromium"):
         if candidate and Path(candidate).is_file():
