@@ -29,8 +29,6 @@ from mkdocs_print_site_plugin import urls
 _ORIGINAL = urls.__dict__.setdefault("_esm_original_update_anchor_ids", urls.update_anchor_ids)
 _TAG_WITH_ID = re.compile(r"<([^\s]++).*?id=\"([^\"]*?)\".*?>", flags=re.IGNORECASE)
 _ID_IN_NAME = re.compile(r'<\S+?id="', flags=re.IGNORECASE)
-
-
 _ID_LINE = re.compile(r'^.*?id="[^\n]*$', flags=re.IGNORECASE | re.MULTILINE)
 _OPEN_ID = re.compile(r'id="[^"\n]*(?:\n|$)', flags=re.IGNORECASE)
 
