@@ -37,7 +37,9 @@ Markdown cell converts the notebook again without starting a kernel. The convert
 reused while the whole made notebook is unchanged. A failing notebook is never cached.
 ``ESM_CACHE=0`` turns the cache off.
 
-A notebook that is not in an explicit nav (a subset build of other pages) is not built.
+A notebook that is not in an explicit nav (a subset build of other pages) is not built. In
+``mkdocs serve``, an edit of the source alone goes hooks/serve.py's one-page route:
+``serve_remake`` makes the notebook again and names the page and the shipped notebook.
 """
 
 from __future__ import annotations
@@ -240,21 +242,47 @@ def on_files(files, config, **kwargs):
     if config.nav is not None and NOTEBOOK not in _nav_paths(config.nav):
         log.info("%s is not in the nav: not built", NOTEBOOK)
         return files
-    import jupytext
     import nbformat
 
-    source = Path(src.abs_src_path)
-    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
     tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
-    made = tmp / NOTEBOOK                      # what mkdocs-jupyter reads and executes
-    made.parent.mkdir(parents=True)
-    made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
-    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source), made=made)
+    nb = _make(Path(src.abs_src_path), tmp)
     # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
     files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
                       use_directory_urls=config.use_directory_urls))
     files.append(File.generated(config, DOWNLOAD, content=nbformat.writes(nb) + "\n"))
     return files
+
+
+def _make(source: Path, tmp: Path):
+    """Make the notebook from ``source`` into ``tmp``/NOTEBOOK, which mkdocs-jupyter reads as
+    the page's source, and keep what this build's later events read of it."""
+    import jupytext
+
+    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
+    made = tmp / NOTEBOOK
+    made.parent.mkdir(parents=True, exist_ok=True)
+    made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
+    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source), made=made)
+    return nb
+
+
+def serve_remake(path: str, config, files):
+    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source, make
+    the notebook again as on_files does (into the folder the page's file names, which the last
+    build's clean-up removed) and return the page to render again, ``[NOTEBOOK]``, with the
+    shipped notebook to write beside it; None otherwise, or when the last build did not make
+    the notebook. The page then renders as in any build: the cells' outputs come from the cache
+    while the code cells are unchanged (a Markdown edit starts no kernel)."""
+    import nbformat
+
+    page_file, shipped = files.get_file_from_path(NOTEBOOK), files.get_file_from_path(DOWNLOAD)
+    source = Path(config.docs_dir) / NOTEBOOK
+    if page_file is None or shipped is None or "cache" not in _state or \
+            os.path.realpath(path) != os.path.realpath(source):
+        return None
+    nb = _make(source, Path(page_file.src_dir))
+    shipped.content_string = nbformat.writes(nb) + "\n"
+    return [NOTEBOOK], [shipped]
 
 
 def _env() -> str:

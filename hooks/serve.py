@@ -16,9 +16,12 @@ time and size of every file under the watched paths) and takes one of three rout
   lists them). If all of it is the same, only those pages are written, their search entries are
   replaced in place, and the post-build events run (the search index is written again); a warning
   on the way counts as a failure, as ``--strict`` does;
+- the source of a page that a hook makes (the notebook's, ``docs/notebook/theory.py``): the hook's
+  ``serve_remake(path, config, files)`` makes the page's input again and names the page, and
+  the files to write with it (the shipped notebook); the page then takes the route above;
 - anything else (a title, a heading, an anchor or an equation number changed; ``mkdocs.yml``, a
-  hook, the theme override, ``esm.py``, a data file or the notebook changed; a file added or
-  deleted; an error or a warning in the fast route): serve's own full rebuild.
+  hook, the theme override, ``esm.py`` or a data file changed; a file added or deleted; an error
+  or a warning in the fast route): serve's own full rebuild.
 
 The rebuilt pages are the same bytes as a full build's (tests/test_serve.py checks it against a
 clean build after each kind of edit). ``ESM_SERVE_FULL=1`` turns the fast route off.
@@ -93,20 +96,28 @@ def _snippet_dirs(config) -> list[str]:
     return [os.path.abspath(os.fspath(b)) for b in ([base] if isinstance(base, (str, os.PathLike)) else base)]
 
 
-def pages_to_rebuild(changed: list[str], config, files) -> list | None:
-    """The pages that the ``changed`` files are inputs of, or None when a changed file may be
-    an input of something else (a full rebuild is then the only safe answer)."""
+def pages_to_rebuild(changed: list[str], config, files) -> tuple[list, list] | None:
+    """The pages that the ``changed`` files are inputs of, and the other files to write with
+    them (those a hook's ``serve_remake`` names), or None when a changed file may be an input
+    of something else (a full rebuild is then the only safe answer)."""
     docs = os.path.abspath(config.docs_dir)
     sources = {f.src_uri: Path(f.abs_src_path).read_text(encoding="utf-8-sig") for f in files.documentation_pages()
                if f.abs_src_path and _inside(f.abs_src_path, docs) is not None and os.path.isfile(f.abs_src_path)}
     pages: dict[str, object] = {}
+    extra: list = []
     for path in changed:
         rel = _inside(path, docs)
         if rel is not None:
             file = files.get_file_from_path(rel)
-            if not rel.endswith(".md") or file is None or file.page is None or file.generated_by:
+            if rel.endswith(".md") and file is not None and file.page is not None and not file.generated_by:
+                pages[rel] = file.page
+                continue
+            remade = _remade(path, config, files)
+            if remade is None:
                 return None
-            pages[rel] = file.page
+            for src in remade[0]:
+                pages[src] = files.get_file_from_path(src).page
+            extra += remade[1]
             continue
         includers = _includers(path, config, sources)
         if not includers:
@@ -114,7 +125,19 @@ def pages_to_rebuild(changed: list[str], config, files) -> list | None:
         for rel in includers:
             pages[rel] = files.get_file_from_path(rel).page
     order = [f.src_uri for f in files.documentation_pages()]
-    return [pages[src] for src in order if src in pages]
+    return [pages[src] for src in order if src in pages], extra
+
+
+def _remade(path: str, config, files) -> tuple[list[str], list] | None:
+    """What the hook that makes a page from ``path`` (not a Markdown page) made again: the pages
+    to render and the files to write; None if no hook makes anything from it."""
+    for plugin in config.plugins.values():
+        remake = getattr(plugin, "serve_remake", None)
+        if callable(remake):
+            made = remake(path, config, files)
+            if made is not None:
+                return made
+    return None
 
 
 def _includers(path: str, config, sources: dict[str, str]) -> list[str] | None:
@@ -232,9 +255,11 @@ def _splice(entries: list, before: list, pages) -> bool:
 
 # -- the fast route ----------------------------------------------------------------------------
 
-def rebuild_pages(state: dict, pages: list) -> bool:
-    """Render ``pages`` again on the last build's state; False (nothing written) if another page
-    could change, or if anything on the way logged a warning."""
+def rebuild_pages(state: dict, pages: list, extra: list = ()) -> bool:
+    """Render ``pages`` again on the last build's state and write them, and the files ``extra``
+    (where mkdocs writes files: after every page is converted, before the pages are written);
+    False (nothing written) if another page could change, or if anything on the way logged a
+    warning."""
     global _fast
     config, files, nav, env = state["config"], state["files"], state["nav"], state["env"]
     plugin = _autorefs(config)
@@ -269,6 +294,8 @@ def rebuild_pages(state: dict, pages: list) -> bool:
         for m, value in saved.items():          # the same anchors: keep the full build's order
             setattr(plugin, m, value)
         env = config.plugins.on_env(env, config=config, files=Files([p.file for p in pages]))
+        for file in extra:
+            file.copy_file()
         doc_files = files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
         entries = _search_entries(config)
         old = list(entries) if entries is not None else None
@@ -349,9 +376,10 @@ def on_serve(server, config, builder, **kwargs):
                 _last = state
                 log.info("serve: no source changed, nothing rebuilt")
                 return
-            pages = None
+            pages, extra = None, []
             try:
-                pages = pages_to_rebuild(changed, state["config"], state["files"]) if changed else None
+                pages, extra = (pages_to_rebuild(changed, state["config"], state["files"]) if changed else None) \
+                    or (None, [])
             except Exception as error:                         # noqa: BLE001 - a full build is always right
                 log.info("serve: could not tell what changed (%s: %s): full rebuild", type(error).__name__, error)
             if not pages:
@@ -359,7 +387,7 @@ def on_serve(server, config, builder, **kwargs):
                          ", ".join(os.path.relpath(c) for c in changed[:3]) + (" ..." if len(changed) > 3 else ""))
             if pages:
                 try:
-                    done = rebuild_pages(state, pages)
+                    done = rebuild_pages(state, pages, extra)
                 except Exception as error:                     # noqa: BLE001 - the full build reports it
                     log.info("serve: fast rebuild stopped (%s: %s): full rebuild", type(error).__name__, error)
                     done = False

@@ -15,8 +15,9 @@ Rows (each a whole process or a whole rebuild, wall-clock seconds):
   once): every block runs in the build's own process, one after the other;
 - warm build: the same with a full execution cache and nothing changed;
 - ``mkdocs serve``: the time from saving an edit until the served page shows it (a sentence
-  added to a page's prose, a line printed by one snippet) or until the rebuild is done (an
-  edit to ``snippets/esm.py``, which every block imports).
+  added to a page's prose, a line printed by one snippet, words added to a Markdown cell of the
+  theory notebook) or until the rebuild is done (an edit to ``snippets/esm.py``, which every
+  block imports).
 
 Each round times bare, clean and warm one after the other, so that the ratios to bare are taken
 pair by pair on a machine whose speed drifts; the table gives the median time and the median
@@ -44,6 +45,8 @@ from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
 SNIPPET = "part1/intuition/lookup.py"
+NOTEBOOK = "notebook/theory.py"
+NOTEBOOK_PROSE = "# each id is only an address"      # in a Markdown cell
 _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
 _INCLUDE = re.compile(r'^[ \t]*--8<--\s+"([^"]+)"\s*$')
 
@@ -177,9 +180,10 @@ class Server(ServeProcess):
 
 def serve_edits(project: Path, cache: Path, rounds: int) -> dict[str, list[float]]:
     server = Server(project, cache)
-    times: dict[str, list[float]] = {"prose": [], "snippet": [], "esm": []}
+    times: dict[str, list[float]] = {"prose": [], "snippet": [], "notebook": [], "esm": []}
     page, snippet, esm = project / "docs" / PAGE, project / "snippets" / SNIPPET, project / "snippets" / "esm.py"
-    originals = {p: p.read_text(encoding="utf-8") for p in (page, snippet, esm)}
+    notebook = project / "docs" / NOTEBOOK
+    originals = {p: p.read_text(encoding="utf-8") for p in (page, snippet, notebook, esm)}
     try:
         for k in range(rounds):
             time.sleep(0.5)
@@ -195,6 +199,14 @@ def serve_edits(project: Path, cache: Path, rounds: int) -> dict[str, list[float
             start = time.perf_counter()
             snippet.write_text(originals[snippet] + f"\nprint({marker!r})\n", encoding="utf-8")
             times["snippet"].append(server.until_shown(PAGE, marker, start))
+            server.wait_built(300)
+            time.sleep(0.5)
+            server.drain()
+            marker = f"bench notebook marker {k}"
+            start = time.perf_counter()
+            notebook.write_text(originals[notebook].replace(NOTEBOOK_PROSE, f"{NOTEBOOK_PROSE}, {marker},", 1),
+                                encoding="utf-8")
+            times["notebook"].append(server.until_shown(NOTEBOOK, marker, start))
             server.wait_built(300)
             time.sleep(0.5)
             server.drain()
@@ -260,6 +272,7 @@ def main() -> int:
             edits = serve_edits(project, serve_cache, args.rounds)
             rows += [("serve: a prose edit shows", edits["prose"], None),
                      ("serve: a snippet edit shows", edits["snippet"], None),
+                     ("serve: a notebook prose edit shows", edits["notebook"], None),
                      ("serve: an esm.py edit is rebuilt", edits["esm"], None)]
         load = os.getloadavg()
         note = (f"Measured on {os.cpu_count()} CPUs, load average {load[0]:.1f} at the end, "

@@ -23,6 +23,9 @@ PAGE = "part1/intuition.md"
 OTHER = "part1/formal-definitions.md"
 DEMO = "part1/intuition/lookup.py"
 REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
+NOTEBOOK = "notebook/theory.py"          # the notebook's source (hooks/notebook.py makes the page)
+NB_PROSE = "# each id is only an address"     # in a Markdown cell
+NB_CODE = "rng = np.random.default_rng(SEED + 1)\n"   # in a code cell
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
 
 serve_hook = load_hook("serve")
@@ -132,7 +135,7 @@ class Served(ServeProcess):
         return log
 
 
-SERVED = ["index.md", "overview.md", PAGE, OTHER, "practice.md"]
+SERVED = ["index.md", "overview.md", PAGE, OTHER, "practice.md", NOTEBOOK]
 
 
 @pytest.fixture(scope="module")
@@ -230,6 +233,44 @@ def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
         assert _touched(before, served.files()) == ALONE
         _same_as_a_full_rebuild(served)
     assert "Edited snippet output." not in served.html(PAGE)
+
+
+NOTEBOOK_ALONE = {"notebook/theory/index.html", "notebook/theory.ipynb", "search/search_index.json"}
+
+
+@pytest.mark.build
+def test_a_notebook_prose_edit_rebuilds_its_page_alone_without_a_kernel(served):
+    """A Markdown cell's edit: hooks/notebook.py makes the notebook again (serve_remake), the page
+    takes the fast route with the cells' outputs from the cache (no kernel starts), and the
+    shipped notebook is written with it."""
+    source = served.project / "served-docs" / NOTEBOOK
+    words = "a sentence added to a Markdown cell by the test"
+    before = served.files()
+    with edited(served, source, NB_PROSE, f"{NB_PROSE}, {words},") as log:
+        assert f"({NOTEBOOK} rebuilt alone)" in log, log[-3000:]
+        assert "cell outputs reused" in log and "running its" not in log, log[-3000:]
+        assert words in served.html(NOTEBOOK)
+        after = served.files()
+        assert words in after["notebook/theory.ipynb"][0].decode()
+        assert _touched(before, after) == NOTEBOOK_ALONE
+        _same_as_a_full_rebuild(served)
+    assert words not in served.html(NOTEBOOK)
+    assert words not in served.files()["notebook/theory.ipynb"][0].decode()
+
+
+@pytest.mark.build
+def test_a_notebook_code_edit_runs_the_cells_again_on_the_fast_route(served):
+    """A code cell's edit takes the same route, and the cells run again: their new output is on
+    the page, and the cached outputs of the unedited notebook are not served. (The prose edit
+    above compares the route's site with a full rebuild's.)"""
+    source = served.project / "served-docs" / NOTEBOOK
+    printed = "Edited cell output."
+    with edited(served, source, NB_CODE, f"{NB_CODE}print({printed!r})\n") as log:
+        assert f"({NOTEBOOK} rebuilt alone)" in log, log[-3000:]
+        assert "running its" in log and "cell outputs reused" not in log, log[-3000:]
+        assert printed in served.html(NOTEBOOK)
+        assert f"print({printed!r})" in served.files()["notebook/theory.ipynb"][0].decode()
+    assert printed not in served.html(NOTEBOOK)
 
 
 @pytest.mark.build
