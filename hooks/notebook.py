@@ -38,8 +38,8 @@ reused while the whole made notebook is unchanged. A failing notebook is never c
 ``ESM_CACHE=0`` turns the cache off.
 
 A notebook that is not in an explicit nav (a subset build of other pages) is not built. In
-``mkdocs serve``, an edit of the source alone goes hooks/serve.py's one-page route:
-``serve_remake`` makes the notebook again and names the page and the shipped notebook.
+``mkdocs serve``, an edit to the source's Markdown cells alone takes hooks/serve.py's one-page
+route: ``serve_remake`` makes the notebook again and names the page and the shipped notebook.
 """
 
 from __future__ import annotations
@@ -213,6 +213,7 @@ def on_config(config, **kwargs):
         if wrong:
             raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
                               "an error: " + "; ".join(wrong))
+    _cleanup()                   # the folder of a serve rebuild that fell back to this full build
     _state.clear()
     _state["root"] = root
     _state["cache"] = execcache.ExecCache.from_env(root)
@@ -244,8 +245,10 @@ def on_files(files, config, **kwargs):
         return files
     import nbformat
 
+    source = Path(src.abs_src_path)
+    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
     tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
-    nb = _make(Path(src.abs_src_path), tmp)
+    _make(source, nb, tmp)
     # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
     files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
                       use_directory_urls=config.use_directory_urls))
@@ -253,34 +256,37 @@ def on_files(files, config, **kwargs):
     return files
 
 
-def _make(source: Path, tmp: Path):
-    """Make the notebook from ``source`` into ``tmp``/NOTEBOOK, which mkdocs-jupyter reads as
-    the page's source, and keep what this build's later events read of it."""
+def _make(source: Path, nb, tmp: Path) -> None:
+    """Write the notebook ``nb`` made from ``source`` to ``tmp``/NOTEBOOK, which mkdocs-jupyter
+    reads as the page's source, and keep what this build's later events read of it."""
     import jupytext
 
-    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
     made = tmp / NOTEBOOK
     made.parent.mkdir(parents=True, exist_ok=True)
     made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
     _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source), made=made)
-    return nb
 
 
 def serve_remake(path: str, config, files):
-    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source, make
-    the notebook again as on_files does (into the folder the page's file names, which the last
-    build's clean-up removed) and return the page to render again, ``[NOTEBOOK]``, with the
-    shipped notebook to write beside it; None otherwise, or when the last build did not make
-    the notebook. The page then renders as in any build: the cells' outputs come from the cache
-    while the code cells are unchanged (a Markdown edit starts no kernel)."""
+    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source and
+    only its Markdown cells changed, make the notebook again as on_files does (into the folder
+    the page's file names, which the last build's clean-up removed) and return the page to
+    render again, ``[NOTEBOOK]``, with the shipped notebook to write beside it. The page then
+    renders as in any build, its cells' outputs from the cache: no kernel starts. None
+    otherwise: another file, a notebook the last build did not make, or an edit that changes
+    what runs (a code cell, its tags), which serve's full rebuild runs beside the other pages
+    (a failing cell is then reported once, by that build)."""
     import nbformat
 
     page_file, shipped = files.get_file_from_path(NOTEBOOK), files.get_file_from_path(DOWNLOAD)
     source = Path(config.docs_dir) / NOTEBOOK
-    if page_file is None or shipped is None or "cache" not in _state or \
+    if page_file is None or shipped is None or "nb" not in _state or \
             os.path.realpath(path) != os.path.realpath(source):
         return None
-    nb = _make(source, Path(page_file.src_dir))
+    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
+    if _runs_on(nb) != _runs_on(_state["nb"]):
+        return None
+    _make(source, nb, Path(page_file.src_dir))
     shipped.content_string = nbformat.writes(nb) + "\n"
     return [NOTEBOOK], [shipped]
 
@@ -314,13 +320,18 @@ def _job() -> SimpleNamespace:
                            options=_state["options"], env=_env())
 
 
-def run_parts(job) -> list[str]:
-    """The executed cells' cache key: the code cells alone (a Markdown cell does not run), in
+def _runs_on(nb) -> list[str]:
+    """What of a notebook its run reads: the code cells alone (a Markdown cell does not run), in
     order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
-    ``raises-exception`` cell fail), the kernel spec, mkdocs-jupyter's options and the
-    environment."""
-    code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(job.nb)]
-    return [repr(code), repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
+    ``raises-exception`` cell fail), and the kernel spec."""
+    code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(nb)]
+    return [repr(code), repr(nb.metadata.get("kernelspec"))]
+
+
+def run_parts(job) -> list[str]:
+    """The executed cells' cache key: what the run reads of the notebook (``_runs_on``),
+    mkdocs-jupyter's options and the environment."""
+    return [*_runs_on(job.nb), job.options, job.env]
 
 
 def execute(job, plugin) -> list[dict]:

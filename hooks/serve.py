@@ -16,9 +16,10 @@ time and size of every file under the watched paths) and takes one of three rout
   lists them). If all of it is the same, only those pages are written, their search entries are
   replaced in place, and the post-build events run (the search index is written again); a warning
   on the way counts as a failure, as ``--strict`` does;
-- the source of a page that a hook makes (the notebook's, ``docs/notebook/theory.py``): the hook's
-  ``serve_remake(path, config, files)`` makes the page's input again and names the page, and
-  the files to write with it (the shipped notebook); the page then takes the route above;
+- the source of a page that a hook makes, when that hook's ``serve_remake(path, config, files)``
+  says so (hooks/notebook.py, for ``docs/notebook/theory.py`` when only its Markdown cells
+  changed): the hook makes the page's input again and names the page and the files to write
+  with it (the shipped notebook); the page then takes the route above;
 - anything else (a title, a heading, an anchor or an equation number changed; ``mkdocs.yml``, a
   hook, the theme override, ``esm.py`` or a data file changed; a file added or deleted; an error
   or a warning in the fast route): serve's own full rebuild.

@@ -81,6 +81,7 @@ class ServeProcess:
     def _read(self) -> None:
         for line in self.proc.stderr:
             self.lines.put((time.perf_counter(), line))
+        self.lines.put((time.perf_counter(), None))        # the server exited
 
     def next_build(self, timeout: float) -> tuple[list[str], float]:
         """The log lines up to the end of the next build, and the time that end arrived."""
@@ -91,13 +92,18 @@ class ServeProcess:
                 at, line = self.lines.get(timeout=max(0.01, end - time.perf_counter()))
             except queue.Empty:
                 raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
+            if line is None:
+                raise AssertionError(f"mkdocs serve exited ({self.proc.wait()}):\n" + "".join(out[-40:]))
             out.append(line)
             if any(mark in line for mark in (SERVING, RELOADED, FAILED)):
                 return out, at
 
     def drain(self) -> None:
         while not self.lines.empty():
-            self.lines.get_nowait()
+            item = self.lines.get_nowait()
+            if item[1] is None:            # the server exited: the next build must say so
+                self.lines.put(item)
+                return
 
     def close(self) -> None:
         self.proc.terminate()

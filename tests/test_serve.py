@@ -8,6 +8,7 @@ makes one, and its output is the reference the fast route must equal."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import time
@@ -47,6 +48,44 @@ def test_snapshot_sees_edits_additions_and_deletions_not_caches(tmp_path):
     assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) == [str(tmp_path / "a.md")]
     (tmp_path / "b.md").write_text("new")
     assert serve_hook.changed_files(old, serve_hook.snapshot([str(tmp_path)])) is None
+
+
+def test_the_notebook_takes_the_one_page_route_only_while_what_runs_is_unchanged(tmp_path):
+    """hooks/notebook.py's serve_remake: an edit to Markdown cells makes the notebook again (the
+    page's source and the shipped notebook) and names the page; an edit to a code cell or to a
+    cell's tags, or another file, is left to serve's full rebuild, which runs the cells beside
+    the other pages (None)."""
+    from types import SimpleNamespace
+
+    from mkdocs.structure.files import File, Files
+
+    hook = load_hook("notebook")
+    docs = tmp_path / "docs"
+    source = docs / NOTEBOOK
+    source.parent.mkdir(parents=True)
+    original = (ROOT / "docs" / NOTEBOOK).read_text(encoding="utf-8")
+    source.write_text(original, encoding="utf-8")
+    config = SimpleNamespace(docs_dir=str(docs), site_dir=str(tmp_path / "site"), use_directory_urls=True,
+                             plugins=SimpleNamespace(_current_plugin="hooks/notebook.py"))
+    page = File(NOTEBOOK, src_dir=str(tmp_path / "made"), dest_dir=config.site_dir, use_directory_urls=True)
+    shipped = File.generated(config, hook.DOWNLOAD, content="the last build's notebook")
+    files = Files([page, shipped])
+    hook._state.update(root=ROOT, nb=hook.build_notebook(source, ROOT / "snippets" / "esm.py"))
+
+    def remade(text: str):
+        source.write_text(text, encoding="utf-8")
+        return hook.serve_remake(str(source), config, files)
+
+    prose = original.replace(NB_PROSE, f"{NB_PROSE}, edited,")
+    assert remade(prose) == ([NOTEBOOK], [shipped])
+    assert ", edited," in (tmp_path / "made" / NOTEBOOK).read_text(encoding="utf-8")
+    assert ", edited," in shipped.content_string and hook._state["source"] == source
+    assert remade(prose.replace(NB_CODE, f"{NB_CODE}x = 1\n")) is None
+    assert remade(prose.replace(f"# %%\n{NB_CODE}", f'# %% tags=["skip-execution"]\n{NB_CODE}')) is None
+    assert remade(prose.replace(NB_PROSE, f"{NB_PROSE}, edited again,")) == ([NOTEBOOK], [shipped])
+    assert ", edited again," in shipped.content_string
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    assert hook.serve_remake(str(docs / "index.md"), config, files) is None
 
 
 class _Page:
@@ -94,9 +133,9 @@ class Served(ServeProcess):
     site directory it serves."""
 
     def __init__(self, project: Path, work: Path) -> None:
-        self.project, self.tmp = project, work / "tmp"
+        self.project, self.tmp, self.cache = project, work / "tmp", work / "cache"
         self.tmp.mkdir()
-        env = dict(os.environ, TMPDIR=str(self.tmp), ESM_CACHE_DIR=str(work / "cache"), NO_MKDOCS_2_WARNING="1",
+        env = dict(os.environ, TMPDIR=str(self.tmp), ESM_CACHE_DIR=str(self.cache), NO_MKDOCS_2_WARNING="1",
                    SOURCE_DATE_EPOCH=source_date_epoch())
         for k in ("ESM_CACHE", serve_hook.ENV_FULL):
             env.pop(k, None)
@@ -119,6 +158,9 @@ class Served(ServeProcess):
     def site(self) -> Path:
         (site,) = self.tmp.glob("mkdocs_*")
         return site
+
+    def cache_entries(self) -> set[Path]:
+        return {p for p in self.cache.rglob("*") if p.is_file()}
 
     def files(self) -> dict[str, tuple[bytes, int]]:
         return {p.relative_to(self.site).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
@@ -160,13 +202,15 @@ def served(tmp_path_factory):
 
 
 @contextlib.contextmanager
-def edited(served: Served, path: Path, old: str | None, new: str):
-    """Replace ``old`` (once; None: append) by ``new`` in ``path``; yield the log of the rebuild
-    that follows; put the file back and wait for that rebuild too, which must succeed."""
+def edited(served: Served, path: Path, old: str | None, new: str, also=None):
+    """Replace ``old`` (once; None: append) by ``new`` in ``path`` (then apply ``also`` to the
+    text, if given); yield the log of the rebuild that follows; put the file back and wait for
+    that rebuild too, which must succeed."""
     original = path.read_text(encoding="utf-8")
     if old is not None:
         assert original.count(old) == 1, f"{old!r} is not in {path} once"
     text = original + new if old is None else original.replace(old, new)
+    text = also(text) if also else text
     try:
         yield served.change(lambda: path.write_text(text, encoding="utf-8"))
     finally:
@@ -174,8 +218,16 @@ def edited(served: Served, path: Path, old: str | None, new: str):
     assert RELOADED in log and FAILED not in log, log[-3000:]
 
 
-def _same_as_a_full_rebuild(served: Served) -> None:
+def _same_as_a_full_rebuild(served: Served, cache_before: set[Path] | None = None) -> None:
+    """The site equals serve's full rebuild, byte for byte. With ``cache_before`` (the execution
+    cache's files before the edit), the entries the fast route wrote are removed first: the
+    reference computes them again instead of reading what the route stored."""
     fast = {k: v[0] for k, v in served.files().items()}
+    if cache_before is not None:
+        written = served.cache_entries() - cache_before
+        assert written, "the fast route stored nothing in the execution cache"
+        for path in written:
+            path.unlink()
     served.full_rebuild()
     full = {k: v[0] for k, v in served.files().items()}
     assert fast.keys() == full.keys()
@@ -197,14 +249,14 @@ ALONE = {PAGE[:-3] + "/index.html", "search/search_index.json"}     # what a reb
 @pytest.mark.build
 def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
     page = served.project / "served-docs" / PAGE
-    before = served.files()
+    before, cache = served.files(), served.cache_entries()
     with edited(served, page, "\n## 1.2 ", "\nA sentence added by the test.\n\n## 1.2 ") as log:
         assert f"({PAGE} rebuilt alone)" in log, log[-3000:]
         assert "A sentence added by the test." in served.html(PAGE)
         after = served.files()
         assert _touched(before, after) == ALONE
         assert b"A sentence added by the test." in after["search/search_index.json"][0]
-        _same_as_a_full_rebuild(served)
+        _same_as_a_full_rebuild(served, cache)
     assert "A sentence added by the test." not in served.html(PAGE)
 
 
@@ -240,37 +292,52 @@ NOTEBOOK_ALONE = {"notebook/theory/index.html", "notebook/theory.ipynb", "search
 
 @pytest.mark.build
 def test_a_notebook_prose_edit_rebuilds_its_page_alone_without_a_kernel(served):
-    """A Markdown cell's edit: hooks/notebook.py makes the notebook again (serve_remake), the page
-    takes the fast route with the cells' outputs from the cache (no kernel starts), and the
-    shipped notebook is written with it."""
+    """Markdown cells edited (words added, every quoted value taken out): hooks/notebook.py makes
+    the notebook again (serve_remake), the page takes the fast route with the cells' outputs
+    from the cache (no kernel starts), and the shipped notebook is written with it, as made
+    from the edited source (it quotes no value now, so the page's events leave it as made)."""
     source = served.project / "served-docs" / NOTEBOOK
     words = "a sentence added to a Markdown cell by the test"
-    before = served.files()
-    with edited(served, source, NB_PROSE, f"{NB_PROSE}, {words},") as log:
+    unquoted = lambda text: re.sub(r"\{\{[^}]+\}\}", "a value", text)     # noqa: E731
+    before, cache = served.files(), served.cache_entries()
+    with edited(served, source, NB_PROSE, f"{NB_PROSE}, {words},", also=unquoted) as log:
         assert f"({NOTEBOOK} rebuilt alone)" in log, log[-3000:]
         assert "cell outputs reused" in log and "running its" not in log, log[-3000:]
         assert words in served.html(NOTEBOOK)
         after = served.files()
-        assert words in after["notebook/theory.ipynb"][0].decode()
+        shipped = json.loads(after["notebook/theory.ipynb"][0])
+        prose = "".join("".join(c["source"]) for c in shipped["cells"] if c["cell_type"] == "markdown")
+        assert words in prose and "{{" not in prose
+        assert "Numbers in the text are those of the published run" not in prose
         assert _touched(before, after) == NOTEBOOK_ALONE
-        _same_as_a_full_rebuild(served)
+        _same_as_a_full_rebuild(served, cache)
     assert words not in served.html(NOTEBOOK)
     assert words not in served.files()["notebook/theory.ipynb"][0].decode()
 
 
 @pytest.mark.build
-def test_a_notebook_code_edit_runs_the_cells_again_on_the_fast_route(served):
-    """A code cell's edit takes the same route, and the cells run again: their new output is on
-    the page, and the cached outputs of the unedited notebook are not served. (The prose edit
-    above compares the route's site with a full rebuild's.)"""
-    source = served.project / "served-docs" / NOTEBOOK
-    printed = "Edited cell output."
-    with edited(served, source, NB_CODE, f"{NB_CODE}print({printed!r})\n") as log:
-        assert f"({NOTEBOOK} rebuilt alone)" in log, log[-3000:]
-        assert "running its" in log and "cell outputs reused" not in log, log[-3000:]
-        assert printed in served.html(NOTEBOOK)
-        assert f"print({printed!r})" in served.files()["notebook/theory.ipynb"][0].decode()
-    assert printed not in served.html(NOTEBOOK)
+def test_an_asset_edited_with_a_page_is_a_full_rebuild(served):
+    """A file of the docs that is not a page (a script) is copied by the full build only: saved
+    together with a page's prose (one rebuild: serve waits until changes stop), it takes the
+    full rebuild, and the served script is the new one."""
+    script = served.project / "served-docs" / "javascripts" / "learner.js"
+    page = served.project / "served-docs" / PAGE
+    originals = {path: path.read_text(encoding="utf-8") for path in (script, page)}
+    added = {script: "\n/* edited by the test */\n", page: "\nA sentence added by the test.\n"}
+
+    def write(texts: dict) -> None:
+        for path, text in texts.items():
+            path.write_text(text, encoding="utf-8")
+
+    try:
+        log = served.change(lambda: write({path: originals[path] + added[path] for path in originals}))
+        assert "Building documentation" in log and "rebuilt alone" not in log, log[-3000:]
+        assert b"/* edited by the test */" in served.files()["javascripts/learner.js"][0]
+        assert "A sentence added by the test." in served.html(PAGE)
+    finally:
+        log = served.change(lambda: write(originals))
+    assert RELOADED in log and FAILED not in log, log[-3000:]
+    assert b"/* edited by the test */" not in served.files()["javascripts/learner.js"][0]
 
 
 @pytest.mark.build
