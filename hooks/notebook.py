@@ -38,8 +38,9 @@ reused while the whole made notebook is unchanged. A failing notebook is never c
 ``ESM_CACHE=0`` turns the cache off.
 
 A notebook that is not in an explicit nav (a subset build of other pages) is not built. In
-``mkdocs serve``, an edit to the source's Markdown cells alone takes hooks/serve.py's one-page
-route: ``serve_remake`` makes the notebook again and names the page and the shipped notebook.
+``mkdocs serve``, an edit of the source whose code cells' outputs the cache holds (Markdown
+cells edited) takes hooks/serve.py's one-page route: ``serve_remake`` makes the notebook again
+and names the page and the shipped notebook.
 """
 
 from __future__ import annotations
@@ -261,21 +262,24 @@ def _make(source: Path, nb, tmp: Path) -> None:
     reads as the page's source, and keep what this build's later events read of it."""
     import jupytext
 
+    _state["tmp"] = tmp                 # removed by _cleanup, even if what follows fails
     made = tmp / NOTEBOOK
     made.parent.mkdir(parents=True, exist_ok=True)
     made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
-    _state.update(tmp=tmp, nb=nb, source=source, lines=cell_lines(source), made=made)
+    _state.update(nb=nb, source=source, lines=cell_lines(source), made=made)
 
 
 def serve_remake(path: str, config, files):
-    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source and
-    only its Markdown cells changed, make the notebook again as on_files does (into the folder
-    the page's file names, which the last build's clean-up removed) and return the page to
-    render again, ``[NOTEBOOK]``, with the shipped notebook to write beside it. The page then
-    renders as in any build, its cells' outputs from the cache: no kernel starts. None
-    otherwise: another file, a notebook the last build did not make, or an edit that changes
-    what runs (a code cell, its tags), which serve's full rebuild runs beside the other pages
-    (a failing cell is then reported once, by that build)."""
+    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source and the
+    execution cache holds the outputs of its code cells as they now are (Markdown cells edited,
+    or code put back as it was), make the notebook again as on_files does and return the page
+    to render again, ``[NOTEBOOK]``, with the shipped notebook to write beside it. The page then
+    renders as in any build, its cells' outputs from the cache: no kernel starts. The notebook
+    is made in the folder the page's file names (mkdocs-jupyter's wrapper keeps its path), which
+    the last build's clean-up removed: it is ours again only if this creates it. None otherwise,
+    for serve's full rebuild: another file, a notebook the last build did not make, code whose
+    outputs the cache does not hold (a code edit, or ``ESM_CACHE=0``: that build runs the cells
+    beside the other pages and reports a failing cell once)."""
     import nbformat
 
     page_file, shipped = files.get_file_from_path(NOTEBOOK), files.get_file_from_path(DOWNLOAD)
@@ -284,9 +288,16 @@ def serve_remake(path: str, config, files):
             os.path.realpath(path) != os.path.realpath(source):
         return None
     nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
-    if _runs_on(nb) != _runs_on(_state["nb"]):
+    job = SimpleNamespace(nb=nb, options=_state["options"], env=_env())
+    if not _state["cache"].peek("notebook-run", run_parts(job)):
+        log.info("%s: the cache holds no outputs of its code cells as they now are: full rebuild", NOTEBOOK)
         return None
-    _make(source, nb, Path(page_file.src_dir))
+    tmp = Path(page_file.src_dir)
+    try:
+        tmp.mkdir(mode=0o700)
+    except OSError:
+        return None
+    _make(source, nb, tmp)
     shipped.content_string = nbformat.writes(nb) + "\n"
     return [NOTEBOOK], [shipped]
 
@@ -320,18 +331,13 @@ def _job() -> SimpleNamespace:
                            options=_state["options"], env=_env())
 
 
-def _runs_on(nb) -> list[str]:
-    """What of a notebook its run reads: the code cells alone (a Markdown cell does not run), in
-    order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
-    ``raises-exception`` cell fail), and the kernel spec."""
-    code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(nb)]
-    return [repr(code), repr(nb.metadata.get("kernelspec"))]
-
-
 def run_parts(job) -> list[str]:
-    """The executed cells' cache key: what the run reads of the notebook (``_runs_on``),
-    mkdocs-jupyter's options and the environment."""
-    return [*_runs_on(job.nb), job.options, job.env]
+    """The executed cells' cache key: the code cells alone (a Markdown cell does not run), in
+    order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
+    ``raises-exception`` cell fail), the kernel spec, mkdocs-jupyter's options and the
+    environment."""
+    code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(job.nb)]
+    return [repr(code), repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
 
 
 def execute(job, plugin) -> list[dict]:

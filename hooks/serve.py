@@ -3,7 +3,7 @@
 mkdocs 1.6 serve rebuilds the whole site on any change (reloading the config, re-rendering every
 page, re-indexing every page for search). This hook (listed first; it changes no page) replaces
 serve's builder with one that first looks at what changed since the last build (the modification
-time and size of every file under the watched paths) and takes one of three routes:
+time and size of every file under the watched paths) and takes one of four routes:
 
 - nothing changed (a ``__pycache__`` write, a file touched back): no rebuild;
 - only pages changed, or only demo snippets that some pages include and nothing imports or
@@ -17,9 +17,10 @@ time and size of every file under the watched paths) and takes one of three rout
   replaced in place, and the post-build events run (the search index is written again); a warning
   on the way counts as a failure, as ``--strict`` does;
 - the source of a page that a hook makes, when that hook's ``serve_remake(path, config, files)``
-  says so (hooks/notebook.py, for ``docs/notebook/theory.py`` when only its Markdown cells
-  changed): the hook makes the page's input again and names the page and the files to write
-  with it (the shipped notebook); the page then takes the route above;
+  says so (hooks/notebook.py, for ``docs/notebook/theory.py`` when the cache holds the outputs
+  of its code cells as they now are: a Markdown edit): the hook makes the page's input again and
+  names the page and the files to write with it (the shipped notebook); the page then takes the
+  route above;
 - anything else (a title, a heading, an anchor or an equation number changed; ``mkdocs.yml``, a
   hook, the theme override, ``esm.py`` or a data file changed; a file added or deleted; an error
   or a warning in the fast route): serve's own full rebuild.
@@ -384,7 +385,7 @@ def on_serve(server, config, builder, **kwargs):
             except Exception as error:                         # noqa: BLE001 - a full build is always right
                 log.info("serve: could not tell what changed (%s: %s): full rebuild", type(error).__name__, error)
             if not pages:
-                log.info("serve: %s may be read by more than one page: full rebuild",
+                log.info("serve: %s may be read by more than one page, or no hook remakes a page from it: full rebuild",
                          ", ".join(os.path.relpath(c) for c in changed[:3]) + (" ..." if len(changed) > 3 else ""))
             if pages:
                 try:

@@ -93,7 +93,8 @@ class ServeProcess:
             except queue.Empty:
                 raise AssertionError("mkdocs serve finished no build in time:\n" + "".join(out[-40:])) from None
             if line is None:
-                raise AssertionError(f"mkdocs serve exited ({self.proc.wait()}):\n" + "".join(out[-40:]))
+                self.lines.put((at, None))         # and so will every later build
+                raise AssertionError(f"mkdocs serve exited ({self.proc.poll()}):\n" + "".join(out[-40:]))
             out.append(line)
             if any(mark in line for mark in (SERVING, RELOADED, FAILED)):
                 return out, at
