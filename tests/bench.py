@@ -45,7 +45,7 @@ from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "part1/intuition.md"
 SNIPPET = "part1/intuition/lookup.py"
-NOTEBOOK = "notebook/theory.py"
+NOTEBOOK = load_hook("notebook").NOTEBOOK     # the theory notebook's source
 NOTEBOOK_PROSE = "# each id is only an address"      # in a Markdown cell
 _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
 _INCLUDE = re.compile(r'^[ \t]*--8<--\s+"([^"]+)"\s*$')

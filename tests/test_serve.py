@@ -24,12 +24,13 @@ PAGE = "part1/intuition.md"
 OTHER = "part1/formal-definitions.md"
 DEMO = "part1/intuition/lookup.py"
 REFERENCED = ("## 1.4 Static versus contextual meaning", "## 1.4 Static versus contextualised meaning")
-NOTEBOOK = "notebook/theory.py"          # the notebook's source (hooks/notebook.py makes the page)
 NB_PROSE = "# each id is only an address"     # in a Markdown cell
 NB_CODE = "rng = np.random.default_rng(SEED + 1)\n"   # in a code cell
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran")
 
 serve_hook = load_hook("serve")
+_notebook_hook = load_hook("notebook")
+NOTEBOOK, DOWNLOAD = _notebook_hook.NOTEBOOK, _notebook_hook.DOWNLOAD     # its source, the shipped .ipynb
 
 
 # -- the parts that need no server -------------------------------------------------------------
@@ -68,7 +69,7 @@ def test_the_notebook_takes_the_one_page_route_only_while_the_cache_holds_its_ru
     config = SimpleNamespace(docs_dir=str(docs), site_dir=str(tmp_path / "site"), use_directory_urls=True,
                              plugins=SimpleNamespace(_current_plugin="hooks/notebook.py"))
     page = File(NOTEBOOK, src_dir=str(tmp_path / "made"), dest_dir=config.site_dir, use_directory_urls=True)
-    shipped = File.generated(config, hook.DOWNLOAD, content="the last build's notebook")
+    shipped = File.generated(config, DOWNLOAD, content="the last build's notebook")
     files = Files([page, shipped])
     nb = hook.build_notebook(source, ROOT / "snippets" / "esm.py")
     cache = hook.execcache.ExecCache(tmp_path / "cache")
@@ -296,7 +297,7 @@ def test_a_snippet_edit_reruns_its_blocks_and_rebuilds_its_page_alone(served):
     assert "Edited snippet output." not in served.html(PAGE)
 
 
-NOTEBOOK_ALONE = {"notebook/theory/index.html", "notebook/theory.ipynb", "search/search_index.json"}
+NOTEBOOK_ALONE = {"notebook/theory/index.html", DOWNLOAD, "search/search_index.json"}
 
 
 @pytest.mark.build
@@ -312,14 +313,14 @@ def test_a_notebook_prose_edit_rebuilds_its_page_alone_without_a_kernel(served):
         assert "cell outputs reused" in log and "running its" not in log, log[-3000:]
         assert words in served.html(NOTEBOOK)
         after = served.files()
-        shipped = json.loads(after["notebook/theory.ipynb"][0])
+        shipped = json.loads(after[DOWNLOAD][0])
         prose = "".join("".join(c["source"]) for c in shipped["cells"] if c["cell_type"] == "markdown")
         assert words in prose and "{{" not in prose
         assert "Numbers in the text are those of the published run" in prose
         assert _touched(before, after) == NOTEBOOK_ALONE
         _same_as_a_full_rebuild(served, cache)
     assert words not in served.html(NOTEBOOK)
-    assert words not in served.files()["notebook/theory.ipynb"][0].decode()
+    assert words not in served.files()[DOWNLOAD][0].decode()
 
 
 @pytest.mark.build
