@@ -15,19 +15,18 @@ the machine's load.
 from __future__ import annotations
 
 import argparse
-import functools
-import gzip
-import http.server
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from screenshot import serve  # noqa: E402  (the one static server of the tests and tools)
+
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 #: One page of each type: home, parts 1-3, exercises, primer, notebook, practice.
 PAGES = {
@@ -41,48 +40,6 @@ PAGES = {
     "practice": "practice/",
 }
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
-COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb", ".map")
-
-
-def serve_gzip(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    """A static server that compresses text as hosts do (GitHub Pages, Netlify, nginx)."""
-    cache: dict[Path, bytes] = {}
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive, as every host (GitHub Pages serves HTTP/2)
-
-        def log_message(self, *args):
-            pass
-
-        def end_headers(self):
-            self.send_header("Cache-Control", "max-age=600")
-            super().end_headers()
-
-        def send_head(self):
-            path = Path(self.translate_path(self.path))
-            if path.is_dir():
-                path = path / "index.html"
-            wants = "gzip" in self.headers.get("Accept-Encoding", "")
-            if not (wants and path.suffix in COMPRESSIBLE and path.is_file()):
-                return super().send_head()
-            if path not in cache:
-                cache[path] = gzip.compress(path.read_bytes(), 6, mtime=0)
-            body = cache[path]
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(str(path)))
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Vary", "Accept-Encoding")
-            self.end_headers()
-            import io
-            return io.BytesIO(body)
-
-    handler = functools.partial(Handler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 def run_once(url: str, chrome: str, multiplier: float | None = None, keep: Path | None = None) -> dict:
     if not LIGHTHOUSE.is_file():
         sys.exit("Lighthouse is not installed: run `npm ci` (make deps) first")
@@ -131,7 +88,7 @@ def main() -> int:
     if not Path(chrome).is_file():
         sys.exit(f"chromium not found at {chrome}: as root run `apt-get install -y chromium`, or set CHROME_PATH")
     pages = {p or "home": p for p in args.pages} if args.pages else PAGES
-    server, base = serve_gzip(args.site)
+    server, base = serve(args.site, max_age=600)   # GitHub Pages' cache lifetime
     load = os.getloadavg()[0]
     runs: dict[str, list[dict]] = {}
     try:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import http.server
+import io
 import os
 import shutil
 import threading
@@ -34,12 +36,47 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
+#: What a static host compresses (GitHub Pages, Netlify, nginx: gzip for text).
+COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb", ".map")
+
+
+def serve(site: Path, *, max_age: int | None = None) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Serve ``site`` on a free loopback port as a static host does: HTTP/1.1 keep-alive, text
+    gzip-compressed (level 6, each file once) for a browser that accepts it, so the bytes a
+    browser counts are those a reader fetches; with ``max_age``, a cache lifetime in seconds
+    (GitHub Pages gives 600). The browser tests, the screenshots and `make lighthouse` use it."""
+    cache: dict[Path, bytes] = {}
+
+    class Host(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
         def log_message(self, *args):
             pass
 
-    handler = functools.partial(Quiet, directory=str(site))
+        def end_headers(self):
+            if max_age is not None:
+                self.send_header("Cache-Control", f"max-age={max_age}")
+            super().end_headers()
+
+        def send_head(self):
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                path = path / "index.html"
+            wants = "gzip" in self.headers.get("Accept-Encoding", "")
+            if not (wants and path.suffix in COMPRESSIBLE and path.is_file()):
+                return super().send_head()
+            if path not in cache:
+                cache[path] = gzip.compress(path.read_bytes(), 6, mtime=0)
+            body = cache[path]
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return io.BytesIO(body)
+
+    handler = functools.partial(Host, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"

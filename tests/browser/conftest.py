@@ -1,5 +1,6 @@
 """Browser fixtures: the session's strict build (tests/conftest.py's `site`) served on a
-loopback port, and Debian's chromium driven by Python playwright (no browser download).
+loopback port as a host serves it (text gzip-compressed: screenshot.serve), and Debian's
+chromium driven by Python playwright (no browser download).
 
 Chromium is looked for in $CHROMIUM, then Debian's chromium-headless-shell, then chromium on
 PATH, then /usr/bin/chromium (screenshot.find_chromium); `make test` installs both packages with
