@@ -40,6 +40,8 @@ PAGES = {
     "practice": "practice/",
 }
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+
+
 def run_once(url: str, chrome: str, multiplier: float | None = None, keep: Path | None = None) -> dict:
     if not LIGHTHOUSE.is_file():
         sys.exit("Lighthouse is not installed: run `npm ci` (make deps) first")
@@ -99,12 +101,12 @@ def main() -> int:
                 runs[name].append(run_once(base + rel, chrome, args.cpu_multiplier, keep))
                 r = runs[name][-1]
                 print(f"{name} run {k + 1}: performance {r['performance']}, TBT {r['tbt']:.0f} ms, "
-                      f"{r['kb']:.0f} KB", file=sys.stderr, flush=True)
+                      f"{r['kb']:.0f} KiB", file=sys.stderr, flush=True)
     finally:
         server.shutdown()
     print(f"Lighthouse mobile, simulated throttling (CPU x{args.cpu_multiplier or 4:g}), median of {args.runs}; "
           f"load average {load:.1f} at start")
-    print("| page | URL | performance | accessibility | best practices | SEO | transfer KB | LCP s | TBT ms"
+    print("| page | URL | performance | accessibility | best practices | SEO | transfer KiB | LCP s | TBT ms"
           " | CLS | CPU index | audits < 0.9 |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, rows in runs.items():

@@ -17,6 +17,7 @@ import os
 import shutil
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def find_chromium(*, headless_shell: bool = False) -> str | None:
@@ -36,15 +37,29 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-#: What a static host compresses (GitHub Pages, Netlify, nginx: gzip for text).
+#: The files served gzip-compressed: text, as static hosts compress it.
 COMPRESSIBLE = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb", ".map")
 
 
+def accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header accepts gzip ("gzip;q=0" refuses it)."""
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            q = params.strip().removeprefix("q=").strip() if params.strip().startswith("q=") else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
 def serve(site: Path, *, max_age: int | None = None) -> tuple[http.server.ThreadingHTTPServer, str]:
-    """Serve ``site`` on a free loopback port as a static host does: HTTP/1.1 keep-alive, text
-    gzip-compressed (level 6, each file once) for a browser that accepts it, so the bytes a
-    browser counts are those a reader fetches; with ``max_age``, a cache lifetime in seconds
-    (GitHub Pages gives 600). The browser tests, the screenshots and `make lighthouse` use it."""
+    """Serve ``site`` on a free loopback port much as a static host does: HTTP/1.1 keep-alive,
+    "dir" redirected to "dir/", text gzip-compressed at level 6 (each file once) for a browser
+    that accepts gzip, so the bytes a browser counts are compressed ones (a host's compression
+    level and headers differ); with ``max_age``, a cache lifetime in seconds (GitHub Pages
+    gives 600). The browser tests, the screenshots and `make lighthouse` use it."""
     cache: dict[Path, bytes] = {}
 
     class Host(http.server.SimpleHTTPRequestHandler):
@@ -60,10 +75,12 @@ def serve(site: Path, *, max_age: int | None = None) -> tuple[http.server.Thread
 
         def send_head(self):
             path = Path(self.translate_path(self.path))
-            if path.is_dir():
+            if path.is_dir():   # the base class redirects "dir" to "dir/" (as hosts do) or lists it
+                if not urlsplit(self.path).path.endswith("/"):
+                    return super().send_head()
                 path = path / "index.html"
-            wants = "gzip" in self.headers.get("Accept-Encoding", "")
-            if not (wants and path.suffix in COMPRESSIBLE and path.is_file()):
+            if not (accepts_gzip(self.headers.get("Accept-Encoding", "")) and path.suffix in COMPRESSIBLE
+                    and path.is_file()):
                 return super().send_head()
             if path not in cache:
                 cache[path] = gzip.compress(path.read_bytes(), 6, mtime=0)

@@ -112,9 +112,10 @@ class Traffic:
     errors: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     offsite: list[str] = field(default_factory=list)
-    bytes: int = 0
+    bytes: int = 0                 # received from the site: compressed bodies and headers
     requests: int = 0
     in_flight: set = field(default_factory=set)
+    unsized: list[str] = field(default_factory=list)   # finished, but no sizes: the page was closed
 
     def watch_page(self, page) -> None:
         page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
@@ -153,11 +154,13 @@ class Traffic:
 
     def _finished(self, r) -> None:
         self.in_flight.discard(r)
+        if not r.url.startswith(self.base):
+            return
         try:
             sizes = r.sizes()
             self.bytes += sizes["responseBodySize"] + sizes["responseHeadersSize"]
         except Exception:   # the page was closed before the sizes were known
-            pass
+            self.unsized.append(r.url)
 
     def problems(self) -> list[str]:
         return ([f"error: {e}" for e in self.errors] + [f"failed: {f}" for f in self.failed]

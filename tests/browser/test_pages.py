@@ -4,7 +4,7 @@ formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure i
 (it has a size and enough pixels that stand out from the background); axe-core finds no
 serious or critical accessibility violation; at a phone's width the page is no wider than the
 window; it costs its reader at most PAGE_BUDGET, compressed as a host serves it, everything it
-fetched included; lesson pages show reading time, previous and next links. The page weights are
+fetched from the site while laid out whole included; lesson pages show reading time, previous and next links. The page weights are
 written to page-weights.txt (and .json) next to the built site, by every worker."""
 
 from __future__ import annotations
@@ -22,11 +22,16 @@ from browser.conftest import AXE, SETTLE, lesson_sources, page_sources, url_of
 
 PAGES = page_sources()
 SCHEMES = ["light", "dark"]
-#: Largest transfer of one page, in bytes as the browser received them from a host that gzips
-#: text (tests/screenshot.py's server): everything the page fetched while the test laid out all
-#: of it, light scheme (HTML, CSS, scripts, the fonts its formulas use; the search index only
-#: once the reader opens search). 200 KB (KiB, as Lighthouse counts and `make lighthouse` prints).
+#: Largest transfer of one page, in bytes as the browser received them from a server that gzips
+#: text (tests/screenshot.py's): everything the page fetched from the site while the test laid
+#: all of it out, light scheme, desktop width, its favicon included (HTML, CSS, scripts, the
+#: fonts its formulas use; the search index only once the reader opens search). A reader's first
+#: load fetches at most that. 200 KB in Lighthouse's unit (KiB), which `make lighthouse` prints.
 PAGE_BUDGET = 200 * 1024
+
+#: The page's icon, which a browser that shows tabs fetches (the headless shell does not).
+FAVICON = "() => document.querySelector('link[rel~=icon]')?.href ?? null"
+FETCH = "async (url) => { await (await fetch(url)).arrayBuffer(); }"
 
 RAW_TEX = r"""
 () => {
@@ -272,8 +277,6 @@ def test_page_in_browser(open_page, built, src, scheme):
         if v["impact"] in ("serious", "critical"):
             problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}")
 
-    traffic.settle(page)
-    problems += traffic.problems()
     if scheme == "light":
         # On a phone, every block laid out (the style above): the page is no wider than the window.
         page.set_viewport_size(PHONE)
@@ -281,7 +284,18 @@ def test_page_in_browser(open_page, built, src, scheme):
         wide = page.evaluate(TOO_WIDE)
         if wide["scroll"] > wide["window"]:
             problems.append(f"the page is {wide['scroll']} px wide in a {wide['window']} px window: {wide['boxes']}")
+        icon = page.evaluate(FAVICON)
+        if icon is None:
+            problems.append("no <link rel=icon>")
+        else:   # counted once its request has finished (the load's network idle is long past)
+            with page.expect_request_finished(lambda r: r.url == icon):
+                page.evaluate(FETCH, icon)
+    traffic.settle(page)
+    problems += traffic.problems()
+    if scheme == "light":
         record_weight(built.dir.parent / "page-weights.json", src, traffic.bytes)
+        if traffic.unsized:
+            problems.append(f"requests of unknown size: {traffic.unsized[:3]}")
         if traffic.bytes > PAGE_BUDGET:
             problems.append(f"page weight {traffic.bytes:,d} bytes > budget {PAGE_BUDGET:,d}")
     assert not problems, f"{src} ({scheme}):\n  " + "\n  ".join(problems)
