@@ -4,8 +4,9 @@ formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure i
 (it has a size and enough pixels that stand out from the background); axe-core finds no
 serious or critical accessibility violation; at a phone's width the page is no wider than the
 window; it costs its reader at most PAGE_BUDGET, compressed as a host serves it, everything it
-fetched from the site while laid out whole included; lesson pages show reading time, previous and next links. The page weights are
-written to page-weights.txt (and .json) next to the built site, by every worker."""
+fetched from the site while laid out whole included; lesson pages show reading time, previous
+and next links. The page weights are written to page-weights.txt (and .json) next to the built
+site, by every worker."""
 
 from __future__ import annotations
 
