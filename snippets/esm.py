@@ -262,6 +262,7 @@ def shape_table(dims: dict[str, int], rows: Iterable[tuple]) -> str:
 PALETTE = ("#2f7fd0", "#e8772e", "#1b9e77", "#cc4a8b", "#8c7ad6", "#a08c1e")
 _INK = "#010101"    # text, axes, ticks: becomes currentColor
 _GRID = "#020202"   # grid lines: becomes currentColor (kept faint by their alpha)
+_SVG_STYLE = '<defs>\n  <style type="text/css">*{stroke-linejoin: round; stroke-linecap: butt}</style>\n </defs>\n'
 
 
 def _style():
@@ -379,6 +380,15 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # version: without it two builds are byte-identical); no ids nothing refers to (matplotlib
     # names every group figure_1, axes_1, ...); coordinates to 0.01 pt; no whitespace between tags.
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    # matplotlib's one style rule, *{stroke-linejoin: round; stroke-linecap: butt}, as the root's
+    # presentation attributes: both properties are inherited, and matplotlib writes a different
+    # cap or join on the element that needs it. Inline in a page, a <style> is a sheet of the
+    # whole document: each one parsed restyled every element of the page, and its `*` rule was
+    # matched against every element (tests/browser/test_pages.py checks the computed values).
+    text = text.replace(_SVG_STYLE, "", 1)
+    if "<style" in text:
+        raise AssertionError(f"matplotlib's SVG style is no longer {_SVG_STYLE!r}: {text[:600]}")
+    text = text.replace("<svg ", '<svg stroke-linejoin="round" stroke-linecap="butt" ', 1)
     refs = set(re.findall(r'(?:url\(#|href="#)([^")]+)', text))
     text = re.sub(r' id="([^"]+)"', lambda m: m[0] if m[1] in refs else "", text)
     text = re.sub(r'\b(d|transform|x|y|x1|x2|y1|y2|width|height|points|viewBox)="([^"]*)"',

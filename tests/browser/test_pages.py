@@ -152,6 +152,25 @@ TOO_WIDE = """
   return {scroll: root.scrollWidth, window: root.clientWidth, boxes: out.slice(0, 3).map((o) => o.what)};
 }
 """
+#: matplotlib styles its SVG with one rule, *{stroke-linejoin: round; stroke-linecap: butt}; the
+#: figures carry it as their root's presentation attributes instead (snippets/esm.py). The rule's
+#: meaning, checked against the browser's cascade: every element of a figure draws the cap and
+#: join its own style attribute gives it, and otherwise butt and round. Elements that differ.
+STROKES = r"""
+() => {
+  const own = (el, prop) => (el.getAttribute("style") || "").match(new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([a-z]+)`))?.[1];
+  const bad = [];
+  for (const el of document.querySelectorAll(".esm-svg, .esm-svg *")) {
+    const css = getComputedStyle(el);
+    for (const [prop, rule] of [["stroke-linecap", "butt"], ["stroke-linejoin", "round"]]) {
+      const want = own(el, prop) ?? rule;
+      if (css.getPropertyValue(prop) !== want)
+        bad.push(`${el.tagName} ${prop} ${css.getPropertyValue(prop)}, not ${want}`);
+    }
+  }
+  return {checked: document.querySelectorAll(".esm-svg *").length, bad: bad.slice(0, 3)};
+}
+"""
 #: The phone width it is checked at (test_scroll's smallest window).
 PHONE = {"width": 360, "height": 800}
 
@@ -279,6 +298,8 @@ def test_page_in_browser(open_page, built, src, scheme):
             problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}")
 
     if scheme == "light":
+        strokes = page.evaluate(STROKES)
+        problems += [f"figure stroke: {b}" for b in strokes["bad"]]
         # On a phone, every block laid out (the style above): the page is no wider than the window.
         page.set_viewport_size(PHONE)
         page.evaluate(SETTLE)
