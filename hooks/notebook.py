@@ -510,22 +510,6 @@ _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
 _PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
 _PASS = re.compile(r"^PASS(?: \[([^\]]+)\])? (.*?): (.*)$")
 
-STYLE = """<style>
-.esm-notebook .jp-Cell { margin: 0; }
-.esm-notebook .jp-CodeCell .highlight { margin: 0.8em 0 0; }
-.esm-notebook .jp-CodeCell .highlight pre { margin: 0; }
-.esm-notebook .esm-nb-output { margin: 0 0 1em; padding: 0.3em 0 0.1em; }
-.esm-notebook .esm-nb-output pre { margin: 0.2em 0; }
-.esm-notebook .esm-nb-output pre > code { font-size: 0.72rem; background: transparent;
-  white-space: pre-wrap; padding: 0.3em 0.8em;
-  border-left: 0.2rem solid var(--md-default-fg-color--lightest); }
-.esm-notebook .jp-RenderedHTML { margin: 0 0 1em; }
-.esm-notebook details.esm-helpers pre > code { max-height: 30em; }
-.md-typeset .esm-download { margin: 0 0 1.2em; }
-</style>
-"""
-
-
 def _math(segment: str) -> str:
     """Mark the math of rendered Markdown for hooks/katex.py (code spans are left alone)."""
     out, last = [], 0
@@ -615,7 +599,7 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     html = re.sub(r"(</h1>)", lambda m: m[1] + "\n" + link, html, count=1)
     if link not in html:
         html = link + html
-    return STYLE + html
+    return html
 
 
 def _glue_hook():
