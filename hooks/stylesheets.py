@@ -13,18 +13,37 @@ cannot rewrite. ``@charset`` lines are dropped and one is written first. The sit
 of every page's first load); strings are read as strings, so a "/*" inside one stays. The
 sheets themselves stay in the site. The book build (`make pdf`, mkdocs-print-site-plugin) keeps its links: the
 plugin copies its own sheets into the site only after the pages are written.
+
+`mkdocs build` then takes out of the third-party sheets (Material's, KaTeX's: the minified ones,
+which come first) every rule that no page can use (PurgeCSS, hooks/purge_css.cjs): a selector
+stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
+of the site (Material and learner.js make elements at run time; a script's every word counts),
+and so do the custom properties that a kept rule, the site's own sheets, a page or a script
+reads. Material builds two class names from parts, which no word of its script holds: they
+are kept by name (SAFELIST). The site's own sheets are kept whole. The bundle is written again
+under the hash of what is left, and every page is pointed at it; about a third of the bytes
+of Material's sheets go (tests/browser/test_pages.py checks on every page that no rule taken
+out applies to an element). The result is kept between builds (hooks/execcache.py), keyed on
+the sheets, what the pages and scripts hold, this file, hooks/purge_css.cjs and
+package-lock.json. `mkdocs serve` ships the whole bundle: the pages' content would decide the
+stylesheet, and an edited page would have to rebuild every other.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
+import json
 import posixpath
 import re
+import subprocess
 from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
+
+import execcache     # hooks/ is on sys.path while mkdocs loads a hook
 
 _RUN = re.compile(r'(?:<link rel="stylesheet" href="[^"]+">\s*)+')
 _HREF = re.compile(r'href="([^"]+)"')
@@ -34,15 +53,35 @@ _CHARSET = re.compile(r'@charset\s+"[^"]*";')
 _MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/")   # a map of one sheet misleads in the bundle
 _COMMENT_OR_STRING = re.compile(r"""/\*.*?\*/\n?|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""", re.S)
 _DIR = "assets/stylesheets"
+#: Classes that Material's script puts together from parts (`tabbed-control--${e}`): the
+#: buttons that scroll a row of tab labels wider than the page.
+SAFELIST = ["tabbed-control--next", "tabbed-control--prev"]
+_START_TAG = re.compile(r"""<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+_ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")        # PurgeCSS's own reading of a text it knows nothing of
+_VAR = re.compile(r"var\(\s*(--[\w-]+)")
+_ROOT = Path(__file__).resolve().parents[1]
 
 _bundle: dict[str, object] = {}
+_linked: list[str] = []     # the pages written with a link to the bundle (not 404.html: a template)
+_command = "build"
+
+
+def on_startup(command, dirty, **kwargs):
+    global _command
+    _command = command
 
 
 def on_config(config, **kwargs):
     _bundle.clear()
+    _linked.clear()
 
 
 def _merged(site: Path, sheets: list[str]) -> str:
+    return '@charset "UTF-8";\n' + "".join(_parts(site, sheets))
+
+
+def _parts(site: Path, sheets: list[str]) -> list[str]:
     parts = []
     for sheet in sheets:
         css = _CHARSET.sub("", _MAP.sub("", (site / sheet).read_text(encoding="utf-8")))
@@ -55,7 +94,7 @@ def _merged(site: Path, sheets: list[str]) -> str:
         if (left := _ANY_URL.search(css)) is not None:
             raise PluginError(f"stylesheets hook: {sheet}: a url() not rewritten: {css[left.start():left.start() + 60]!r}")
         parts.append(f"/* {sheet} */\n{css}\n")
-    return '@charset "UTF-8";\n' + "".join(parts)
+    return parts
 
 
 def on_post_page(output, page, config, **kwargs):
@@ -79,4 +118,87 @@ def on_post_page(output, page, config, **kwargs):
         raise PluginError(f"stylesheets hook: {page.file.src_uri} links {sheets}, other pages "
                           f"{_bundle['sheets']}: one bundle serves all pages")
     link = f'<link rel="stylesheet" href="{get_relative_url(_bundle["name"], page.url)}">\n'
+    _linked.append(page.file.abs_dest_path)
     return output[:run.start()] + link + output[run.end():]
+
+
+# -- mkdocs build: the rules no page uses ------------------------------------------------------
+
+def used(pages: list[str], scripts: list[str]) -> dict:
+    """What PurgeCSS may keep: every tag name, attribute name and value, class and id in the
+    start tags of ``pages``, and every word of ``scripts``."""
+    tags, names, values, classes, ids = set(), set(), set(), set(), set()
+    for text in pages:
+        for tag in _START_TAG.finditer(text):
+            tags.add(tag[1].lower())
+            for attr in _ATTRIBUTE.finditer(tag[2]):
+                name = attr[1].lower()
+                names.add(name)
+                value = next((v for v in attr.groups()[1:] if v is not None), None)
+                if value is None:
+                    continue
+                value = html.unescape(value)
+                values.add(value)
+                if name == "class":
+                    classes.update(value.split())
+                elif name == "id":
+                    ids.add(value)
+    words = set()
+    for text in scripts:
+        words.update(_WORD.findall(text))
+    return {"tags": sorted(tags), "classes": sorted(classes), "ids": sorted(ids),
+            "attributes": {"names": sorted(names), "values": sorted(values)}, "undetermined": sorted(words)}
+
+
+def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache) -> str:
+    """``css`` without the rules and custom properties that nothing in ``used(pages, scripts)``
+    can use (hooks/purge_css.cjs), from ``cache`` when these inputs made it before."""
+    digest = hashlib.sha256()
+    for text in (css, *pages, "\0", *scripts, "\0", *variables, "\0", *SAFELIST):
+        digest.update(hashlib.sha256(text.encode()).digest())
+    parts = [digest.hexdigest(), Path(__file__).read_text(encoding="utf-8"),
+             (_ROOT / "hooks" / "purge_css.cjs").read_text(encoding="utf-8"),
+             hashlib.sha256((_ROOT / "package-lock.json").read_bytes()).hexdigest()]
+    stored = cache.get("css-purge", parts)
+    if isinstance(stored, str):
+        return stored
+    if not (_ROOT / "node_modules" / "purgecss").is_dir():
+        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
+    request = json.dumps({"css": css, "used": used(pages, scripts), "safelist": SAFELIST, "variables": variables})
+    done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
+                          text=True, encoding="utf-8", cwd=_ROOT)
+    if done.returncode != 0:
+        raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")
+    out = json.loads(done.stdout)["css"]
+    cache.put("css-purge", parts, out, {"files": {}, "dists": {}})
+    return out
+
+
+def on_post_build(config, **kwargs):
+    if _command == "serve" or "print-site" in config.plugins or not _bundle:
+        return
+    site = Path(config.site_dir)
+    sheets = _bundle["sheets"]
+    third = [s for s in sheets if s.endswith(".min.css")]
+    if sheets[:len(third)] != third:
+        raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
+    own = _parts(site, sheets[len(third):])
+    pages = sorted(site.rglob("*.html"))
+    texts = [p.read_text(encoding="utf-8") for p in pages]
+    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))]
+    variables = sorted({v for text in [*own, *texts, *scripts] for v in _VAR.findall(text)})
+    kept = purge("".join(_parts(site, third)), texts, scripts, variables,
+                 execcache.ExecCache.from_env(Path(config.config_file_path).parent))
+    text = '@charset "UTF-8";\n' + kept + "".join(own)
+    name = f"{_DIR}/site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+    (site / _bundle["name"]).unlink()
+    (site / name).write_text(text, encoding="utf-8")
+    old, new = posixpath.basename(_bundle["name"]), posixpath.basename(name)
+    texts_by_path = dict(zip(map(str, pages), texts))
+    for path in _linked:
+        page = texts_by_path[str(Path(path))]
+        link = re.search(rf'<link rel="stylesheet" href="(?:\.\./)*{_DIR}/{re.escape(old)}">', page)
+        if link is None:
+            raise PluginError(f"stylesheets hook: {Path(path).relative_to(site)} does not link {_bundle['name']}")
+        Path(path).write_text(page[:link.start()] + link[0].replace(old, new) + page[link.end():], encoding="utf-8")
+    _bundle["name"] = name

@@ -72,6 +72,22 @@ def test_math_pages_link_katex_css_and_fonts_exist(site):
         assert (merged.parent / font).is_file(), font
 
 
+def test_the_stylesheet_purge_leaves_no_custom_property_unset(site):
+    """`mkdocs build` drops the custom properties that no kept rule reads (hooks/stylesheets.py):
+    none that the bundle, a page or a script reads was dropped. (The rules it drops are checked
+    in the browser, tests/browser/test_pages.py.)"""
+    stylesheets = site.dir / "assets" / "stylesheets"
+    bundle = re.search(r'href="(assets/stylesheets/site\.[0-9a-f]{8}\.css)"', site.html("index.md"))[1]
+    purged = (site.dir / bundle).read_text(encoding="utf-8")
+    third = [*stylesheets.glob("*.min.css"), site.dir / "assets" / "katex" / "katex.min.css"]
+    declared = re.compile(r"(--[\w-]+)\s*:")
+    dropped = {v for p in third for v in declared.findall(p.read_text(encoding="utf-8"))} - set(declared.findall(purged))
+    assert dropped, "the purge dropped no custom property"
+    readers = [purged, *(p.read_text(encoding="utf-8") for p in site.dir.rglob("*") if p.suffix in (".html", ".js"))]
+    read = {v for text in readers for v in re.findall(r"var\(\s*(--[\w-]+)", text)}
+    assert read & dropped == set()
+
+
 EXTERNAL = re.compile(
     r"""(?:<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc|<link\b[^>]*\bhref)\s*=\s*["']?(?:https?:)?//"""
     r"""|@import\s+(?:url\()?["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//""",

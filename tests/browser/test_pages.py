@@ -16,10 +16,13 @@ import io
 import json
 import math
 import os
+import re
+import sys
+from pathlib import Path
 
 import pytest
 
-from browser.conftest import AXE, SETTLE, lesson_sources, page_sources, url_of
+from browser.conftest import AXE, ROOT, SETTLE, lesson_sources, page_sources, url_of
 
 PAGES = page_sources()
 SCHEMES = ["light", "dark"]
@@ -171,6 +174,51 @@ STROKES = r"""
   return {checked: document.querySelectorAll(".esm-svg *").length, bad: bad.slice(0, 3)};
 }
 """
+#: `mkdocs build` takes out of Material's and KaTeX's sheets the rules that no page uses
+#: (hooks/stylesheets.py, PurgeCSS reading the pages' tags and the scripts' words). Checked here
+#: by the browser's own selector engine, on the page as its scripts left it: no selector taken
+#: out (the whole sheets against the bundle the page links, rule by rule, as Chromium parses
+#: them) matches an element, once the parts that depend on a state (:hover, :checked, ...) or
+#: style no element of their own (::before, ...) are taken off it, which can only widen it.
+#: The selectors taken out that match, and those the browser could not read once widened.
+REMOVED_RULES = r"""
+(texts) => {
+  // The individual selectors of every style rule of a sheet's text, as Chromium reads them.
+  const selectors = (text) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    const out = new Set();
+    const walk = (rules) => {
+      for (const rule of rules) {
+        if (rule.selectorText !== undefined) {
+          let depth = 0, start = 0; const s = rule.selectorText;
+          for (let i = 0; i <= s.length; i++) {
+            const ch = s[i];
+            if (ch === "(" || ch === "[") depth++;
+            else if (ch === ")" || ch === "]") depth--;
+            else if ((ch === "," && depth === 0) || i === s.length) { out.add(s.slice(start, i).trim()); start = i + 1; }
+          }
+        }
+        if (rule.cssRules) walk(rule.cssRules);
+      }
+    };
+    walk(sheet.cssRules);
+    return out;
+  };
+  const kept = selectors(texts.purged);
+  const removed = [...selectors(texts.whole)].filter((s) => !kept.has(s));
+  // Take away what depends on a state or draws no element of its own: the rest matches every
+  // element the selector can ever style (and more).
+  const STATE = /::?(?:before|after|marker|placeholder|selection|first-letter|first-line|backdrop|-webkit-[\w-]+|hover|focus|focus-visible|focus-within|active|visited|link|target|checked|disabled|enabled|indeterminate|invalid|valid|placeholder-shown|popover-open|modal|open|closed|autofill|default|fullscreen)(?:\([^()]*\))?/g;
+  const loose = (s) => s.replace(STATE, "").replace(/(^|[\s>+~(,])(?=[\s>+~),]|$)/g, "$1*");
+  const matched = [], unparsed = [];
+  for (const s of removed) {
+    try { if (document.querySelector(loose(s))) matched.push(s); }
+    catch (e) { unparsed.push(`${s} -> ${loose(s)}`); }
+  }
+  return {removed: removed.length, matched: matched.slice(0, 5), unparsed: unparsed.slice(0, 5)};
+}
+"""
 #: The phone width it is checked at (test_scroll's smallest window).
 PHONE = {"width": 360, "height": 800}
 
@@ -190,6 +238,26 @@ def visible_fraction(png: bytes, bg: tuple[int, int, int]) -> float:
     weights = np.array([0.2126, 0.7152, 0.0722])
     far = np.abs(rgb @ weights - np.array(bg, dtype=float) @ weights) > 60
     return float(far.mean()) if far.size else 0.0
+
+
+@functools.cache
+def sheets_of(site: str) -> dict[str, str]:
+    """The third-party sheets whole (as hooks/stylesheets.py merges them) and the bundle the
+    pages link, purged."""
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        import stylesheets
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    root = Path(site)
+    text = (root / "index.html").read_text(encoding="utf-8")
+    bundle = re.search(r'<link rel="stylesheet" href="(assets/stylesheets/site\.[0-9a-f]{8}\.css)">', text)
+    assert bundle, "the home page links no stylesheet bundle"
+    # 404.html, a template no page event sees, links the sheets one by one, in the bundle's order
+    links = re.findall(r'<link rel="stylesheet" href="/([^"]+)">', (root / "404.html").read_text(encoding="utf-8"))
+    third = [link for link in links if link.endswith(".min.css")]
+    assert len(third) == 3, links
+    return {"whole": stylesheets._merged(root, third), "purged": (root / bundle[1]).read_text(encoding="utf-8")}
 
 
 @functools.cache
@@ -285,6 +353,11 @@ def test_page_in_browser(open_page, built, src, scheme):
 
     # Figures: each has a size and visibly stands out from the background in this scheme.
     problems += figure_problems(page, scheme)
+
+    # No rule the build took out of the sheets applies to an element of the page.
+    removed = page.evaluate(REMOVED_RULES, sheets_of(str(built.dir)))
+    problems += [f"a rule taken out of the stylesheets applies: {s}" for s in removed["matched"]]
+    problems += [f"a selector taken out of the stylesheets, unreadable widened: {s}" for s in removed["unparsed"]]
 
     # Accessibility: no serious or critical violation.
     # Blocks that content-visibility:auto skips off screen are left "incomplete" by axe's

@@ -1,0 +1,36 @@
+// Unused rules out of the third-party stylesheets, for hooks/stylesheets.py (PurgeCSS).
+// Reads one JSON request on stdin:
+//   {"css": "...", "used": {"tags": [], "classes": [], "ids": [],
+//    "attributes": {"names": [], "values": []}, "undetermined": []},
+//    "safelist": ["class", ...], "variables": ["--name", ...]}
+// and writes {"css": "..."} on stdout. "used" is what the built pages and scripts hold (read by
+// the hook). PurgeCSS keeps a selector when every class, id, tag and attribute in it is used or
+// safelisted (what stands inside :not() or :has() does not count), and a rule while one of its
+// selectors is kept; custom properties that nothing kept reads go too, except "variables" (read
+// by the site's own sheets, which are not purged). @font-face and @keyframes stay. The sheets
+// come as one text: PurgeCSS decides which custom properties are read one sheet at a time, and
+// Material's palette sheet sets those its main sheet reads. An error exits non-zero, on stderr.
+"use strict";
+const { PurgeCSS } = require("purgecss");
+
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => (input += chunk));
+process.stdin.on("end", async () => {
+  try {
+    const request = JSON.parse(input);
+    const [result] = await new PurgeCSS().purge({
+      content: [{ raw: JSON.stringify(request.used), extension: "esm-used" }],
+      extractors: [{ extensions: ["esm-used"], extractor: (raw) => JSON.parse(raw) }],
+      css: [{ raw: request.css }],
+      safelist: { standard: request.safelist, variables: request.variables },
+      variables: true,
+      fontFace: false,
+      keyframes: false,
+    });
+    process.stdout.write(JSON.stringify({ css: result.css }));
+  } catch (err) {
+    process.stderr.write(String((err && err.stack) || err) + "\n");
+    process.exit(1);
+  }
+});
