@@ -336,6 +336,28 @@ def _palette_png(b64: str) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def _unwrap_bare_groups(text: str) -> str:
+    """The SVG without its ``<g>`` elements that have no attribute, their children in their
+    place: such a group changes nothing drawn (it has no transform, style, clip or id), and once
+    the unused ids are gone matplotlib's nesting leaves about 90 of them per figure (1,099 on
+    the notebook's page, 7 % of its elements)."""
+    out, bare, at = [], [], 0
+    text = text.replace("<g/>", "")           # an empty one (a colorbar's) draws nothing either
+    for tag in re.finditer(r"<g>|<g\s[^>]*>|</g>", text):
+        out.append(text[at:tag.start()])
+        at = tag.end()
+        if tag[0] == "</g>":
+            if not bare.pop():
+                out.append(tag[0])
+        else:
+            bare.append(tag[0] == "<g>")
+            if not bare[-1]:
+                out.append(tag[0])
+    if bare:
+        raise AssertionError("unbalanced <g> in matplotlib's SVG")
+    return "".join(out) + text[at:]
+
+
 def svg(fig, *, alt: str, caption: str | None = None) -> str:
     """The figure as inline SVG wrapped in ``<figure>``; closes ``fig``.
 
@@ -348,13 +370,24 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     import matplotlib.pyplot as plt
     salt = hashlib.sha256(alt.encode()).hexdigest()[:16]
     # Text made after `figure` returned (legends, ax.text) missed the style and would be drawn
-    # in pure black, unreadable on the dark scheme: give default-black text the ink colour.
+    # in pure black, unreadable on the dark scheme: give default-black text the ink colour; so
+    # too the ticks and the outline of an axes made later (a colorbar's own, from fig.colorbar).
     from matplotlib.colors import to_hex
     from matplotlib.legend import Legend
+    from matplotlib.lines import Line2D
+    from matplotlib.spines import Spine
     from matplotlib.text import Text
     for t in fig.findobj(Text):
         if to_hex(t.get_color()) == "#000000":
             t.set_color(_INK)
+    for line in fig.findobj(Line2D):
+        for get, put in ((line.get_color, line.set_color), (line.get_markeredgecolor, line.set_markeredgecolor),
+                         (line.get_markerfacecolor, line.set_markerfacecolor)):
+            if to_hex(get(), keep_alpha=True) == "#000000ff":
+                put(_INK)
+    for spine in fig.findobj(Spine):
+        if to_hex(spine.get_edgecolor(), keep_alpha=True) == "#000000ff":
+            spine.set_edgecolor(_INK)
     for legend in fig.findobj(Legend):       # likewise legend frames: opaque white by default
         legend.set_frame_on(False)
     # Heatmaps: embed the data's own pixels, scaled up by the browser without smoothing, rather
@@ -395,6 +428,7 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
                   lambda m: f'{m[1]}="' + " ".join(re.sub(r"(-?\d+\.\d{2})\d+", r"\1", m[2]).split()) + '"',
                   text)
     text = re.sub(r">\s+<", "><", text)
+    text = _unwrap_bare_groups(text)
     text = re.sub(r'(xlink:href="data:image/png;base64,)([^"]+)"', lambda m: f'{m[1]}{_palette_png(m[2])}"', text)
     # Prefix the remaining ids (and every reference to one) with the salt, so that two figures
     # on one page never share an id.

@@ -390,3 +390,39 @@ def test_palette_png_of_an_rgb_png_without_alpha():
     img = _decoded(esm._palette_png(base64.b64encode(buf.getvalue()).decode("ascii")))
     assert img.mode == "P"
     assert np.array_equal(np.asarray(img.convert("RGBA")), np.concatenate([rgb, np.full((2, 2, 1), 255, np.uint8)], -1))
+
+
+def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
+    """Groups with no attribute are unwrapped (snippets/esm.py): every other element keeps its
+    order, its attributes and the attributes of its ancestors, which is all that decides how it
+    is drawn."""
+    def drawn(svg: str) -> list:
+        root = ET.fromstring(svg[svg.index("<svg"):svg.index("</svg>") + 6])
+        out = []
+        def walk(el, chain):
+            bare = el.tag.endswith("}g") and not el.attrib
+            if not bare:
+                out.append((el.tag, sorted(el.attrib.items()), chain))
+                chain = chain + (tuple(sorted(el.attrib.items())),)
+            for child in el:
+                walk(child, chain)
+        walk(root, ())
+        return out
+
+    def figure() -> str:      # lines, a fill, markers, a scatter, a heatmap, mathtext
+        fig, (ax, ax2) = esm.figure(ncols=2)
+        ax.plot([0, 1, 2], [1, 0, 1], "o-", label="line")
+        ax.fill_between([0, 1, 2], [0, 0.5, 0], alpha=0.3)
+        ax.scatter([0.5, 1.5], [0.2, 0.8], s=[10, 40], label="points")
+        ax.set_title(r"$\alpha_t$")
+        ax.legend()
+        fig.colorbar(ax2.imshow(np.arange(12.0).reshape(3, 4)), ax=ax2)   # an axes made outside the style
+        return esm.svg(fig, alt="groups")
+
+    made = figure()
+    assert "<g>" not in made and "<g/>" not in made and re.search(r"<g \w", made), "no group with attributes left"
+    assert "#000000" not in made and "currentColor" in made                 # the colorbar's ticks and outline too
+    monkeypatch.setattr(esm, "_unwrap_bare_groups", lambda text: text)
+    nested = figure()
+    assert nested.count("<g>") > 20
+    assert drawn(made) == drawn(nested)
