@@ -24,8 +24,8 @@ are kept by name (SAFELIST). The site's own sheets are kept whole. The bundle is
 under the hash of what is left, and every page is pointed at it; about a third of the bytes
 of Material's sheets go (tests/browser/test_pages.py checks on every page that no rule taken
 out applies to an element). The result is kept between builds (hooks/execcache.py), keyed on
-the sheets, what the pages and scripts hold, this file, hooks/purge_css.cjs and
-package-lock.json. `mkdocs serve` ships the whole bundle: the pages' content would decide the
+the sheets, what the pages and scripts hold, this file, hooks/purge_css.cjs and the node
+packages installed (npm's node_modules/.package-lock.json). `mkdocs serve` ships the whole bundle: the pages' content would decide the
 stylesheet, and an edited page would have to rebuild every other.
 """
 
@@ -153,17 +153,17 @@ def used(pages: list[str], scripts: list[str]) -> dict:
 def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache) -> str:
     """``css`` without the rules and custom properties that nothing in ``used(pages, scripts)``
     can use (hooks/purge_css.cjs), from ``cache`` when these inputs made it before."""
+    if not (_ROOT / "node_modules" / "purgecss").is_dir():
+        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
     digest = hashlib.sha256()
     for text in (css, *pages, "\0", *scripts, "\0", *variables, "\0", *SAFELIST):
         digest.update(hashlib.sha256(text.encode()).digest())
     parts = [digest.hexdigest(), Path(__file__).read_text(encoding="utf-8"),
              (_ROOT / "hooks" / "purge_css.cjs").read_text(encoding="utf-8"),
-             hashlib.sha256((_ROOT / "package-lock.json").read_bytes()).hexdigest()]
+             hashlib.sha256((_ROOT / "node_modules" / ".package-lock.json").read_bytes()).hexdigest()]
     stored = cache.get("css-purge", parts)
     if isinstance(stored, str):
         return stored
-    if not (_ROOT / "node_modules" / "purgecss").is_dir():
-        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
     request = json.dumps({"css": css, "used": used(pages, scripts), "safelist": SAFELIST, "variables": variables})
     done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
                           text=True, encoding="utf-8", cwd=_ROOT)
