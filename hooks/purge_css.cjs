@@ -2,12 +2,13 @@
 // Reads one JSON request on stdin:
 //   {"css": "...", "used": {"tags": [], "classes": [], "ids": [],
 //    "attributes": {"names": [], "values": []}, "undetermined": []},
-//    "safelist": ["class", ...], "variables": ["--name", ...]}
+//    "prefixes": ["tabbed-control--", ...], "variables": ["--name", ...]}
 // and writes {"css": "..."} on stdout. "used" is what the built pages and scripts hold (read by
 // the hook). PurgeCSS keeps a selector when every class, id, tag and attribute in it is used or
-// safelisted (what stands inside :not() or :has() does not count), and a rule while one of its
-// selectors is kept; custom properties that nothing kept reads go too, except "variables" (read
-// by the site's own sheets, which are not purged). @font-face and @keyframes stay. The sheets
+// begins with one of "prefixes" (a name a script completes at run time); what stands inside
+// :not() or :has() does not count. A rule stays while one of its selectors does; custom
+// properties that nothing kept reads go, except "variables" (read by the site's own sheets,
+// which are not purged, its pages or its scripts). @font-face and @keyframes stay. The sheets
 // come as one text: PurgeCSS decides which custom properties are read one sheet at a time, and
 // Material's palette sheet sets those its main sheet reads. An error exits non-zero, on stderr.
 "use strict";
@@ -23,7 +24,10 @@ process.stdin.on("end", async () => {
       content: [{ raw: JSON.stringify(request.used), extension: "esm-used" }],
       extractors: [{ extensions: ["esm-used"], extractor: (raw) => JSON.parse(raw) }],
       css: [{ raw: request.css }],
-      safelist: { standard: request.safelist, variables: request.variables },
+      safelist: {
+        standard: request.prefixes.map((p) => new RegExp("^" + p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))),
+        variables: request.variables,
+      },
       variables: true,
       fontFace: false,
       keyframes: false,

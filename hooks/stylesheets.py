@@ -17,10 +17,10 @@ plugin copies its own sheets into the site only after the pages are written.
 `mkdocs build` then takes out of the third-party sheets (Material's, KaTeX's: the minified ones,
 which come first) every rule that no page can use (PurgeCSS, hooks/purge_css.cjs): a selector
 stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
-of the site (Material and learner.js make elements at run time; a script's every word counts),
-and so do the custom properties that a kept rule, the site's own sheets, a page or a script
-reads. Material builds two class names from parts, which no word of its script holds: they
-are kept by name (SAFELIST). The site's own sheets are kept whole. The bundle is written again
+the pages run (Material and learner.js make elements at run time; a script's every word counts,
+and a name a script completes at run time, `tabbed-control--${e}`, keeps every name it can
+start), and so do the custom properties that a kept rule, the site's own sheets, a page or a
+script reads. The site's own sheets are kept whole. The bundle is written again
 under the hash of what is left, and every page is pointed at it; about a third of the bytes
 of Material's sheets go (tests/browser/test_pages.py checks on every page that no rule taken
 out applies to an element). The result is kept between builds (hooks/execcache.py), keyed on
@@ -53,12 +53,14 @@ _CHARSET = re.compile(r'@charset\s+"[^"]*";')
 _MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/")   # a map of one sheet misleads in the bundle
 _COMMENT_OR_STRING = re.compile(r"""/\*.*?\*/\n?|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""", re.S)
 _DIR = "assets/stylesheets"
-#: Classes that Material's script puts together from parts (`tabbed-control--${e}`): the
-#: buttons that scroll a row of tab labels wider than the page.
-SAFELIST = ["tabbed-control--next", "tabbed-control--prev"]
 _START_TAG = re.compile(r"""<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
 _ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+#: a script's or style's body (text, not markup) and a comment
+_RAW = re.compile(r"""(<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>)(.*?)</\2\s*>|<!--.*?-->""", re.S | re.I)
+_SCRIPT_SRC = re.compile(r'<script\b[^>]*?\bsrc="([^"]+)"')
 _WORD = re.compile(r"[A-Za-z0-9_-]+")        # PurgeCSS's own reading of a text it knows nothing of
+#: the start of a name a script completes at run time: `tabbed-control--${e}`, "md-tag--"+x
+_PREFIX = re.compile(r"""([A-Za-z_][\w-]*)(?:\$\{|["']\s*\+)""")
 _VAR = re.compile(r"var\(\s*(--[\w-]+)")
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,10 +128,16 @@ def on_post_page(output, page, config, **kwargs):
 
 def used(pages: list[str], scripts: list[str]) -> dict:
     """What PurgeCSS may keep: every tag name, attribute name and value, class and id in the
-    start tags of ``pages``, and every word of ``scripts``."""
+    start tags of ``pages`` (the bodies of their scripts and styles are text, not markup), and
+    every word of ``scripts`` and of the pages' own scripts."""
     tags, names, values, classes, ids = set(), set(), set(), set(), set()
+    words = set()
     for text in pages:
-        for tag in _START_TAG.finditer(text):
+        def raw(m):
+            if m[2] and m[2].lower() == "script":
+                words.update(_WORD.findall(m[3]))
+            return m[1] or ""
+        for tag in _START_TAG.finditer(_RAW.sub(raw, text)):
             tags.add(tag[1].lower())
             for attr in _ATTRIBUTE.finditer(tag[2]):
                 name = attr[1].lower()
@@ -143,35 +151,68 @@ def used(pages: list[str], scripts: list[str]) -> dict:
                     classes.update(value.split())
                 elif name == "id":
                     ids.add(value)
-    words = set()
     for text in scripts:
         words.update(_WORD.findall(text))
     return {"tags": sorted(tags), "classes": sorted(classes), "ids": sorted(ids),
             "attributes": {"names": sorted(names), "values": sorted(values)}, "undetermined": sorted(words)}
 
 
+def prefixes(texts: list[str]) -> list[str]:
+    """The starts of the names that scripts complete at run time (template literals and string
+    concatenations): every selector naming something that begins so is kept."""
+    return sorted({p for text in texts for p in _PREFIX.findall(text)})
+
+
+def scripts_of(site: Path, pages: dict[Path, str]) -> list[str]:
+    """The text of every script file that a page of ``pages`` (path -> HTML) loads."""
+    found: set[Path] = set()
+    for path, text in pages.items():
+        for src in _SCRIPT_SRC.findall(text):
+            if "//" in src:
+                raise PluginError(f"stylesheets hook: {path.relative_to(site)} loads {src}, not a file of the site")
+            src = html.unescape(src).split("?")[0]   # 404.html, a template, names them from the root
+            found.add(((site / src.lstrip("/")) if src.startswith("/") else (path.parent / src)).resolve())
+    missing = [p for p in found if not p.is_file()]
+    if missing:
+        raise PluginError(f"stylesheets hook: scripts the pages load are missing: {missing}")
+    return [p.read_text(encoding="utf-8") for p in sorted(found)]
+
+
+def _inputs_of_node() -> str:
+    """What PurgeCSS's answer depends on besides its request: the node packages installed."""
+    lock = _ROOT / "node_modules" / ".package-lock.json"
+    if not (_ROOT / "node_modules" / "purgecss").is_dir() or not lock.is_file():
+        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
+    return hashlib.sha256(lock.read_bytes()).hexdigest()
+
+
 def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache) -> str:
     """``css`` without the rules and custom properties that nothing in ``used(pages, scripts)``
     can use (hooks/purge_css.cjs), from ``cache`` when these inputs made it before."""
-    if not (_ROOT / "node_modules" / "purgecss").is_dir():
-        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
     digest = hashlib.sha256()
-    for text in (css, *pages, "\0", *scripts, "\0", *variables, "\0", *SAFELIST):
+    for text in (css, *pages, "\0", *scripts, "\0", *variables):
         digest.update(hashlib.sha256(text.encode()).digest())
     parts = [digest.hexdigest(), Path(__file__).read_text(encoding="utf-8"),
-             (_ROOT / "hooks" / "purge_css.cjs").read_text(encoding="utf-8"),
-             hashlib.sha256((_ROOT / "node_modules" / ".package-lock.json").read_bytes()).hexdigest()]
+             (_ROOT / "hooks" / "purge_css.cjs").read_text(encoding="utf-8"), _inputs_of_node()]
     stored = cache.get("css-purge", parts)
     if isinstance(stored, str):
         return stored
-    request = json.dumps({"css": css, "used": used(pages, scripts), "safelist": SAFELIST, "variables": variables})
-    done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
-                          text=True, encoding="utf-8", cwd=_ROOT)
+    inline = [m[3] for text in pages for m in _RAW.finditer(text) if m[2] and m[2].lower() == "script"]
+    request = json.dumps({"css": css, "used": used(pages, scripts), "prefixes": prefixes([*scripts, *inline]),
+                          "variables": variables})
+    try:
+        done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
+                              text=True, encoding="utf-8", cwd=_ROOT)
+    except FileNotFoundError:
+        raise PluginError("stylesheets hook: node is not installed (it runs PurgeCSS)") from None
     if done.returncode != 0:
         raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")
     out = json.loads(done.stdout)["css"]
     cache.put("css-purge", parts, out, {"files": {}, "dists": {}})
     return out
+
+
+_BUNDLE_LINK = re.compile(rf'(<link rel="stylesheet" href="(?:\.\./)*{_DIR}/)(site\.[0-9a-f]{{8}}\.css)(">)')
 
 
 def on_post_build(config, **kwargs):
@@ -183,22 +224,25 @@ def on_post_build(config, **kwargs):
     if sheets[:len(third)] != third:
         raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
     own = _parts(site, sheets[len(third):])
-    pages = sorted(site.rglob("*.html"))
-    texts = [p.read_text(encoding="utf-8") for p in pages]
-    scripts = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.js"))]
-    variables = sorted({v for text in [*own, *texts, *scripts] for v in _VAR.findall(text)})
-    kept = purge("".join(_parts(site, third)), texts, scripts, variables,
+    pages = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+    scripts = scripts_of(site, pages)
+    variables = sorted({v for text in [*own, *pages.values(), *scripts] for v in _VAR.findall(text)})
+    kept = purge("".join(_parts(site, third)), list(pages.values()), scripts, variables,
                  execcache.ExecCache.from_env(Path(config.config_file_path).parent))
     text = '@charset "UTF-8";\n' + kept + "".join(own)
-    name = f"{_DIR}/site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+    name = f"site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
     (site / _bundle["name"]).unlink()
-    (site / name).write_text(text, encoding="utf-8")
-    old, new = posixpath.basename(_bundle["name"]), posixpath.basename(name)
-    texts_by_path = dict(zip(map(str, pages), texts))
-    for path in _linked:
-        page = texts_by_path[str(Path(path))]
-        link = re.search(rf'<link rel="stylesheet" href="(?:\.\./)*{_DIR}/{re.escape(old)}">', page)
-        if link is None:
-            raise PluginError(f"stylesheets hook: {Path(path).relative_to(site)} does not link {_bundle['name']}")
-        Path(path).write_text(page[:link.start()] + link[0].replace(old, new) + page[link.end():], encoding="utf-8")
-    _bundle["name"] = name
+    (site / _DIR / name).write_text(text, encoding="utf-8")
+    # Every page that links a bundle (a `--dirty` build leaves pages it did not rebuild linking
+    # an earlier one) is pointed at this one; each page this build linked must have been found.
+    relinked = set()
+    for path, page in pages.items():
+        new, count = _BUNDLE_LINK.subn(lambda m: m[1] + name + m[3], page)
+        if count > 1:
+            raise PluginError(f"stylesheets hook: {path.relative_to(site)} links {count} bundles")
+        if count:
+            relinked.add(str(path))
+            if new != page:
+                path.write_text(new, encoding="utf-8")
+    if missed := [p for p in _linked if str(Path(p)) not in relinked]:
+        raise PluginError(f"stylesheets hook: {missed[0]} does not link {_bundle['name']}")

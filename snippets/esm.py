@@ -346,7 +346,9 @@ def _unwrap_bare_groups(text: str) -> str:
     for tag in re.finditer(r"<g>|<g\s[^>]*>|</g>", text):
         out.append(text[at:tag.start()])
         at = tag.end()
-        if tag[0] == "</g>":
+        if tag[0].endswith("/>"):                # empty, with attributes: kept as it is
+            out.append(tag[0])
+        elif tag[0] == "</g>":
             if not bare.pop():
                 out.append(tag[0])
         else:
@@ -369,25 +371,34 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     import matplotlib as mpl
     import matplotlib.pyplot as plt
     salt = hashlib.sha256(alt.encode()).hexdigest()[:16]
-    # Text made after `figure` returned (legends, ax.text) missed the style and would be drawn
-    # in pure black, unreadable on the dark scheme: give default-black text the ink colour; so
-    # too the ticks and the outline of an axes made later (a colorbar's own, from fig.colorbar).
+    # Pure black is unreadable on the dark scheme, and it is what matplotlib draws outside the
+    # style: text made after `figure` returned (legends, ax.text), the ticks, outline and edges of
+    # an axes made later (a colorbar's, from fig.colorbar), arrows. Black given on purpose goes
+    # the same way: pure black text, lines and edges take the ink colour (currentColor).
+    from matplotlib.collections import Collection
     from matplotlib.colors import to_hex
     from matplotlib.legend import Legend
     from matplotlib.lines import Line2D
-    from matplotlib.spines import Spine
+    from matplotlib.patches import Patch
     from matplotlib.text import Text
+
+    def black(colour) -> bool:
+        return to_hex(colour, keep_alpha=True) == "#000000ff"
     for t in fig.findobj(Text):
         if to_hex(t.get_color()) == "#000000":
             t.set_color(_INK)
     for line in fig.findobj(Line2D):
         for get, put in ((line.get_color, line.set_color), (line.get_markeredgecolor, line.set_markeredgecolor),
                          (line.get_markerfacecolor, line.set_markerfacecolor)):
-            if to_hex(get(), keep_alpha=True) == "#000000ff":
+            if black(get()):
                 put(_INK)
-    for spine in fig.findobj(Spine):
-        if to_hex(spine.get_edgecolor(), keep_alpha=True) == "#000000ff":
-            spine.set_edgecolor(_INK)
+    for patch in fig.findobj(Patch):               # spines and a colorbar's outline are patches too
+        if black(patch.get_edgecolor()):
+            patch.set_edgecolor(_INK)
+    for collection in fig.findobj(Collection):     # a colorbar's dividers, a scatter's edges
+        edges = collection.get_edgecolor()
+        if len(edges) and all(black(c) for c in edges):
+            collection.set_edgecolor(_INK)
     for legend in fig.findobj(Legend):       # likewise legend frames: opaque white by default
         legend.set_frame_on(False)
     # Heatmaps: embed the data's own pixels, scaled up by the browser without smoothing, rather

@@ -72,6 +72,14 @@ def test_math_pages_link_katex_css_and_fonts_exist(site):
         assert (merged.parent / font).is_file(), font
 
 
+def test_no_page_holds_a_style_element(site):
+    """Every rule is in the one stylesheet: a <style> in a page (matplotlib puts one in each SVG,
+    mkdocs-jupyter one in the notebook) is a sheet of the whole document, and each one the
+    parser meets restyles every element already on the page."""
+    for name, text in built_html(site).items():
+        assert "<style" not in text, name
+
+
 def test_the_stylesheet_purge_leaves_no_custom_property_unset(site):
     """`mkdocs build` drops the custom properties that no kept rule reads (hooks/stylesheets.py):
     none that the bundle, a page or a script reads was dropped. (The rules it drops are checked

@@ -419,6 +419,8 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
         fig.colorbar(ax2.imshow(np.arange(12.0).reshape(3, 4)), ax=ax2)   # an axes made outside the style
         return esm.svg(fig, alt="groups")
 
+    assert esm._unwrap_bare_groups('<g><g id="a"/><g/><g><path/></g></g><g clip-path="c"><g><use/></g></g>') == \
+        '<g id="a"/><path/><g clip-path="c"><use/></g>'
     made = figure()
     assert "<g>" not in made and "<g/>" not in made and re.search(r"<g \w", made), "no group with attributes left"
     assert "#000000" not in made and "currentColor" in made                 # the colorbar's ticks and outline too

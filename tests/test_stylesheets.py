@@ -46,17 +46,40 @@ def test_own_sheets_lose_comments_and_keep_strings(tmp_path):
 
 def test_used_reads_start_tags_not_text():
     pages = ['<div class="a  b" id="x" data-k="v &amp; w" hidden><p title="1 > 0">class="c" <em>t</em></p></div>',
-             "<SPAN CLASS='d'>"]
+             "<SPAN CLASS='d'><!-- <i class='e'> --><style>p > .f { top: 0 }</style>"
+             "<script>if (i<n && /'/.test(q)) el.className = 'g'</script><b class=h>"]
     got = _hook().used(pages, ["x.className = 'md-e ' + f(`g--${h}`)"])
-    assert got["tags"] == ["div", "em", "p", "span"]
-    assert got["classes"] == ["a", "b", "d"]                   # not "c": it is text
+    assert got["tags"] == ["b", "div", "em", "p", "script", "span", "style"]
+    assert got["classes"] == ["a", "b", "d", "h"]                 # not c (text), e (a comment), f (a style)
     assert got["ids"] == ["x"]
     assert got["attributes"] == {"names": ["class", "data-k", "hidden", "id", "title"],
-                                 "values": ["1 > 0", "a  b", "d", "v & w", "x"]}
-    assert got["undetermined"] == ["className", "f", "g--", "h", "md-e", "x"]
+                                 "values": ["1 > 0", "a  b", "d", "h", "v & w", "x"]}
+    # the words of the script files and of the pages' own scripts
+    assert got["undetermined"] == ["className", "el", "f", "g", "g--", "h", "i", "if", "md-e", "n", "q", "test", "x"]
 
 
-def test_purge_keeps_what_is_used_safelisted_or_read():
+def test_prefixes_are_the_starts_of_names_scripts_complete():
+    scripts = ['x=`tabbed-control tabbed-control--${e}`;y="md-tag--"+t;z="plain";w=`${a}`;v=`md-nav__link--${b}x`']
+    assert _hook().prefixes(scripts) == ["md-nav__link--", "md-tag--", "tabbed-control--"]
+
+
+def test_scripts_of_reads_what_the_pages_load(tmp_path):
+    hook = _hook()
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "one.js").write_text("one", encoding="utf-8")
+    (tmp_path / "js" / "two.js").write_text("two", encoding="utf-8")
+    (tmp_path / "js" / "unused.js").write_text("unused", encoding="utf-8")
+    pages = {tmp_path / "a" / "b" / "index.html": '<script defer src="../../js/one.js?v=1"></script>',
+             tmp_path / "404.html": '<script src="/js/two.js"></script><script src="/js/one.js"></script>'}
+    assert hook.scripts_of(tmp_path, pages) == ["one", "two"]
+    with pytest.raises(hook.PluginError, match="not a file of the site"):
+        hook.scripts_of(tmp_path, {tmp_path / "404.html": '<script src="https://cdn.example/x.js"></script>'})
+    with pytest.raises(hook.PluginError, match="missing"):
+        hook.scripts_of(tmp_path, {tmp_path / "404.html": '<script src="js/gone.js"></script>'})
+
+
+def test_purge_keeps_what_is_used_completed_or_read():
     import execcache
     hook = _hook()
     css = (":root{--read:1px;--unread:2px;--own:3px}"
@@ -64,22 +87,74 @@ def test_purge_keeps_what_is_used_safelisted_or_read():
            ".tabbed-control--next{left:0}[data-k=v]{x:y}[data-k=w]{x:z}"
            "@media print{.b{color:blue}}@font-face{font-family:F;src:url(f.woff2)}")
     pages = ['<p class="a c" data-k="v">']
-    got = hook.purge(css, pages, [], ["--own"], execcache.ExecCache(None))
+    scripts = ["label.className = `tabbed-control--${side}`"]
+    got = hook.purge(css, pages, scripts, ["--own"], execcache.ExecCache(None))
     for kept in (".a{margin:var(--read)}", ".c{top:0}", ".tabbed-control--next{left:0}", "[data-k=v]{x:y}",
                  "--read:1px", "--own:3px", "@font-face{font-family:F;src:url(f.woff2)}"):
         assert kept in got, kept
     for gone in (".b{", ".a .b", "[data-k=w]", "--unread", "@media print"):
         assert gone not in got, gone
-    # a word of a script keeps what it names
+    # a word of a script keeps what it names; a name no script completes goes
     assert ".b{color:red}" in hook.purge(css, pages, ["el.classList.add('b')"], [], execcache.ExecCache(None))
+    assert ".tabbed-control--next" not in hook.purge(css, pages, [], [], execcache.ExecCache(None))
 
 
-def test_purge_is_stored_and_reused(tmp_path, monkeypatch):
+def test_purge_is_stored_and_reused_while_its_inputs_are_the_same(tmp_path, monkeypatch):
     import execcache
     hook = _hook()
     cache = execcache.ExecCache(tmp_path / "cache")
-    first = hook.purge(".a{top:0}.b{top:1px}", ['<i class="a">'], [], [], cache)
+    args = (".a{top:0}.b{top:1px}", ['<i class="a">'], ["x"], ["--v"])
+    first = hook.purge(*args, cache)
     monkeypatch.setattr(hook.subprocess, "run", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran again")))
-    assert hook.purge(".a{top:0}.b{top:1px}", ['<i class="a">'], [], [], cache) == first == ".a{top:0}"
-    with pytest.raises(AssertionError, match="ran again"):      # another page: another key
-        hook.purge(".a{top:0}.b{top:1px}", ['<i class="b">'], [], [], cache)
+    assert hook.purge(*args, cache) == first == ".a{top:0}"
+    for k, other in ((0, ".a{top:0}"), (1, ['<i class="b">']), (2, ["y"]), (3, ["--w"])):   # any input: a new key
+        with pytest.raises(AssertionError, match="ran again"):
+            hook.purge(*args[:k], other, *args[k + 1:], cache)
+
+
+def _site(tmp_path):
+    """A built site of two pages linking an unpurged bundle, and 404.html linking the sheets."""
+    hook = _hook()
+    (tmp_path / "assets" / "stylesheets").mkdir(parents=True)
+    (tmp_path / "stylesheets").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "assets" / "stylesheets" / "main.min.css").write_text(".a{top:0}.b{top:1px}", encoding="utf-8")
+    (tmp_path / "stylesheets" / "extra.css").write_text("/* ours */ .z { top: 2px; }\n", encoding="utf-8")
+    sheets = ["assets/stylesheets/main.min.css", "stylesheets/extra.css"]
+    whole = hook._merged(tmp_path, sheets)
+    (tmp_path / "assets" / "stylesheets" / "site.00000000.css").write_text(whole, encoding="utf-8")
+    (tmp_path / "index.html").write_text('<link rel="stylesheet" href="assets/stylesheets/site.00000000.css">'
+                                         '<p class="a">', encoding="utf-8")
+    (tmp_path / "sub" / "index.html").write_text('<link rel="stylesheet" href="../assets/stylesheets/site.00000000.css">',
+                                                 encoding="utf-8")
+    (tmp_path / "404.html").write_text('<link rel="stylesheet" href="/assets/stylesheets/main.min.css">', encoding="utf-8")
+    hook.on_config(None)
+    hook._bundle.update(sheets=sheets, name="assets/stylesheets/site.00000000.css")
+    hook._linked[:] = [str(tmp_path / "index.html"), str(tmp_path / "sub" / "index.html")]
+    config = type("Config", (), {"site_dir": str(tmp_path), "plugins": {}, "config_file_path": str(tmp_path / "mkdocs.yml")})()
+    return hook, config, whole
+
+
+def test_build_purges_renames_and_relinks_serve_does_not(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESM_CACHE", "0")
+    hook, config, whole = _site(tmp_path)
+    monkeypatch.setattr(hook, "_command", "serve")
+    hook.on_post_build(config)
+    assert sorted(p.name for p in (tmp_path / "assets" / "stylesheets").iterdir()) == ["main.min.css", "site.00000000.css"]
+    monkeypatch.setattr(hook, "_command", "build")
+    hook.on_post_build(config)
+    [bundle] = [p for p in (tmp_path / "assets" / "stylesheets").iterdir() if p.name.startswith("site.")]
+    text = bundle.read_text(encoding="utf-8")
+    assert text == '@charset "UTF-8";\n/* assets/stylesheets/main.min.css */\n.a{top:0}\n/* stylesheets/extra.css */\n .z { top: 2px; }\n\n'
+    assert bundle.name == f"site.{hook.hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+    assert (tmp_path / "index.html").read_text(encoding="utf-8").startswith(f'<link rel="stylesheet" href="assets/stylesheets/{bundle.name}">')
+    assert f'href="../assets/stylesheets/{bundle.name}"' in (tmp_path / "sub" / "index.html").read_text(encoding="utf-8")
+    assert "main.min.css" in (tmp_path / "404.html").read_text(encoding="utf-8")
+
+
+def test_build_fails_when_a_linked_page_lost_its_link(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESM_CACHE", "0")
+    hook, config, _ = _site(tmp_path)
+    (tmp_path / "sub" / "index.html").write_text("<p>", encoding="utf-8")
+    with pytest.raises(hook.PluginError, match="does not link"):
+        hook.on_post_build(config)

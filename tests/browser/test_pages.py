@@ -210,14 +210,21 @@ REMOVED_RULES = r"""
   const removed = [...selectors(texts.whole)].filter((s) => !kept.has(s));
   // Take away what depends on a state or draws no element of its own: the rest matches every
   // element the selector can ever style (and more).
-  const STATE = /::?(?:before|after|marker|placeholder|selection|first-letter|first-line|backdrop|-webkit-[\w-]+|hover|focus|focus-visible|focus-within|active|visited|link|target|checked|disabled|enabled|indeterminate|invalid|valid|placeholder-shown|popover-open|modal|open|closed|autofill|default|fullscreen)(?:\([^()]*\))?/g;
-  const loose = (s) => s.replace(STATE, "").replace(/(^|[\s>+~(,])(?=[\s>+~),]|$)/g, "$1*");
+  const STATE = /::?(?:before|after|marker|placeholder-shown|placeholder|selection|first-letter|first-line|backdrop|-webkit-[\w-]+|hover|focus-visible|focus-within|focus|active|visited|link|target|checked|disabled|enabled|indeterminate|invalid|valid|popover-open|modal|open|closed|autofill|default|fullscreen)(?![\w-])(?:\([^()]*\))?/g;
+  // A :not() that holds a state goes whole (to drop only the state would narrow it).
+  const NOT_STATE = new RegExp(`:not\\((?:[^()]|\\([^()]*\\))*?(?:${STATE.source})(?:[^()]|\\([^()]*\\))*\\)`, "g");
+  // Outside quoted values: combinators without spaces, then "*" for a compound left empty.
+  const tidy = (run) => run.replace(/\s*([>+~,])\s*/g, "$1").replace(/\s+/g, " ")
+    .replace(/(^|[>+~ (,])(?=[>+~ ),]|$)/g, "$1*");
+  const loose = (s) => s.replace(NOT_STATE, "").replace(STATE, "").trim()
+    .replace(/"(?:\\.|[^"\\])*"|[^"]+/g, (run) => run.startsWith('"') ? run : tidy(run)) || "*";
   const matched = [], unparsed = [];
   for (const s of removed) {
     try { if (document.querySelector(loose(s))) matched.push(s); }
     catch (e) { unparsed.push(`${s} -> ${loose(s)}`); }
   }
-  return {removed: removed.length, matched: matched.slice(0, 5), unparsed: unparsed.slice(0, 5)};
+  return {removed: removed.length, matched: matched.slice(0, 5), unparsed: unparsed.slice(0, 5),
+          loose: texts.probe ? texts.probe.map(loose) : null};
 }
 """
 #: The phone width it is checked at (test_scroll's smallest window).
@@ -257,8 +264,12 @@ def sheets_of(site: str) -> dict[str, str]:
     # 404.html, a template no page event sees, links the sheets one by one, in the bundle's order
     links = re.findall(r'<link rel="stylesheet" href="/([^"]+)">', (root / "404.html").read_text(encoding="utf-8"))
     third = [link for link in links if link.endswith(".min.css")]
-    assert len(third) == 3, links
-    return {"whole": stylesheets._merged(root, third), "purged": (root / bundle[1]).read_text(encoding="utf-8")}
+    assert len(third) == 3 and links[:3] == third, links
+    # the site's own sheets close the bundle, whole; the rest is what the purge left of the others
+    bundle_text = (root / bundle[1]).read_text(encoding="utf-8")
+    own = "".join(stylesheets._parts(root, links[3:]))
+    assert bundle_text.endswith(own), "the site's own sheets are not whole at the end of the bundle"
+    return {"whole": stylesheets._merged(root, third), "purged": bundle_text[:-len(own)]}
 
 
 @functools.cache
@@ -417,3 +428,22 @@ def test_previous_and_next_links(built):
     no_next = [s for s in pages if "md-footer__link--next" not in built_html(built, s)]
     assert no_prev == ["index.md"]
     assert len(no_next) == 1, no_next
+
+
+#: What the removed-rules check asks the page for, once the states are taken off: never narrower.
+WIDENED = {
+    ".a:focus-within .b": ".a .b", ":focus-within>.b": "*>.b", ".md-icon:not(:disabled)": ".md-icon",
+    ".x::before": ".x", ".a:not(.b)": ".a:not(.b)", ":is(:hover,.c) .d": ":is(*,.c) .d",
+    ".md-typeset .placeholder-shown": ".md-typeset .placeholder-shown", ":hover": "*",
+    ".a:not(:focus-visible):hover > .b::after": ".a>.b", "[dir=ltr] .x:not(.y, :checked)": "[dir=ltr] .x",
+    '[data-md-color-media="(prefers-color-scheme: light)"] > .x:hover': '[data-md-color-media="(prefers-color-scheme: light)"]>.x',
+}
+
+
+def test_removed_rules_are_asked_for_widened(browser):
+    page = browser.new_page()
+    try:
+        got = page.evaluate(REMOVED_RULES, {"whole": "", "purged": "", "probe": list(WIDENED)})["loose"]
+    finally:
+        page.close()
+    assert dict(zip(WIDENED, got)) == WIDENED

@@ -1,5 +1,5 @@
 """Search in a real browser: the index and the search worker are not fetched until the reader
-opens search, then once; results come up; after instant navigation to a result the learner features are set up
+opens search, then once; results come up, styled by no rule the build's purge took out; after instant navigation to a result the learner features are set up
 and the index is not fetched again. The index holds each formula once and no code."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from browser.conftest import Traffic, lesson_sources, page_sources, url_of
+from browser.test_pages import REMOVED_RULES, sheets_of
 
 INDEX = "search/search_index.json"
 
@@ -15,7 +16,7 @@ def index_requests(page, name: str = INDEX) -> list[str]:
     return [e for e in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if name in e]
 
 
-def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_url):
+def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_url, built):
     """Instant navigation only follows links listed in sitemap.xml, which MkDocs fills only when
     `site_url` is set: the browser is handed the sitemap such a build would have (as in
     test_learner.test_notes_follow_instant_navigation)."""
@@ -37,6 +38,9 @@ def test_index_waits_for_search_then_is_fetched_once(open_page, browser, base_ur
     results = page.locator(".md-search-result__item")
     results.first.wait_for(timeout=15_000)
     assert len(index_requests(page)) == 1
+    # the results, made by Material's script: no rule the build took out of the sheets styles them
+    removed = page.evaluate(REMOVED_RULES, sheets_of(str(built.dir)))
+    assert removed["matched"] == [] and removed["unparsed"] == [], removed
     page.keyboard.press("Escape")
 
     # Instant navigation (no reload): the learner script sets the new page up, search still works.

@@ -45,11 +45,8 @@ im = ax.imshow(PE.T, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, origin="lowe
 ax.set_xlabel("position $t$")
 ax.set_ylabel("dimension")
 ax.grid(False)
-ink = ax.spines["left"].get_edgecolor()          # the site's ink colour (drawn as currentColor)
-cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-cb.outline.set_edgecolor(ink)
-cb.ax.tick_params(color=ink, labelcolor=ink)
-cb.set_label("value", color=ink)
+cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)   # svg() draws its ticks and outline in ink
+cb.set_label("value")
 print(svg(fig, alt=f"Heatmap of sinusoidal encodings for {T} positions and {d} dimensions: low dimensions "
           "oscillate fast along the position axis, high dimensions barely change",
           caption=f"$\\mathrm{{PE}}_t$ for $t=0,\\dots,{T - 1}$, $d={d}$: the first pairs cycle every few positions, "
