@@ -2,11 +2,11 @@
 // Reads one JSON request on stdin:
 //   {"css": "...", "used": {"tags": [], "classes": [], "ids": [],
 //    "attributes": {"names": [], "values": []}, "undetermined": []},
-//    "prefixes": ["tabbed-control--", ...], "variables": ["--name", ...]}
+//    "variables": ["--name", ...]}
 // and writes {"css": "..."} on stdout. "used" is what the built pages and scripts hold (read by
-// the hook). PurgeCSS keeps a selector when every class, id, tag and attribute in it is used or
-// begins with one of "prefixes" (a name a script completes at run time); what stands inside
-// :not() or :has() does not count. A rule stays while one of its selectors does; custom
+// the hook, names that scripts complete at run time included). PurgeCSS keeps a selector when
+// every class, id, tag and attribute in it is used; what stands inside :not() or :has() does
+// not count. A rule stays while one of its selectors does; custom
 // properties that nothing kept reads go, except "variables" (read by the site's own sheets,
 // which are not purged, its pages or its scripts). @font-face and @keyframes stay. The sheets
 // come as one text: PurgeCSS decides which custom properties are read one sheet at a time, and
@@ -24,10 +24,7 @@ process.stdin.on("end", async () => {
       content: [{ raw: JSON.stringify(request.used), extension: "esm-used" }],
       extractors: [{ extensions: ["esm-used"], extractor: (raw) => JSON.parse(raw) }],
       css: [{ raw: request.css }],
-      safelist: {
-        standard: request.prefixes.map((p) => new RegExp("^" + p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))),
-        variables: request.variables,
-      },
+      safelist: { variables: request.variables },
       variables: true,
       fontFace: false,
       keyframes: false,

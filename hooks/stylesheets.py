@@ -18,11 +18,11 @@ plugin copies its own sheets into the site only after the pages are written.
 which come first) every rule that no page can use (PurgeCSS, hooks/purge_css.cjs): a selector
 stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
 the pages run (Material and learner.js make elements at run time; a script's every word counts,
-and a name a script completes at run time, `tabbed-control--${e}`, keeps every name it can
-start), and so do the custom properties that a kept rule, the site's own sheets, a page or a
+and a name a script completes at run time, `tabbed-control--${e}`, keeps the names of the
+sheets that it can start), and so do the custom properties that a kept rule, the site's own sheets, a page or a
 script reads. The site's own sheets are kept whole. The bundle is written again
-under the hash of what is left, and every page is pointed at it; about a third of the bytes
-of Material's sheets go (tests/browser/test_pages.py checks on every page that no rule taken
+under the hash of what is left, and every page is pointed at it; two fifths of the bytes of
+the third-party sheets go (tests/browser/test_pages.py checks on every page that no rule taken
 out applies to an element). The result is kept between builds (hooks/execcache.py), keyed on
 the sheets, what the pages and scripts hold, this file, hooks/purge_css.cjs and the node
 packages installed (npm's node_modules/.package-lock.json). `mkdocs serve` ships the whole bundle: the pages' content would decide the
@@ -31,6 +31,7 @@ stylesheet, and an edited page would have to rebuild every other.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -38,7 +39,7 @@ import posixpath
 import re
 import subprocess
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
@@ -55,12 +56,18 @@ _COMMENT_OR_STRING = re.compile(r"""/\*.*?\*/\n?|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\
 _DIR = "assets/stylesheets"
 _START_TAG = re.compile(r"""<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
 _ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
-#: a script's or style's body (text, not markup) and a comment
-_RAW = re.compile(r"""(<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>)(.*?)</\2\s*>|<!--.*?-->""", re.S | re.I)
-_SCRIPT_SRC = re.compile(r'<script\b[^>]*?\bsrc="([^"]+)"')
+#: a script's or style's body (text, not markup), and a comment (`<!-->` is an empty one)
+_RAW = re.compile(r"""(<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>)(.*?)</\2\s*>|<!--(?:>|->|.*?-->)""",
+                  re.S | re.I)
+_SCRIPT_SRC = re.compile(r"""<script\b(?:[^>"']|"[^"]*"|'[^']*')*?(?<![\w-])src\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""",
+                         re.I)
 _WORD = re.compile(r"[A-Za-z0-9_-]+")        # PurgeCSS's own reading of a text it knows nothing of
 #: the start of a name a script completes at run time: `tabbed-control--${e}`, "md-tag--"+x
-_PREFIX = re.compile(r"""([A-Za-z_][\w-]*)(?:\$\{|["']\s*\+)""")
+#: (a whole token: after a quote, a backtick or a space)
+_PREFIX = re.compile(r"""(?<=["'`\s])([A-Za-z_][\w-]*)(?:\$\{|["']\s*\+)""")
+#: the class and id names and the attribute names that a stylesheet's selectors hold
+_CSS_NAME = re.compile(r"[.#](-?[_a-zA-Z][\w-]*)")
+_CSS_ATTRIBUTE = re.compile(r"\[\s*(-?[_a-zA-Z][\w-]*)")
 _VAR = re.compile(r"var\(\s*(--[\w-]+)")
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,8 +135,9 @@ def on_post_page(output, page, config, **kwargs):
 
 def used(pages: list[str], scripts: list[str]) -> dict:
     """What PurgeCSS may keep: every tag name, attribute name and value, class and id in the
-    start tags of ``pages`` (the bodies of their scripts and styles are text, not markup), and
-    every word of ``scripts`` and of the pages' own scripts."""
+    start tags of ``pages`` (the bodies of their scripts and styles and their comments are text,
+    not markup; names as written and in lower case), and every word of ``scripts`` and of the
+    pages' own scripts."""
     tags, names, values, classes, ids = set(), set(), set(), set(), set()
     words = set()
     for text in pages:
@@ -138,10 +146,10 @@ def used(pages: list[str], scripts: list[str]) -> dict:
                 words.update(_WORD.findall(m[3]))
             return m[1] or ""
         for tag in _START_TAG.finditer(_RAW.sub(raw, text)):
-            tags.add(tag[1].lower())
+            tags.update((tag[1], tag[1].lower()))           # SVG's names keep their case: clipPath
             for attr in _ATTRIBUTE.finditer(tag[2]):
                 name = attr[1].lower()
-                names.add(name)
+                names.update((attr[1], name))
                 value = next((v for v in attr.groups()[1:] if v is not None), None)
                 if value is None:
                     continue
@@ -159,19 +167,36 @@ def used(pages: list[str], scripts: list[str]) -> dict:
 
 def prefixes(texts: list[str]) -> list[str]:
     """The starts of the names that scripts complete at run time (template literals and string
-    concatenations): every selector naming something that begins so is kept."""
+    concatenations)."""
     return sorted({p for text in texts for p in _PREFIX.findall(text)})
 
 
-def scripts_of(site: Path, pages: dict[Path, str]) -> list[str]:
-    """The text of every script file that a page of ``pages`` (path -> HTML) loads."""
+def completed(css: str, starts: list[str]) -> dict[str, list[str]]:
+    """The names in ``css``'s selectors that a script can complete from one of ``starts``: its
+    class and id names (``tabbed-control--next``) and its attribute names. An attribute's values
+    are still judged one by one: `data-md-color-` keeps no `[data-md-color-primary=red]`."""
+    def starting(names):
+        return sorted({n for n in names if n.startswith(tuple(starts))}) if starts else []
+    return {"names": starting(_CSS_NAME.findall(css)), "attributes": starting(_CSS_ATTRIBUTE.findall(css))}
+
+
+def scripts_of(site: Path, pages: dict[Path, str], base: str = "/") -> list[str]:
+    """The text of every script file that a page of ``pages`` (path -> HTML) loads; ``base`` is
+    the site's path on its host (the path of `site_url`), with which 404.html, a template,
+    names them."""
     found: set[Path] = set()
     for path, text in pages.items():
-        for src in _SCRIPT_SRC.findall(text):
-            if "//" in src:
+        for m in _SCRIPT_SRC.finditer(_RAW.sub(lambda m: m[1] or "", text)):
+            src = html.unescape(next(v for v in m.groups() if v is not None))
+            if "//" in src or ":" in src.split("/")[0]:
                 raise PluginError(f"stylesheets hook: {path.relative_to(site)} loads {src}, not a file of the site")
-            src = html.unescape(src).split("?")[0]   # 404.html, a template, names them from the root
-            found.add(((site / src.lstrip("/")) if src.startswith("/") else (path.parent / src)).resolve())
+            src = re.split(r"[?#]", src)[0]
+            if src.startswith("/"):
+                if not src.startswith(base):
+                    raise PluginError(f"stylesheets hook: {path.relative_to(site)} loads {src}, outside {base}")
+                found.add((site / src[len(base):]).resolve())
+            else:
+                found.add((path.parent / src).resolve())
     missing = [p for p in found if not p.is_file()]
     if missing:
         raise PluginError(f"stylesheets hook: scripts the pages load are missing: {missing}")
@@ -179,16 +204,28 @@ def scripts_of(site: Path, pages: dict[Path, str]) -> list[str]:
 
 
 def _inputs_of_node() -> str:
-    """What PurgeCSS's answer depends on besides its request: the node packages installed."""
-    lock = _ROOT / "node_modules" / ".package-lock.json"
-    if not (_ROOT / "node_modules" / "purgecss").is_dir() or not lock.is_file():
+    """What PurgeCSS's answer depends on besides its request: node and the packages installed."""
+    if not (_ROOT / "node_modules" / "purgecss").is_dir():
         raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
-    return hashlib.sha256(lock.read_bytes()).hexdigest()
+    lock = _ROOT / "node_modules" / ".package-lock.json"
+    if not lock.is_file():
+        raise PluginError(f"stylesheets hook: {lock} is missing: install the node packages with `npm ci`")
+    return f"node {_node_version()}, packages {hashlib.sha256(lock.read_bytes()).hexdigest()}"
+
+
+@functools.cache
+def _node_version() -> str:
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        raise PluginError("stylesheets hook: node is not installed (it runs PurgeCSS)") from None
 
 
 def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache) -> str:
-    """``css`` without the rules and custom properties that nothing in ``used(pages, scripts)``
-    can use (hooks/purge_css.cjs), from ``cache`` when these inputs made it before."""
+    """``css`` without what nothing can use (hooks/purge_css.cjs): the selectors whose names are
+    not all in ``used(pages, scripts)`` nor ``completed`` by a script, the rules left with none,
+    and the custom properties that neither a kept rule nor ``variables`` reads. From ``cache``
+    when these inputs made it before."""
     digest = hashlib.sha256()
     for text in (css, *pages, "\0", *scripts, "\0", *variables):
         digest.update(hashlib.sha256(text.encode()).digest())
@@ -198,13 +235,14 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     if isinstance(stored, str):
         return stored
     inline = [m[3] for text in pages for m in _RAW.finditer(text) if m[2] and m[2].lower() == "script"]
-    request = json.dumps({"css": css, "used": used(pages, scripts), "prefixes": prefixes([*scripts, *inline]),
-                          "variables": variables})
-    try:
-        done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
-                              text=True, encoding="utf-8", cwd=_ROOT)
-    except FileNotFoundError:
-        raise PluginError("stylesheets hook: node is not installed (it runs PurgeCSS)") from None
+    found = used(pages, scripts)
+    extra = completed(css, prefixes([*scripts, *inline]))
+    found["classes"] = sorted({*found["classes"], *extra["names"]})
+    found["ids"] = sorted({*found["ids"], *extra["names"]})
+    found["attributes"]["names"] = sorted({*found["attributes"]["names"], *extra["attributes"]})
+    request = json.dumps({"css": css, "used": found, "variables": variables})
+    done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
+                          text=True, encoding="utf-8", cwd=_ROOT)
     if done.returncode != 0:
         raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")
     out = json.loads(done.stdout)["css"]
@@ -225,13 +263,15 @@ def on_post_build(config, **kwargs):
         raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
     own = _parts(site, sheets[len(third):])
     pages = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
-    scripts = scripts_of(site, pages)
+    scripts = scripts_of(site, pages, urlsplit(config.site_url or "").path.rstrip("/") + "/")
     variables = sorted({v for text in [*own, *pages.values(), *scripts] for v in _VAR.findall(text)})
     kept = purge("".join(_parts(site, third)), list(pages.values()), scripts, variables,
                  execcache.ExecCache.from_env(Path(config.config_file_path).parent))
     text = '@charset "UTF-8";\n' + kept + "".join(own)
     name = f"site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
-    (site / _bundle["name"]).unlink()
+    for old in (site / _DIR).glob("site.*.css"):     # this build's whole bundle, a `--dirty` one's earlier ones
+        if old.name != name and re.fullmatch(r"site\.[0-9a-f]{8}\.css", old.name):
+            old.unlink()
     (site / _DIR / name).write_text(text, encoding="utf-8")
     # Every page that links a bundle (a `--dirty` build leaves pages it did not rebuild linking
     # an earlier one) is pointed at this one; each page this build linked must have been found.
@@ -246,3 +286,4 @@ def on_post_build(config, **kwargs):
                 path.write_text(new, encoding="utf-8")
     if missed := [p for p in _linked if str(Path(p)) not in relinked]:
         raise PluginError(f"stylesheets hook: {missed[0]} does not link {_bundle['name']}")
+    _bundle["name"] = f"{_DIR}/{name}"

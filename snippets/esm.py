@@ -374,31 +374,41 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     # Pure black is unreadable on the dark scheme, and it is what matplotlib draws outside the
     # style: text made after `figure` returned (legends, ax.text), the ticks, outline and edges of
     # an axes made later (a colorbar's, from fig.colorbar), arrows. Black given on purpose goes
-    # the same way: pure black text, lines and edges take the ink colour (currentColor).
+    # the same way: every pure black text, line, edge and fill takes the ink colour
+    # (currentColor), keeping its alpha.
     from matplotlib.collections import Collection
-    from matplotlib.colors import to_hex
+    from matplotlib.colors import to_rgb, to_rgba
     from matplotlib.legend import Legend
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.text import Text
 
-    def black(colour) -> bool:
-        return to_hex(colour, keep_alpha=True) == "#000000ff"
+    def inked(colour):
+        """The ink colour with ``colour``'s alpha where ``colour`` is pure black, else None."""
+        r, g, b, a = to_rgba(colour)
+        return (*to_rgb(_INK), a) if (r, g, b) == (0, 0, 0) and a > 0 else None
+
+    def recolour(get, put):
+        if (ink := inked(get())) is not None:
+            put(ink)
     for t in fig.findobj(Text):
-        if to_hex(t.get_color()) == "#000000":
-            t.set_color(_INK)
+        recolour(t.get_color, t.set_color)
+        if (arrow := getattr(t, "arrow_patch", None)) is not None:     # an annotation's arrow
+            recolour(arrow.get_edgecolor, arrow.set_edgecolor)
+            recolour(arrow.get_facecolor, arrow.set_facecolor)
     for line in fig.findobj(Line2D):
-        for get, put in ((line.get_color, line.set_color), (line.get_markeredgecolor, line.set_markeredgecolor),
-                         (line.get_markerfacecolor, line.set_markerfacecolor)):
-            if black(get()):
-                put(_INK)
+        recolour(line.get_color, line.set_color)
+        recolour(line.get_markeredgecolor, line.set_markeredgecolor)
+        recolour(line.get_markerfacecolor, line.set_markerfacecolor)
     for patch in fig.findobj(Patch):               # spines and a colorbar's outline are patches too
-        if black(patch.get_edgecolor()):
-            patch.set_edgecolor(_INK)
-    for collection in fig.findobj(Collection):     # a colorbar's dividers, a scatter's edges
-        edges = collection.get_edgecolor()
-        if len(edges) and all(black(c) for c in edges):
-            collection.set_edgecolor(_INK)
+        recolour(patch.get_edgecolor, patch.set_edgecolor)
+        recolour(patch.get_facecolor, patch.set_facecolor)
+    for collection in fig.findobj(Collection):     # a colorbar's dividers, a scatter, a filled area
+        for get, put in ((collection.get_edgecolor, collection.set_edgecolor),
+                         (collection.get_facecolor, collection.set_facecolor)):
+            colours = [inked(c) for c in get()]
+            if colours and all(c is not None for c in colours):
+                put(colours)
     for legend in fig.findobj(Legend):       # likewise legend frames: opaque white by default
         legend.set_frame_on(False)
     # Heatmaps: embed the data's own pixels, scaled up by the browser without smoothing, rather

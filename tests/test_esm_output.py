@@ -417,6 +417,10 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
         ax.set_title(r"$\alpha_t$")
         ax.legend()
         fig.colorbar(ax2.imshow(np.arange(12.0).reshape(3, 4)), ax=ax2)   # an axes made outside the style
+        ax.bar([0.2], [0.3], width=0.1, color="k")                          # black given on purpose: a fill,
+        ax.plot([0, 2], [0.9, 0.9], color=(0, 0, 0, 0.5))                   # a line with alpha,
+        ax.fill_between([0, 1], [0.1, 0.2], color="k", alpha=0.2)          # an area
+        ax.annotate("", xy=(1, 0.5), xytext=(0.5, 0.1), arrowprops={"arrowstyle": "-|>", "color": "k"})
         return esm.svg(fig, alt="groups")
 
     assert esm._unwrap_bare_groups('<g><g id="a"/><g/><g><path/></g></g><g clip-path="c"><g><use/></g></g>') == \
@@ -424,6 +428,10 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
     made = figure()
     assert "<g>" not in made and "<g/>" not in made and re.search(r"<g \w", made), "no group with attributes left"
     assert "#000000" not in made and "currentColor" in made                 # the colorbar's ticks and outline too
+    assert "stroke: currentColor; stroke-opacity: 0.5" in made             # alpha kept
+    # no shape is left to SVG's default fill, which is black (matplotlib writes no fill for black);
+    # a definition (an id) takes the fill of the <use> that draws it
+    assert not re.search(r'<(?:path|use|rect)\b(?![^>]*\b(?:fill|style|id)=)[^>]*\bd="[^"]*z"', made)
     monkeypatch.setattr(esm, "_unwrap_bare_groups", lambda text: text)
     nested = figure()
     assert nested.count("<g>") > 20

@@ -46,35 +46,46 @@ def test_own_sheets_lose_comments_and_keep_strings(tmp_path):
 
 def test_used_reads_start_tags_not_text():
     pages = ['<div class="a  b" id="x" data-k="v &amp; w" hidden><p title="1 > 0">class="c" <em>t</em></p></div>',
-             "<SPAN CLASS='d'><!-- <i class='e'> --><style>p > .f { top: 0 }</style>"
-             "<script>if (i<n && /'/.test(q)) el.className = 'g'</script><b class=h>"]
+             "<SPAN CLASS='d'><!-- <i class='e'> --><style>p > .f { top: 0 }</style><!--><i class='k'>"
+             "<script>if (i<n && /'/.test(q)) el.className = 'g'</script><b class=h><clipPath viewBox='0'>"]
     got = _hook().used(pages, ["x.className = 'md-e ' + f(`g--${h}`)"])
-    assert got["tags"] == ["b", "div", "em", "p", "script", "span", "style"]
-    assert got["classes"] == ["a", "b", "d", "h"]                 # not c (text), e (a comment), f (a style)
+    assert got["tags"] == ["SPAN", "b", "clipPath", "clippath", "div", "em", "i", "p", "script", "span", "style"]
+    assert got["classes"] == ["a", "b", "d", "h", "k"]            # not c (text), e (a comment), f (a style)
     assert got["ids"] == ["x"]
-    assert got["attributes"] == {"names": ["class", "data-k", "hidden", "id", "title"],
-                                 "values": ["1 > 0", "a  b", "d", "h", "v & w", "x"]}
+    assert got["attributes"] == {"names": ["CLASS", "class", "data-k", "hidden", "id", "title", "viewBox", "viewbox"],
+                                 "values": ["0", "1 > 0", "a  b", "d", "h", "k", "v & w", "x"]}
     # the words of the script files and of the pages' own scripts
     assert got["undetermined"] == ["className", "el", "f", "g", "g--", "h", "i", "if", "md-e", "n", "q", "test", "x"]
 
 
 def test_prefixes_are_the_starts_of_names_scripts_complete():
-    scripts = ['x=`tabbed-control tabbed-control--${e}`;y="md-tag--"+t;z="plain";w=`${a}`;v=`md-nav__link--${b}x`']
-    assert _hook().prefixes(scripts) == ["md-nav__link--", "md-tag--", "tabbed-control--"]
+    scripts = ['x=`tabbed-control tabbed-control--${e}`;y="md-tag--"+t;z="plain";w=`${a}`;v=`md-nav__link--${b}x`;'
+               'u=`--md-${k}`;s=`${p}-x-${q}`']
+    assert _hook().prefixes(scripts) == ["md-nav__link--", "md-tag--", "tabbed-control--"]   # not md- (mid-token)
+
+
+def test_completed_names_are_the_sheets_names_a_prefix_starts():
+    css = (".tabbed-control--next,#tabbed-control--x{a:b}.tabbed-control{c:d}[data-md-color-primary=red]{e:f}"
+           "[data-other]{g:h}.w{width:.5rem}")
+    assert _hook().completed(css, ["tabbed-control--", "data-md-color-"]) == {
+        "names": ["tabbed-control--next", "tabbed-control--x"], "attributes": ["data-md-color-primary"]}
+    assert _hook().completed(css, []) == {"names": [], "attributes": []}
 
 
 def test_scripts_of_reads_what_the_pages_load(tmp_path):
     hook = _hook()
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "js").mkdir()
-    (tmp_path / "js" / "one.js").write_text("one", encoding="utf-8")
-    (tmp_path / "js" / "two.js").write_text("two", encoding="utf-8")
-    (tmp_path / "js" / "unused.js").write_text("unused", encoding="utf-8")
-    pages = {tmp_path / "a" / "b" / "index.html": '<script defer src="../../js/one.js?v=1"></script>',
-             tmp_path / "404.html": '<script src="/js/two.js"></script><script src="/js/one.js"></script>'}
-    assert hook.scripts_of(tmp_path, pages) == ["one", "two"]
+    for name in ("one", "two", "three", "unused"):
+        (tmp_path / "js" / f"{name}.js").write_text(name, encoding="utf-8")
+    pages = {tmp_path / "a" / "b" / "index.html": '<script defer src="../../js/one.js?v=1#x"></script>'
+                                                  '<!-- <script src="old.js"></script> --><img data-src="gone.js">',
+             tmp_path / "404.html": "<script src='/site/js/two.js'></script><script src=/site/js/three.js></script>"}
+    assert hook.scripts_of(tmp_path, pages, "/site/") == ["one", "three", "two"]
     with pytest.raises(hook.PluginError, match="not a file of the site"):
         hook.scripts_of(tmp_path, {tmp_path / "404.html": '<script src="https://cdn.example/x.js"></script>'})
+    with pytest.raises(hook.PluginError, match="outside /site/"):
+        hook.scripts_of(tmp_path, {tmp_path / "404.html": '<script src="/js/one.js"></script>'}, "/site/")
     with pytest.raises(hook.PluginError, match="missing"):
         hook.scripts_of(tmp_path, {tmp_path / "404.html": '<script src="js/gone.js"></script>'})
 
@@ -131,7 +142,8 @@ def _site(tmp_path):
     hook.on_config(None)
     hook._bundle.update(sheets=sheets, name="assets/stylesheets/site.00000000.css")
     hook._linked[:] = [str(tmp_path / "index.html"), str(tmp_path / "sub" / "index.html")]
-    config = type("Config", (), {"site_dir": str(tmp_path), "plugins": {}, "config_file_path": str(tmp_path / "mkdocs.yml")})()
+    config = type("Config", (), {"site_dir": str(tmp_path), "plugins": {}, "site_url": None,
+                                 "config_file_path": str(tmp_path / "mkdocs.yml")})()
     return hook, config, whole
 
 

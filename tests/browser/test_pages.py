@@ -178,10 +178,12 @@ STROKES = r"""
 #: `mkdocs build` takes out of Material's and KaTeX's sheets the rules that no page uses
 #: (hooks/stylesheets.py, PurgeCSS reading the pages' tags and the scripts' words). Checked here
 #: by the browser's own selector engine, on the page as its scripts left it: no selector taken
-#: out (the whole sheets against the bundle the page links, rule by rule, as Chromium parses
-#: them) matches an element, once the parts that depend on a state (:hover, :checked, ...) or
-#: style no element of their own (::before, ...) are taken off it, which can only widen it.
-#: The selectors taken out that match, and those the browser could not read once widened.
+#: out (those of the whole third-party sheets that the purged part of the bundle lacks, one by
+#: one, as Chromium parses them: it drops a -moz- one from both) matches an element, once
+#: :not(), :has(), the parts that depend on a state (:hover, :checked, ...) and those that style
+#: no element of their own (::before, ...) are taken off it, which can only widen it. What only an
+#: interaction makes (a tooltip, the copy dialog) is not on the page; test_search checks a page
+#: with search results. The selectors taken out that match, and those unreadable once widened.
 REMOVED_RULES = r"""
 (texts) => {
   // The individual selectors of every style rule of a sheet's text, as Chromium reads them.
@@ -208,16 +210,28 @@ REMOVED_RULES = r"""
   };
   const kept = selectors(texts.purged);
   const removed = [...selectors(texts.whole)].filter((s) => !kept.has(s));
-  // Take away what depends on a state or draws no element of its own: the rest matches every
-  // element the selector can ever style (and more).
+  // Take away what depends on a state or draws no element of its own, and every :not() and
+  // :has() (each only filters): what is left matches every element the selector can ever style
+  // (and more). Attribute selectors (their quoted values) and escaped characters are set aside
+  // meanwhile, untouched.
   const STATE = /::?(?:before|after|marker|placeholder-shown|placeholder|selection|first-letter|first-line|backdrop|-webkit-[\w-]+|hover|focus-visible|focus-within|focus|active|visited|link|target|checked|disabled|enabled|indeterminate|invalid|valid|popover-open|modal|open|closed|autofill|default|fullscreen)(?![\w-])(?:\([^()]*\))?/g;
-  // A :not() that holds a state goes whole (to drop only the state would narrow it).
-  const NOT_STATE = new RegExp(`:not\\((?:[^()]|\\([^()]*\\))*?(?:${STATE.source})(?:[^()]|\\([^()]*\\))*\\)`, "g");
-  // Outside quoted values: combinators without spaces, then "*" for a compound left empty.
-  const tidy = (run) => run.replace(/\s*([>+~,])\s*/g, "$1").replace(/\s+/g, " ")
-    .replace(/(^|[>+~ (,])(?=[>+~ ),]|$)/g, "$1*");
-  const loose = (s) => s.replace(NOT_STATE, "").replace(STATE, "").trim()
-    .replace(/"(?:\\.|[^"\\])*"|[^"]+/g, (run) => run.startsWith('"') ? run : tidy(run)) || "*";
+  const loose = (s) => {
+    const aside = [];
+    let t = s.replace(/\[(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[^\]"'])*\]|\\./g,
+                      (m) => `\uE000${aside.push(m) - 1}\uE001`);
+    for (let at; (at = t.search(/:(?:not|has)\(/)) >= 0;) {
+      let end = t.indexOf("(", at), depth = 0;
+      for (; end < t.length; end++) {
+        if (t[end] === "(") depth++;
+        else if (t[end] === ")" && --depth === 0) break;
+      }
+      t = t.slice(0, at) + t.slice(end + 1);
+    }
+    // combinators without spaces, then "*" for a compound left empty
+    t = t.replace(STATE, "").replace(/\s*([>+~,])\s*/g, "$1").replace(/\s+/g, " ").trim()
+      .replace(/(^|[>+~ (,])(?=[>+~ ),]|$)/g, "$1*");
+    return t.replace(/\uE000(\d+)\uE001/g, (_, k) => aside[k]) || "*";
+  };
   const matched = [], unparsed = [];
   for (const s of removed) {
     try { if (document.querySelector(loose(s))) matched.push(s); }
@@ -250,8 +264,8 @@ def visible_fraction(png: bytes, bg: tuple[int, int, int]) -> float:
 
 @functools.cache
 def sheets_of(site: str) -> dict[str, str]:
-    """The third-party sheets whole (as hooks/stylesheets.py merges them) and the bundle the
-    pages link, purged."""
+    """The third-party sheets whole (as hooks/stylesheets.py merges them) and what the purge left
+    of them in the bundle the pages link (which the site's own sheets, whole, close)."""
     sys.path.insert(0, str(ROOT / "hooks"))
     try:
         import stylesheets
@@ -268,7 +282,7 @@ def sheets_of(site: str) -> dict[str, str]:
     # the site's own sheets close the bundle, whole; the rest is what the purge left of the others
     bundle_text = (root / bundle[1]).read_text(encoding="utf-8")
     own = "".join(stylesheets._parts(root, links[3:]))
-    assert bundle_text.endswith(own), "the site's own sheets are not whole at the end of the bundle"
+    assert own and bundle_text.endswith(own), "the site's own sheets are not whole at the end of the bundle"
     return {"whole": stylesheets._merged(root, third), "purged": bundle_text[:-len(own)]}
 
 
@@ -433,10 +447,13 @@ def test_previous_and_next_links(built):
 #: What the removed-rules check asks the page for, once the states are taken off: never narrower.
 WIDENED = {
     ".a:focus-within .b": ".a .b", ":focus-within>.b": "*>.b", ".md-icon:not(:disabled)": ".md-icon",
-    ".x::before": ".x", ".a:not(.b)": ".a:not(.b)", ":is(:hover,.c) .d": ":is(*,.c) .d",
-    ".md-typeset .placeholder-shown": ".md-typeset .placeholder-shown", ":hover": "*",
+    ".x::before": ".x", ".a:not(.b)": ".a", ":is(:hover,.c) .d": ":is(*,.c) .d", ":hover": "*",
+    ".md-typeset .placeholder-shown": ".md-typeset .placeholder-shown",
     ".a:not(:focus-visible):hover > .b::after": ".a>.b", "[dir=ltr] .x:not(.y, :checked)": "[dir=ltr] .x",
     '[data-md-color-media="(prefers-color-scheme: light)"] > .x:hover': '[data-md-color-media="(prefers-color-scheme: light)"]>.x',
+    ":not(:not(:hover))": "*", ":not(:is(.a:hover)) .b": ".b", ":not(:has(:checked))": "*",
+    ".a:has(> .b:hover)": ".a", "label:has(+ input:checked)": "label", '[type="a" i]': '[type="a" i]',
+    '[data-x=":hover"] .y:focus': '[data-x=":hover"] .y', ".g\\:hover": ".g\\:hover",
 }
 
 
