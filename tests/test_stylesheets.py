@@ -170,3 +170,17 @@ def test_build_fails_when_a_linked_page_lost_its_link(tmp_path, monkeypatch):
     (tmp_path / "sub" / "index.html").write_text("<p>", encoding="utf-8")
     with pytest.raises(hook.PluginError, match="does not link"):
         hook.on_post_build(config)
+
+
+def test_build_under_a_site_url_reads_404s_scripts_under_its_path(tmp_path, monkeypatch):
+    """The Pages build sets site_url: 404.html names its scripts from the site's path."""
+    monkeypatch.setenv("ESM_CACHE", "0")
+    hook, config, _ = _site(tmp_path)
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "app.js").write_text("el.classList.add('b')", encoding="utf-8")
+    (tmp_path / "404.html").write_text('<script src="/repo/js/app.js"></script>', encoding="utf-8")
+    config.site_url = "https://owner.github.io/repo/"
+    monkeypatch.setattr(hook, "_command", "build")
+    hook.on_post_build(config)
+    [bundle] = [p for p in (tmp_path / "assets" / "stylesheets").iterdir() if p.name.startswith("site.")]
+    assert ".b{top:1px}" in bundle.read_text(encoding="utf-8")          # the script's word kept .b
