@@ -18,15 +18,16 @@ plugin copies its own sheets into the site only after the pages are written.
 which come first) every rule that no page can use (PurgeCSS, hooks/purge_css.cjs): a selector
 stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
 the pages run (Material and learner.js make elements at run time; a script's every word counts,
-and a name a script completes at run time, `tabbed-control--${e}`, keeps the names of the
-sheets that it can start), and so do the custom properties that a kept rule, the site's own sheets, a page or a
-script reads. The site's own sheets are kept whole. The bundle is written again
-under the hash of what is left, and every page is pointed at it; two fifths of the bytes of
-the third-party sheets go (tests/browser/test_pages.py checks on every page that no rule taken
-out applies to an element). The result is kept between builds (hooks/execcache.py), keyed on
-the sheets, what the pages and scripts hold, this file, hooks/purge_css.cjs and the node
-packages installed (npm's node_modules/.package-lock.json). `mkdocs serve` ships the whole bundle: the pages' content would decide the
-stylesheet, and an edited page would have to rebuild every other.
+and where a script completes a name at run time, `tabbed-control--${e}`, the sheets' names that
+it can make count too), and so do the custom properties that a kept rule, the site's own
+sheets, a page or a script reads. The site's own sheets are kept whole. The bundle is written
+again under the hash of what is left, and every page is pointed at it; two fifths of the bytes
+of the third-party sheets go (tests/browser/test_pages.py checks on every page that no rule
+taken out applies to an element). The result is kept between builds (hooks/execcache.py),
+keyed on the sheets, every page, the scripts they load, the custom properties read, this file,
+hooks/purge_css.cjs, node's version and the node packages installed. `mkdocs serve` ships the
+whole bundle: the pages' content would decide the stylesheet, and an edited page would have to
+rebuild every other.
 """
 
 from __future__ import annotations
