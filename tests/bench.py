@@ -118,7 +118,7 @@ def run_bare(root: Path) -> int:
 # -- the project copy and its builds -----------------------------------------------------------
 
 def project_copy(root: Path, dst: Path) -> Path:
-    for name in ("docs", "snippets", "hooks", "overrides", "tests"):
+    for name in ("docs", "snippets", "overrides", "tests"):
         shutil.copytree(root / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(root / name, dst / name)

@@ -211,7 +211,7 @@ def _copy_project(dst: Path) -> Path:
             shutil.rmtree(old)
         else:
             old.unlink()
-    for name in ("docs", "snippets", "hooks", "overrides"):
+    for name in ("docs", "snippets", "overrides"):
         shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
         shutil.copy2(ROOT / name, dst / name)

@@ -28,21 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_hook(stem: str, root: Path = ROOT):
-    """hooks/<stem>.py as a module, loaded as mkdocs loads a hook: hooks/ is on sys.path while
-    it runs (its ``import execcache`` finds its sibling), and only then (hooks/code.py would
-    hide the standard library's ``code``)."""
-    import importlib.util
+    """The plugin's module ``stem`` (src/mkdocs_esm/<stem>.py), as installed with the project."""
+    import importlib
 
-    path = root / "hooks" / f"{stem}.py"
-    spec = importlib.util.spec_from_file_location(f"esm_hook_{stem}", path)
-    module = importlib.util.module_from_spec(spec)
-    old = sys.path.copy()
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = old
-    return module
+    return importlib.import_module(f"mkdocs_esm.{stem}")
 
 
 def mkdocs_bin(root: Path = ROOT) -> str:

@@ -16,17 +16,7 @@ import pytest
 from sitebuild import ROOT
 
 
-def _load():
-    if "execcache" in sys.modules:
-        return sys.modules["execcache"]
-    spec = importlib.util.spec_from_file_location("execcache", ROOT / "hooks" / "execcache.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["execcache"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-execcache = _load()
+from mkdocs_esm import execcache  # noqa: E402
 
 
 class Runner:

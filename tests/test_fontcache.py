@@ -16,12 +16,8 @@ CHARS = set(range(0x20, 0x7F))
 
 
 def _hook(name: str):
-    """hooks/<name>.py imported as mkdocs imports it (hooks/ on sys.path for the import)."""
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
+    """The plugin's module ``name``."""
+    return importlib.import_module(f"mkdocs_esm.{name}")
 
 
 @pytest.fixture(scope="module")

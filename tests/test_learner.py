@@ -14,9 +14,7 @@ from html import escape as html_escape
 
 from conftest import DOCS, ROOT, page_includes, snippet_output
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import glue  # noqa: E402
-import learner  # noqa: E402
+from mkdocs_esm import glue, learner  # noqa: E402
 
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",

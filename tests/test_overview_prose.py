@@ -9,8 +9,7 @@ import sys
 
 from conftest import DOCS, ROOT
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import learner  # noqa: E402
+from mkdocs_esm import learner  # noqa: E402
 
 
 def test_reading_time_rule_in_the_overview_is_the_hooks_rule():

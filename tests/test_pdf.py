@@ -100,13 +100,22 @@ def test_a_page_shows_a_formula_and_a_figure(book, page_texts, tmp_path):
     assert dark > 0.01, f"page {k + 1} is nearly blank ({dark:.3%} dark pixels)"
 
 
-def test_the_pdf_config_runs_the_sites_hooks():
-    """mkdocs-pdf.yml lists hooks itself (INHERIT replaces lists): every hook of the site, in
-    order, then hooks/print_site.py; a hook added to the site and not here would leave its
-    work undone in the book (e.g. raw {{name}} values)."""
+def test_the_pdf_config_runs_the_sites_plugins():
+    """mkdocs-pdf.yml lists the plugins itself (INHERIT replaces lists): every plugin of the
+    site, in order and with the same options, print-site before the esm plugin, which is told
+    to feed it (print_site: true); a plugin or an option of the site missing here would leave
+    its work undone in the book (e.g. raw {{name}} values)."""
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
-    def hooks(name):
-        text = (ROOT / name).read_text(encoding="utf-8")
-        return re.findall(r"^  - (hooks/\S+)", text.split("\nhooks:", 1)[1].split("\n\n", 1)[0], re.M)
+    def plugins(name):
+        with open(ROOT / name, encoding="utf-8") as f:
+            data = yaml_load(f, loader=get_yaml_loader(config=MkDocsConfig(config_file_path=str(ROOT / name))))
+        return [(p, {}) if isinstance(p, str) else next(iter(p.items())) for p in data["plugins"]]
 
-    assert hooks("mkdocs-pdf.yml") == hooks("mkdocs.yml") + ["hooks/print_site.py"]
+    site, pdf = plugins("mkdocs.yml"), plugins("mkdocs-pdf.yml")
+    assert [n for n, _ in pdf] == [n for n, _ in site[:-1]] + ["print-site", "esm"]
+    assert site[-1][0] == "esm"
+    for (name, options), (_, theirs) in zip(site[:-1], pdf):
+        assert {k: v for k, v in theirs.items() if k in options} == options, name
+    assert dict(pdf[-1][1], print_site=False) == dict(site[-1][1], print_site=False) and pdf[-1][1]["print_site"]

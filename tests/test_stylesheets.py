@@ -16,11 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _hook():
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        return importlib.import_module("stylesheets")
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
+    return importlib.import_module("mkdocs_esm.stylesheets")
 
 
 def test_own_sheets_lose_comments_and_keep_strings(tmp_path):
@@ -91,7 +87,7 @@ def test_scripts_of_reads_what_the_pages_load(tmp_path):
 
 
 def test_purge_keeps_what_is_used_completed_or_read():
-    import execcache
+    from mkdocs_esm import execcache
     hook = _hook()
     css = (":root{--read:1px;--unread:2px;--own:3px}"
            ".a{margin:var(--read)}.b{color:red}.a .b,.c{top:0}"
@@ -111,7 +107,7 @@ def test_purge_keeps_what_is_used_completed_or_read():
 
 
 def test_purge_is_stored_and_reused_while_its_inputs_are_the_same(tmp_path, monkeypatch):
-    import execcache
+    from mkdocs_esm import execcache
     hook = _hook()
     cache = execcache.ExecCache(tmp_path / "cache")
     args = (".a{top:0}.b{top:1px}", ['<i class="a">'], ["x"], ["--v"])
@@ -139,7 +135,7 @@ def _site(tmp_path):
     (tmp_path / "sub" / "index.html").write_text('<link rel="stylesheet" href="../assets/stylesheets/site.00000000.css">',
                                                  encoding="utf-8")
     (tmp_path / "404.html").write_text('<link rel="stylesheet" href="/assets/stylesheets/main.min.css">', encoding="utf-8")
-    hook.on_config(None)
+    hook.on_config(type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml")})())   # node_modules: the project's
     hook._bundle.update(sheets=sheets, name="assets/stylesheets/site.00000000.css")
     hook._linked[:] = [str(tmp_path / "index.html"), str(tmp_path / "sub" / "index.html")]
     config = type("Config", (), {"site_dir": str(tmp_path), "plugins": {}, "site_url": None,

@@ -20,9 +20,7 @@ import pytest
 
 from browser.conftest import ROOT, page_sources, url_of
 
-sys.path.insert(0, str(ROOT / "hooks"))
-import fonts as fonts_hook   # noqa: E402  (hooks/fonts.py: which classes hold which characters)
-sys.path.remove(str(ROOT / "hooks"))
+from mkdocs_esm import fonts as fonts_hook   # noqa: E402  (which classes hold which characters)
 
 #: For each text of a formula: its element's and ancestors' font classes (outermost first,
 #: as "a.b>c") and the face Chromium computes for its element ("family|weight|style").

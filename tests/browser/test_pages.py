@@ -266,11 +266,7 @@ def visible_fraction(png: bytes, bg: tuple[int, int, int]) -> float:
 def sheets_of(site: str) -> dict[str, str]:
     """The third-party sheets whole (as hooks/stylesheets.py merges them) and what the purge left
     of them in the bundle the pages link (which the site's own sheets, whole, close)."""
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        import stylesheets
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
+    from mkdocs_esm import stylesheets
     root = Path(site)
     text = (root / "index.html").read_text(encoding="utf-8")
     bundle = re.search(r'<link rel="stylesheet" href="(assets/stylesheets/site\.[0-9a-f]{8}\.css)">', text)

@@ -23,9 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-_spec = importlib.util.spec_from_file_location("esm_xref", ROOT / "hooks" / "xref.py")
-xref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(xref)
+from mkdocs_esm import xref  # noqa: E402
 
 NUM = r"\d+(?:\.\d+)?"
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`+[^`\n]*`+|\[[^\[\]\n]*#[^\[\]\n]*\]\[[^\]\n]+\]", re.S)

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-import fontcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import fontcache
 
 _command = "build"
 _SOURCE = Path(__file__).read_text(encoding="utf-8")

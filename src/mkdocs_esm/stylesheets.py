@@ -45,7 +45,7 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 _RUN = re.compile(r'(?:<link rel="stylesheet" href="[^"]+">\s*)+')
 _HREF = re.compile(r'href="([^"]+)"')
@@ -70,7 +70,8 @@ _PREFIX = re.compile(r"""(?<=["'`\s])([A-Za-z_][\w-]*)(?:\$\{|["']\s*\+)""")
 _CSS_NAME = re.compile(r"[.#](-?[_a-zA-Z][\w-]*)")
 _CSS_ATTRIBUTE = re.compile(r"\[\s*(-?[_a-zA-Z][\w-]*)")
 _VAR = re.compile(r"var\(\s*(--[\w-]+)")
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path.cwd()        # the project (set from the configuration in on_config)
+_PURGE = Path(__file__).with_name("purge_css.cjs")
 
 _bundle: dict[str, object] = {}
 _linked: list[str] = []     # the pages written with a link to the bundle (not 404.html: a template)
@@ -83,6 +84,8 @@ def on_startup(command, dirty, **kwargs):
 
 
 def on_config(config, **kwargs):
+    global _ROOT
+    _ROOT = Path(config.config_file_path).parent
     _bundle.clear()
     _linked.clear()
 
@@ -231,7 +234,7 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     for text in (css, *pages, "\0", *scripts, "\0", *variables):
         digest.update(hashlib.sha256(text.encode()).digest())
     parts = [digest.hexdigest(), Path(__file__).read_text(encoding="utf-8"),
-             (_ROOT / "hooks" / "purge_css.cjs").read_text(encoding="utf-8"), _inputs_of_node()]
+             _PURGE.read_text(encoding="utf-8"), _inputs_of_node()]
     stored = cache.get("css-purge", parts)
     if isinstance(stored, str):
         return stored
@@ -242,7 +245,7 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     found["ids"] = sorted({*found["ids"], *extra["names"]})
     found["attributes"]["names"] = sorted({*found["attributes"]["names"], *extra["attributes"]})
     request = json.dumps({"css": css, "used": found, "variables": variables})
-    done = subprocess.run(["node", str(_ROOT / "hooks" / "purge_css.cjs")], input=request, capture_output=True,
+    done = subprocess.run(["node", str(_PURGE)], input=request, capture_output=True,
                           text=True, encoding="utf-8", cwd=_ROOT)
     if done.returncode != 0:
         raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")

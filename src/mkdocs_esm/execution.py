@@ -30,7 +30,7 @@ from pathlib import Path
 from markdown_exec._internal.formatters import python as _mx_python
 from mkdocs.exceptions import PluginError
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 #: Fence openings of executed Python blocks (markdown-exec's exec option).
 _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
@@ -232,15 +232,10 @@ def on_files(files, config, **kwargs):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    hooks = str(Path(__file__).parent)
-    sys.path.insert(0, hooks)           # the workers (spawned now, on submit) import execcache
-    try:
-        _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
-        for key, parts, code, block_id in todo:
-            _ahead[key] = _pool.submit(execcache.run_block_in_worker, str(_cache.dir), parts, code,
-                                       block_id, 0, {})
-    finally:
-        sys.path.remove(hooks)
+    _pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    for key, parts, code, block_id in todo:
+        _ahead[key] = _pool.submit(execcache.run_block_in_worker, str(_cache.dir), parts, code,
+                                   block_id, 0, {})
     log.info("execution cache: %d blocks started ahead in %d worker processes", len(todo), jobs)
     return files
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
 _OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'

@@ -33,7 +33,7 @@ import re
 from pathlib import Path
 
 import yaml
-from glue import render     # hooks/ is on sys.path while mkdocs loads a hook
+from .glue import render
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
@@ -58,7 +58,7 @@ _OVERVIEW_MARK = '<div class="esm-overview"></div>'
 OVERVIEW, PRACTICE = "overview.md", "practice.md"
 _PRACTICE_MARK = '<div class="esm-practice"></div>'
 
-_DOCS = Path(__file__).resolve().parent.parent / "docs"
+_DOCS = Path("docs")      # the project's docs/ (set from the configuration in on_config)
 _all_checks: list[dict] = []            # every skill check, as read from its file
 _site_files = None                      # the site's files, kept from on_files
 _checks: dict[str, dict] = {}           # page src_uri -> the skill check shown on it
@@ -228,7 +228,8 @@ def is_lesson(page: Page) -> bool:
 # --------------------------------------------------------------------------------------
 
 def on_config(config, **kwargs):
-    global _all_checks
+    global _all_checks, _DOCS
+    _DOCS = Path(config.config_file_path).parent / "docs"
     _all_checks = _load_checks(Path(config.docs_dir))
     return config
 

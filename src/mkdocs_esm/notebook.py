@@ -65,7 +65,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 log = logging.getLogger("mkdocs.hooks.notebook")
 
@@ -603,13 +603,9 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
 
 
 def _glue_hook():
-    """hooks/glue.py, the one implementation of computed prose, loaded beside this hook."""
-    if "glue" not in _state:
-        spec = importlib.util.spec_from_file_location("esm_notebook_glue", Path(__file__).with_name("glue.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _state["glue"] = module
-    return _state["glue"]
+    """The one implementation of computed prose (glue.py)."""
+    from . import glue
+    return glue
 
 
 def quote_values(html: str, files) -> str:

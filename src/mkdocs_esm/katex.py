@@ -31,13 +31,14 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 _EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
 _CSS_PATH = "assets/katex/katex.min.css"
+_RENDERER = Path(__file__).with_name("katex_render.cjs")
 
 
 class _Katex:
@@ -51,7 +52,7 @@ class _Katex:
         self.store = execcache.ExecCache.from_env(root)
         pkg = root / "node_modules" / "katex" / "package.json"
         self.salt = [p.read_text(encoding="utf-8") if p.is_file() else "" for p in
-                     (pkg, root / "hooks" / "katex_render.cjs", Path(__file__))]
+                     (pkg, _RENDERER, Path(__file__))]
         self.memo: dict[str, str] = self.store.get("katex", self.salt) or {}
         self.used: dict[str, str] = {}
 
@@ -77,7 +78,7 @@ class _Katex:
             if not (self.root / "node_modules" / "katex").is_dir():
                 raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
             self.proc = subprocess.Popen(
-                ["node", str(self.root / "hooks" / "katex_render.cjs")], cwd=self.root,
+                ["node", str(_RENDERER)], cwd=self.root,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
             )
         self.count += 1

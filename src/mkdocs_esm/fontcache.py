@@ -22,7 +22,7 @@ import io
 import os
 from pathlib import Path
 
-import execcache     # hooks/ is on sys.path while mkdocs loads a hook
+from . import execcache
 
 ENV_DIR = "ESM_FONT_CACHE_DIR"
 DEFAULT_DIR = Path(".cache") / "esm-fonts"      # relative to the project root
