@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, build_fails, pages
 from sitebuild import load_hook
 
-cite = load_hook("cite")
+Cite = load_hook("cite").Cite
 
 PAGE = "xref-fault.md"
 
@@ -59,26 +59,24 @@ def test_the_conversion_script_has_nothing_left_to_convert():
 
 
 def test_every_cited_key_is_in_the_bibliography_and_unused_entries_are_reported():
-    class Config:
-        docs_dir = str(ROOT / "docs")
-    cite._load(Config)
+    bib = Cite()
+    bib.on_config(type("Config", (), {"docs_dir": str(ROOT / "docs")})())
     cited = set()
     for path in pages():
         for key in re.findall(r"-?@([\w:.-]+)", " ".join(re.findall(r"\[(-?@[^\[\]\n]*)\]", path.read_text()))):
             cited.add(key)
-    assert cited <= set(cite._labels), sorted(cited - set(cite._labels))
-    unused = sorted(set(cite._labels) - cited)
+    assert cited <= set(bib.labels), sorted(cited - set(bib.labels))
+    unused = sorted(set(bib.labels) - cited)
     if unused:
         warnings.warn(f"docs/references.bib entries cited nowhere: {unused}")
 
 
 def test_author_year_labels():
-    class Config:
-        docs_dir = str(ROOT / "docs")
-    cite._load(Config)
-    assert cite._labels["vaswani2017attention"] == ("Vaswani et al.", "2017")
-    assert cite._labels["levy2014neural"] == ("Levy and Goldberg", "2014")
-    assert cite._labels["ethayarajh2019contextual"] == ("Ethayarajh", "2019")
+    bib = Cite()
+    bib.on_config(type("Config", (), {"docs_dir": str(ROOT / "docs")})())
+    assert bib.labels["vaswani2017attention"] == ("Vaswani et al.", "2017")
+    assert bib.labels["levy2014neural"] == ("Levy and Goldberg", "2014")
+    assert bib.labels["ethayarajh2019contextual"] == ("Ethayarajh", "2019")
 
 
 @pytest.mark.build
@@ -112,9 +110,8 @@ def test_pass_line_equation_tags_link_to_their_equation(site):
 @pytest.mark.build
 def test_the_bibliography_page_lists_every_entry(site):
     html = site.html("references.md")
-    class Config:
-        docs_dir = str(ROOT / "docs")
-    cite._load(Config)
-    for key in cite._labels:
+    bib = Cite()
+    bib.on_config(type("Config", (), {"docs_dir": str(ROOT / "docs")})())
+    for key in bib.labels:
         assert f'id="ref-{key}"' in html
     assert not (site.dir / "references.bib").exists()

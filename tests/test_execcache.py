@@ -209,31 +209,23 @@ def test_a_corrupt_entry_is_discarded_and_rerun(cache, run, damage):
     assert run("print('good')") == "good\n" and run.runs == 2     # stored again, whole
 
 
-def test_switched_off_by_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv("ESM_CACHE", "0")
-    cache = execcache.ExecCache.from_env(tmp_path)
+def test_switched_off(tmp_path):
+    """A cache without a folder (the plugin's ``cache: false``) runs every time and writes nothing."""
+    cache = execcache.ExecCache(None)
     assert not cache.enabled
     run = Runner(cache)
     run("print(1)")
     run("print(1)")
     assert run.runs == 2
-    assert not (tmp_path / ".cache").exists()
-
-
-def test_directory_from_the_environment(tmp_path, monkeypatch):
-    monkeypatch.delenv("ESM_CACHE", raising=False)
-    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "elsewhere"))
-    cache = execcache.ExecCache.from_env(tmp_path / "project")
-    Runner(cache)("print(1)")
-    assert list((tmp_path / "elsewhere").rglob("*.json"))
-    monkeypatch.delenv("ESM_CACHE_DIR")
-    assert execcache.ExecCache.from_env(tmp_path).dir == tmp_path / ".cache" / "esm-exec"
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_default_directory_is_ignored_by_git_and_outside_the_site():
+    from mkdocs_esm.config import EsmConfig
+
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     assert ".cache/" in ignored
-    assert execcache.DEFAULT_DIR.parts[0] == ".cache"
+    assert EsmConfig.cache_dir.default.split("/")[0] == ".cache"
 
 
 def test_what_is_stored_is_the_printed_output_only(cache, run):

@@ -31,10 +31,8 @@ def fonts():
 
 
 @pytest.fixture
-def cache(fontcache, tmp_path, monkeypatch):
-    monkeypatch.delenv("ESM_CACHE", raising=False)
-    monkeypatch.setenv(fontcache.ENV_DIR, str(tmp_path / "fonts"))
-    return fontcache.store(ROOT)
+def cache(fontcache, tmp_path):
+    return fontcache.execcache.ExecCache(tmp_path / "fonts")
 
 
 def font(name: str = "KaTeX_Main-Regular.woff2") -> bytes:
@@ -88,10 +86,8 @@ def test_a_damaged_entry_is_made_again_never_served(fontcache, cache):
     assert cache.stats["discarded"] == 3 and cache.stats["hit"] == 0
 
 
-def test_esm_cache_0_turns_it_off(fontcache, tmp_path, monkeypatch):
-    monkeypatch.setenv("ESM_CACHE", "0")
-    monkeypatch.setenv(fontcache.ENV_DIR, str(tmp_path / "fonts"))
-    off = fontcache.store(ROOT)
+def test_a_cache_switched_off_subsets_afresh(fontcache, tmp_path):
+    off = fontcache.execcache.ExecCache(None)
     assert fontcache.cached_subset(font(), CHARS, off) == fontcache.subset(font(), CHARS)
     assert not (tmp_path / "fonts").exists()
 

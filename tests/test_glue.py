@@ -124,10 +124,11 @@ def test_a_value_a_skill_check_quotes_is_not_reported_as_quoted_nowhere(tmp_path
     (tmp_path / "skill-checks").mkdir()
     (tmp_path / "skill-checks" / "p.yml").write_text(
         "q: 'is {{part1/intuition.md#cos_a:.2f}} and {{ part1/intuition.md#n_b }}, not {{part2/x.md#c}}'\n")
-    glue_hook.on_config(type("Config", (), {"docs_dir": str(tmp_path), "markdown_extensions": []})())
-    assert glue_hook._quoted_by_skill_checks("part1/intuition.md") == {"cos_a", "n_b"}
-    assert glue_hook._quoted_by_skill_checks("part2/x.md") == {"c"}
-    assert glue_hook._quoted_by_skill_checks("part1/intuition") == set()
+    glue = glue_hook.Glue(block_failed=lambda: False)
+    glue.on_config(type("Config", (), {"docs_dir": str(tmp_path), "markdown_extensions": []})(), state=None)
+    assert glue._quoted_by_skill_checks("part1/intuition.md") == {"cos_a", "n_b"}
+    assert glue._quoted_by_skill_checks("part2/x.md") == {"c"}
+    assert glue._quoted_by_skill_checks("part1/intuition") == set()
 
 
 def test_collect_reads_and_removes_markers():

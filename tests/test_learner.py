@@ -150,7 +150,7 @@ def test_overview_lists_every_nav_page(site):
 
 class _Page:
     def __init__(self, values, content="<p>built</p>"):
-        self.esm_values, self.content = values, content
+        self.values, self.content = values, content
 
 
 class _File:
@@ -170,10 +170,21 @@ _VALUES = {"part2/geometry-of-meaning.md": _Page({"cos_king": {"value": 0.78125,
                                                  "n": {"value": 50257, "fmt": ","}})}
 
 
+def _fill_values(html: str, files: _Files) -> str:
+    """The learner feature's filling, with a build state holding each page's published values."""
+    from mkdocs_esm.state import BuildState
+
+    feature = learner.Learner()
+    feature.state = BuildState(root=ROOT)
+    for src, page in files.pages.items():
+        feature.state.page(src).values = page.values
+    return feature.fill_values(html, files)
+
+
 def test_skill_check_values_are_filled_in_from_the_page_that_computed_them():
     html = "<p>{{part2/geometry-of-meaning.md#cos_king}} and {{ part2/geometry-of-meaning.md#n }} " \
            "or {{part2/geometry-of-meaning.md#cos_king:.1%}}; {{plain}} stays</p>"
-    out = learner._fill_values(html, _Files(_VALUES))
+    out = _fill_values(html, _Files(_VALUES))
     assert out == f"<p>{0.78125:.3f} and 50,257 or 78.1%; {{{{plain}}}} stays</p>"
 
 
@@ -184,11 +195,11 @@ def test_skill_check_values_are_filled_in_from_the_page_that_computed_them():
 ])
 def test_a_bad_skill_check_value_fails_the_build(ref, message):
     with pytest.raises(learner.PluginError, match=message):
-        learner._fill_values(f"<p>{ref}</p>", _Files(_VALUES))
+        _fill_values(f"<p>{ref}</p>", _Files(_VALUES))
 
 
 def test_a_page_left_out_of_a_small_build_leaves_a_marked_placeholder():
-    out = learner._fill_values("{{part1/intuition.md#x}}", _Files({}))
+    out = _fill_values("{{part1/intuition.md#x}}", _Files({}))
     assert out == "[x: computed on part1/intuition.md]"
 
 

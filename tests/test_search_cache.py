@@ -1,4 +1,4 @@
-"""hooks/search.py keeps each page's search entries in the execution cache: a page indexed from
+"""The search feature (mkdocs_esm.search) keeps each page's search entries in the execution cache: a page indexed from
 the cache gets exactly the entries Material's parser makes, and any change to what the parser
 reads is a miss."""
 
@@ -28,12 +28,11 @@ def _page(text: str, title: str = "Title"):
 
 def _index(tmp_path, monkeypatch, pages) -> tuple[list, list]:
     """(entries through the hook, entries from Material alone) for ``pages``."""
-    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("ESM_CACHE", raising=False)
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\n")
+    from mkdocs_esm.state import BuildState
+
     plugin = SimpleNamespace(search_index=SearchIndex())
-    config = SimpleNamespace(plugins={"search": plugin}, config_file_path=str(tmp_path / "mkdocs.yml"))
-    _hook().on_config(config)
+    config = SimpleNamespace(plugins={"search": plugin})
+    _hook().Search().on_config(config, BuildState(root=tmp_path, cache_dir=tmp_path / "cache"))
     plain = SearchIndex()
     for page in pages:
         plugin.search_index.add_entry_from_context(page)

@@ -67,35 +67,36 @@ def test_the_notebook_takes_the_one_page_route_only_while_the_cache_holds_its_ru
     original = (ROOT / "docs" / NOTEBOOK).read_text(encoding="utf-8")
     source.write_text(original, encoding="utf-8")
     config = SimpleNamespace(docs_dir=str(docs), site_dir=str(tmp_path / "site"), use_directory_urls=True,
-                             plugins=SimpleNamespace(_current_plugin="hooks/notebook.py"))
+                             plugins=SimpleNamespace(_current_plugin="esm"))
     page = File(NOTEBOOK, src_dir=str(tmp_path / "made"), dest_dir=config.site_dir, use_directory_urls=True)
     shipped = File.generated(config, DOWNLOAD, content="the last build's notebook")
     files = Files([page, shipped])
     nb = hook.build_notebook(source, ROOT / "snippets" / "esm.py")
     cache = hook.execcache.ExecCache(tmp_path / "cache")
-    hook._state.update(root=ROOT, nb=nb, cache=cache, options="the options")
+    feature = hook.Notebook()
+    feature.root, feature.nb, feature.cache, feature.options = ROOT, nb, cache, "the options"
     # the last build ran the cells of the unedited notebook
     job = SimpleNamespace(nb=nb, options="the options", env=hook._env())
     cache.put("notebook-run", hook.run_parts(job), [], hook._dependencies(cache, nb))
 
     def remade(text: str):
         source.write_text(text, encoding="utf-8")
-        return hook.serve_remake(str(source), config, files)
+        return feature.serve_remake(str(source), config, files)
 
     prose = original.replace(NB_PROSE, f"{NB_PROSE}, edited,")
     assert remade(prose) == ([NOTEBOOK], [shipped])
     assert ", edited," in (tmp_path / "made" / NOTEBOOK).read_text(encoding="utf-8")
-    assert ", edited," in shipped.content_string and hook._state["source"] == source
-    hook._cleanup()                     # as the build's on_post_build does
+    assert ", edited," in shipped.content_string and feature.source == source
+    feature.on_post_build()             # the clean-up
     assert not (tmp_path / "made").exists()
     assert remade(prose.replace(NB_CODE, f"{NB_CODE}x = 1\n")) is None
     assert remade(prose.replace(f"# %%\n{NB_CODE}", f'# %% tags=["skip-execution"]\n{NB_CODE}')) is None
     assert remade(prose.replace(NB_PROSE, f"{NB_PROSE}, edited again,")) == ([NOTEBOOK], [shipped])
     assert ", edited again," in shipped.content_string
     assert remade(prose) is None, "the folder is still there: not ours to write into"
-    hook._cleanup()
+    feature.on_post_build()
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
-    assert hook.serve_remake(str(docs / "index.md"), config, files) is None
+    assert feature.serve_remake(str(docs / "index.md"), config, files) is None
 
 
 class _Page:
@@ -147,7 +148,7 @@ class Served(ServeProcess):
         self.tmp.mkdir()
         env = dict(os.environ, TMPDIR=str(self.tmp), ESM_CACHE_DIR=str(self.cache), NO_MKDOCS_2_WARNING="1",
                    SOURCE_DATE_EPOCH=source_date_epoch())
-        for k in ("ESM_CACHE", serve_hook.ENV_FULL):
+        for k in ("ESM_CACHE", "ESM_FAST_SERVE"):
             env.pop(k, None)
         super().__init__(project, env, "-f", "serve.yml")
         self.log: list[str] = []

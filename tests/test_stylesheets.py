@@ -95,15 +95,15 @@ def test_purge_keeps_what_is_used_completed_or_read():
            "@media print{.b{color:blue}}@font-face{font-family:F;src:url(f.woff2)}")
     pages = ['<p class="a c" data-k="v">']
     scripts = ["label.className = `tabbed-control--${side}`"]
-    got = hook.purge(css, pages, scripts, ["--own"], execcache.ExecCache(None))
+    got = hook.purge(css, pages, scripts, ["--own"], execcache.ExecCache(None), ROOT)
     for kept in (".a{margin:var(--read)}", ".c{top:0}", ".tabbed-control--next{left:0}", "[data-k=v]{x:y}",
                  "--read:1px", "--own:3px", "@font-face{font-family:F;src:url(f.woff2)}"):
         assert kept in got, kept
     for gone in (".b{", ".a .b", "[data-k=w]", "--unread", "@media print"):
         assert gone not in got, gone
     # a word of a script keeps what it names; a name no script completes goes
-    assert ".b{color:red}" in hook.purge(css, pages, ["el.classList.add('b')"], [], execcache.ExecCache(None))
-    assert ".tabbed-control--next" not in hook.purge(css, pages, [], [], execcache.ExecCache(None))
+    assert ".b{color:red}" in hook.purge(css, pages, ["el.classList.add('b')"], [], execcache.ExecCache(None), ROOT)
+    assert ".tabbed-control--next" not in hook.purge(css, pages, [], [], execcache.ExecCache(None), ROOT)
 
 
 def test_purge_is_stored_and_reused_while_its_inputs_are_the_same(tmp_path, monkeypatch):
@@ -111,12 +111,12 @@ def test_purge_is_stored_and_reused_while_its_inputs_are_the_same(tmp_path, monk
     hook = _hook()
     cache = execcache.ExecCache(tmp_path / "cache")
     args = (".a{top:0}.b{top:1px}", ['<i class="a">'], ["x"], ["--v"])
-    first = hook.purge(*args, cache)
+    first = hook.purge(*args, cache, ROOT)
     monkeypatch.setattr(hook.subprocess, "run", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran again")))
-    assert hook.purge(*args, cache) == first == ".a{top:0}"
+    assert hook.purge(*args, cache, ROOT) == first == ".a{top:0}"
     for k, other in ((0, ".a{top:0}"), (1, ['<i class="b">']), (2, ["y"]), (3, ["--w"])):   # any input: a new key
         with pytest.raises(AssertionError, match="ran again"):
-            hook.purge(*args[:k], other, *args[k + 1:], cache)
+            hook.purge(*args[:k], other, *args[k + 1:], cache, ROOT)
 
 
 def _site(tmp_path):
@@ -135,26 +135,29 @@ def _site(tmp_path):
     (tmp_path / "sub" / "index.html").write_text('<link rel="stylesheet" href="../assets/stylesheets/site.00000000.css">',
                                                  encoding="utf-8")
     (tmp_path / "404.html").write_text('<link rel="stylesheet" href="/assets/stylesheets/main.min.css">', encoding="utf-8")
-    hook.on_config(type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml")})())   # node_modules: the project's
-    hook._bundle.update(sheets=sheets, name="assets/stylesheets/site.00000000.css")
-    hook._linked[:] = [str(tmp_path / "index.html"), str(tmp_path / "sub" / "index.html")]
+    from mkdocs_esm.state import BuildState
+
+    feature = hook.Stylesheets()
+    feature.on_config(BuildState(root=ROOT))            # node_modules: the project's; the cache off
+    feature.bundle.update(sheets=sheets, name="assets/stylesheets/site.00000000.css")
+    feature.linked[:] = [str(tmp_path / "index.html"), str(tmp_path / "sub" / "index.html")]
     config = type("Config", (), {"site_dir": str(tmp_path), "plugins": {}, "site_url": None,
                                  "config_file_path": str(tmp_path / "mkdocs.yml")})()
-    return hook, config, whole
+    return feature, config, whole
 
 
 def test_build_purges_renames_and_relinks_serve_does_not(tmp_path, monkeypatch):
     monkeypatch.setenv("ESM_CACHE", "0")
     hook, config, whole = _site(tmp_path)
-    monkeypatch.setattr(hook, "_command", "serve")
+    monkeypatch.setattr(hook.state, "command", "serve")
     hook.on_post_build(config)
     assert sorted(p.name for p in (tmp_path / "assets" / "stylesheets").iterdir()) == ["main.min.css", "site.00000000.css"]
-    monkeypatch.setattr(hook, "_command", "build")
+    monkeypatch.setattr(hook.state, "command", "build")
     hook.on_post_build(config)
     [bundle] = [p for p in (tmp_path / "assets" / "stylesheets").iterdir() if p.name.startswith("site.")]
     text = bundle.read_text(encoding="utf-8")
     assert text == '@charset "UTF-8";\n/* assets/stylesheets/main.min.css */\n.a{top:0}\n/* stylesheets/extra.css */\n .z { top: 2px; }\n\n'
-    assert bundle.name == f"site.{hook.hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+    assert bundle.name == f"site.{_hook().hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
     assert (tmp_path / "index.html").read_text(encoding="utf-8").startswith(f'<link rel="stylesheet" href="assets/stylesheets/{bundle.name}">')
     assert f'href="../assets/stylesheets/{bundle.name}"' in (tmp_path / "sub" / "index.html").read_text(encoding="utf-8")
     assert "main.min.css" in (tmp_path / "404.html").read_text(encoding="utf-8")
@@ -164,7 +167,7 @@ def test_build_fails_when_a_linked_page_lost_its_link(tmp_path, monkeypatch):
     monkeypatch.setenv("ESM_CACHE", "0")
     hook, config, _ = _site(tmp_path)
     (tmp_path / "sub" / "index.html").write_text("<p>", encoding="utf-8")
-    with pytest.raises(hook.PluginError, match="does not link"):
+    with pytest.raises(_hook().PluginError, match="does not link"):
         hook.on_post_build(config)
 
 
@@ -176,7 +179,7 @@ def test_build_under_a_site_url_reads_404s_scripts_under_its_path(tmp_path, monk
     (tmp_path / "js" / "app.js").write_text("el.classList.add('b')", encoding="utf-8")
     (tmp_path / "404.html").write_text('<script src="/repo/js/app.js"></script>', encoding="utf-8")
     config.site_url = "https://owner.github.io/repo/"
-    monkeypatch.setattr(hook, "_command", "build")
+    monkeypatch.setattr(hook.state, "command", "build")
     hook.on_post_build(config)
     [bundle] = [p for p in (tmp_path / "assets" / "stylesheets").iterdir() if p.name.startswith("site.")]
     assert ".b{top:1px}" in bundle.read_text(encoding="utf-8")          # the script's word kept .b

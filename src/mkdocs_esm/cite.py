@@ -35,9 +35,6 @@ _ITEM = re.compile(r"^(?P<bare>-?)@(?P<key>[\w:.-]+)(?:,\s*(?P<loc>\S.*))?$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 
-_entries: dict = {}
-_labels: dict[str, tuple[str, str]] = {}   # key -> (authors, year)
-_cited: set[str] = set()
 
 
 @functools.cache
@@ -57,32 +54,29 @@ def author_year(entry) -> tuple[str, str]:
     return who, entry.fields.get("year", "n.d.")
 
 
-def _load(config) -> None:
-    path = Path(config.docs_dir) / BIB
-    if not path.is_file():
-        raise PluginError(f"hooks/cite.py: {path} is missing")
-    data = parse_file(str(path), "bibtex")
-    _entries.clear()
-    _entries.update(data.entries)
-    _labels.clear()
+def labels_of(entries) -> dict[str, tuple[str, str]]:
+    """key -> (authors, year) of each entry; the same authors in the same year: 2017a, 2017b."""
+    labels: dict[str, tuple[str, str]] = {}
     seen: dict[tuple[str, str], list[str]] = {}
-    for key, entry in _entries.items():
-        _labels[key] = author_year(entry)
-        seen.setdefault(_labels[key], []).append(key)
-    for (who, year), keys in seen.items():   # same authors, same year: 2017a, 2017b
+    for key, entry in entries.items():
+        labels[key] = author_year(entry)
+        seen.setdefault(labels[key], []).append(key)
+    for (who, year), keys in seen.items():
         if len(keys) > 1:
-            for k, key in enumerate(sorted(keys, key=lambda k: _entries[k].fields.get("title", ""))):
-                _labels[key] = (who, f"{year}{'abcdefghij'[k]}")
+            for k, key in enumerate(sorted(keys, key=lambda k: entries[k].fields.get("title", ""))):
+                labels[key] = (who, f"{year}{'abcdefghij'[k]}")
+    return labels
 
 
-def _bibliography() -> str:
+def bibliography(entries, labels) -> str:
+    """The references page's Markdown."""
     style = find_plugin("pybtex.style.formatting", "plain")(sorting_style="author_year_title")
     backend = find_plugin("pybtex.backends", "html")()
     from pybtex.database import BibliographyData
-    formatted = style.format_bibliography(BibliographyData(entries=_entries))
+    formatted = style.format_bibliography(BibliographyData(entries=entries))
     items = []
     for entry in formatted:
-        who, year = _labels[entry.key]
+        who, year = labels[entry.key]
         items.append(f'<li id="ref-{entry.key}"><strong>{who} ({year}).</strong> '
                      f"{entry.text.render(backend)}</li>")
     return ("# References\n\nEvery source the site cites, from `docs/references.bib`. A citation "
@@ -90,72 +84,75 @@ def _bibliography() -> str:
             '<ul class="esm-bibliography">\n' + "\n".join(items) + "\n</ul>\n")
 
 
-def on_config(config, **kwargs):
-    _load(config)
-    return config
+class Cite:
+    """[@key] citations: the bibliography of docs/references.bib and the keys this build cited."""
 
+    def __init__(self) -> None:
+        self.entries: dict = {}
+        self.labels: dict[str, tuple[str, str]] = {}
+        self.cited: set[str] = set()
 
-def on_files(files, config, **kwargs):
-    bib = files.get_file_from_path(BIB)
-    if bib is not None:
-        files.remove(bib)   # the source is not published
-    files.append(File.generated(config, PAGE, content=_bibliography()))
-    return files
+    def on_config(self, config) -> None:
+        path = Path(config.docs_dir) / BIB
+        if not path.is_file():
+            raise PluginError(f"citations: {path} is missing")
+        self.entries = dict(parse_file(str(path), "bibtex").entries)
+        self.labels = labels_of(self.entries)
 
+    def on_files(self, files, config) -> None:
+        bib = files.get_file_from_path(BIB)
+        if bib is not None:
+            files.remove(bib)   # the source is not published
+        files.append(File.generated(config, PAGE, content=bibliography(self.entries, self.labels)))
 
-def on_pre_build(config, **kwargs):
-    _cited.clear()
+    def on_pre_build(self) -> None:
+        self.cited.clear()
 
+    def _render(self, body: str, where: str) -> str:
+        parts = []
+        for item in (i.strip() for i in body.split(";")):
+            m = _ITEM.match(item)
+            if not m:
+                raise PluginError(f"{where}: malformed citation [{body}] (write [@key] or [@a; @b])")
+            key = m["key"]
+            if key not in self.labels:
+                raise PluginError(f"{where}: citation key '{key}' is not in docs/{BIB}")
+            self.cited.add(key)
+            who, year = self.labels[key]
+            text = year if m["bare"] else f"{who}, {year}"
+            parts.append(f"[{text}][ref-{key}]" + (f", {m['loc']}" if m["loc"] else ""))
+        return "(" + "; ".join(parts) + ")"
 
-def _render(body: str, where: str) -> str:
-    parts = []
-    for item in (i.strip() for i in body.split(";")):
-        m = _ITEM.match(item)
-        if not m:
-            raise PluginError(f"{where}: malformed citation [{body}] (write [@key] or [@a; @b])")
-        key = m["key"]
-        if key not in _labels:
-            raise PluginError(f"{where}: citation key '{key}' is not in docs/{BIB}")
-        _cited.add(key)
-        who, year = _labels[key]
-        text = year if m["bare"] else f"{who}, {year}"
-        parts.append(f"[{text}][ref-{key}]" + (f", {m['loc']}" if m["loc"] else ""))
-    return "(" + "; ".join(parts) + ")"
+    def on_page_markdown(self, markdown: str, page) -> str:
+        src = page.file.src_uri
+        source = page.file.content_string if src.endswith(".md") else ""
+        head = markdown.lstrip("\n")[:200]
+        offset = source[:source.find(head)].count("\n") if head and head in source else 0
+        lines, fence = markdown.split("\n"), None
+        for n, line in enumerate(lines):
+            m = _FENCE.match(line)
+            if fence:
+                if m and m[1][0] == fence[0] and not line.strip().strip(fence[0]):
+                    fence = None
+                continue
+            if m:
+                fence = m[1]
+                continue
+            if "@" not in line:
+                continue
+            spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
+            where = f"{src}:{n + 1 + offset}"
+            lines[n] = _CITE.sub(lambda c: c[0] if any(a <= c.start() < b for a, b in spans)
+                                 else self._render(c["body"], where), line)
+        return "\n".join(lines)
 
+    def on_page_content(self, page, config) -> None:
+        if page.file.src_uri == PAGE:
+            plugin = config.plugins["autorefs"]
+            for key in self.entries:
+                plugin.register_anchor(page, f"ref-{key}", f"ref-{key}", primary=True)
 
-def on_page_markdown(markdown, page, config, files, **kwargs):
-    src = page.file.src_uri
-    source = page.file.content_string if src.endswith(".md") else ""
-    head = markdown.lstrip("\n")[:200]
-    offset = source[:source.find(head)].count("\n") if head and head in source else 0
-    lines, fence = markdown.split("\n"), None
-    for n, line in enumerate(lines):
-        m = _FENCE.match(line)
-        if fence:
-            if m and m[1][0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = None
-            continue
-        if m:
-            fence = m[1]
-            continue
-        if "@" not in line:
-            continue
-        spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
-        where = f"{src}:{n + 1 + offset}"
-        lines[n] = _CITE.sub(lambda c: c[0] if any(a <= c.start() < b for a, b in spans)
-                             else _render(c["body"], where), line)
-    return "\n".join(lines)
-
-
-def on_page_content(html, page, config, files, **kwargs):
-    if page.file.src_uri == PAGE:
-        plugin = config.plugins["autorefs"]
-        for key in _entries:
-            plugin.register_anchor(page, f"ref-{key}", f"ref-{key}", primary=True)
-    return html
-
-
-def on_post_build(config, **kwargs):
-    unused = sorted(set(_entries) - _cited)
-    if unused:
-        log.info(f"docs/{BIB}: {len(unused)} entries cited on no page built: {', '.join(unused)}")
+    def on_post_build(self) -> None:
+        unused = sorted(set(self.entries) - self.cited)
+        if unused:
+            log.info(f"docs/{BIB}: {len(unused)} entries cited on no page built: {', '.join(unused)}")

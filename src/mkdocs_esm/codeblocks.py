@@ -4,7 +4,7 @@ Pygments wraps every name (``<span class="n">``) and every run of whitespace
 (``<span class="w">``) in its own element. Material colours names with
 ``--md-code-hl-name-color``, which is the code's own colour in both schemes, and
 whitespace has no colour: the spans change nothing on screen but make up about a third
-of a lesson page's elements. This hook unwraps them inside code blocks.
+of a lesson page's elements. They are unwrapped inside code blocks.
 """
 
 from __future__ import annotations
@@ -15,5 +15,6 @@ _BLOCK = re.compile(r'(<div class="(?:language-\w+ )?highlight"><pre>)(.*?)(</pr
 _PLAIN = re.compile(r'<span class="[nw]">([^<]*)</span>')
 
 
-def on_page_content(html, page, **kwargs):
+def unwrap(html: str) -> str:
+    """``html`` with the name and whitespace spans of its code blocks unwrapped."""
     return _BLOCK.sub(lambda m: m[1] + _PLAIN.sub(r"\1", m[2]) + m[3], html)

@@ -40,7 +40,5 @@ class EsmConfig(base.Config):
     #: folders the executed blocks import their helpers from (``from esm import ...``),
     #: relative to the folder of mkdocs.yml, put first on the import path during a build
     python_path = c.ListOfItems(c.Type(str), default=["snippets"])
-    #: the jupytext source of the theory notebook, relative to docs/
-    notebook = c.Type(str, default="notebook/theory.py")
     #: feed mkdocs-print-site-plugin the pages as served (the PDF build, mkdocs-pdf.yml)
     print_site = Switch(default=False)

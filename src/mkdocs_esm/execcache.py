@@ -20,8 +20,8 @@ string only (what the code printed), never a side effect. A run that raises is n
 An entry that cannot be read, does not parse or fails its own checksum is deleted and the code
 runs again: it is never served.
 
-Where: ``.cache/esm-exec/`` in the project (git-ignored, outside ``site/``), or
-``$ESM_CACHE_DIR``. ``ESM_CACHE=0`` (or ``off``/``no``/``false``) turns the cache off: every
+Where: the plugin's ``cache_dir``, ``.cache/esm-exec/`` in the project (git-ignored, outside
+``site/``); ``cache: false`` (``ESM_CACHE=0`` through mkdocs.yml) turns the cache off: every
 block and the notebook run, nothing is read or written.
 
 Not seen: a file read by native code that never passes through Python's ``open`` (a Rust or
@@ -47,22 +47,16 @@ import tempfile
 import threading
 from collections import Counter
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Callable, Iterable
 
 FORMAT = 1                                  # bump when an entry's meaning changes
-ENV_SWITCH = "ESM_CACHE"
-ENV_DIR = "ESM_CACHE_DIR"
 #: ESM_* variables that say where and how a build runs, never what a block prints: not in any key
-#: (the cache's switch and folder, the font cache's folder, the tests' built site, the number of
-#: worker processes)
-NOT_INPUTS = frozenset({ENV_SWITCH, ENV_DIR, "ESM_FONT_CACHE_DIR", "ESM_SITE", "ESM_JOBS"})
-DEFAULT_DIR = Path(".cache") / "esm-exec"   # relative to the project root
-_OFF = {"0", "off", "no", "false"}
-
-
-def enabled_by_env() -> bool:
-    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in _OFF
+#: (the plugin's options read through !ENV: the cache's switch and folder, the font cache's
+#: folder, the number of worker processes, serve's route; the tests' built site)
+NOT_INPUTS = frozenset({"ESM_CACHE", "ESM_CACHE_DIR", "ESM_FONT_CACHE_DIR", "ESM_SITE", "ESM_JOBS",
+                        "ESM_FAST_SERVE"})
 
 
 def interpreter() -> str:
@@ -231,14 +225,14 @@ def _imports_of(code: str) -> set[str]:
 # ---------------------------------------------------------------------------------------------
 
 _WRITE = re.compile(r"[wax+]")
-_recorders: dict[int, "Recorder"] = {}      # thread id -> the recorder active in that thread
-_hook_installed = False
+#: the recorder active in this thread (a new thread starts with none)
+_ACTIVE: ContextVar["Recorder | None"] = ContextVar("esm_recorder", default=None)
 
 
 def _audit(event: str, args: tuple) -> None:
-    if not _recorders:
+    if event not in ("open", "import"):
         return
-    rec = _recorders.get(threading.get_ident())
+    rec = _ACTIVE.get()
     if rec is None:
         return
     if event == "open":
@@ -254,11 +248,10 @@ def _audit(event: str, args: tuple) -> None:
         rec.modules.add(args[0])
 
 
+@functools.cache
 def _install_hook() -> None:
-    global _hook_installed
-    if not _hook_installed:
-        sys.addaudithook(_audit)        # audit hooks cannot be removed: it idles when unused
-        _hook_installed = True
+    """Once per process: audit hooks cannot be removed (it idles when no recorder is active)."""
+    sys.addaudithook(_audit)
 
 
 class Recorder:
@@ -272,12 +265,11 @@ class Recorder:
     @contextmanager
     def active(self):
         _install_hook()
-        ident = threading.get_ident()
-        _recorders[ident] = self
+        token = _ACTIVE.set(self)
         try:
             yield self
         finally:
-            _recorders.pop(ident, None)
+            _ACTIVE.reset(token)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,13 +288,6 @@ class ExecCache:
             self.ignore.append(os.path.realpath(self.dir))
         self._hashes: dict[str, tuple] = {}      # path -> (its stat when hashed, hash)
         self._lock = threading.Lock()
-
-    @classmethod
-    def from_env(cls, root: Path) -> "ExecCache":
-        if not enabled_by_env():
-            return cls(None)
-        directory = os.environ.get(ENV_DIR) or str(Path(root) / DEFAULT_DIR)
-        return cls(Path(directory))
 
     @property
     def enabled(self) -> bool:
@@ -504,20 +489,22 @@ class ExecCache:
 # Running blocks ahead of the build in worker processes (hooks/execution.py plans them)
 # ---------------------------------------------------------------------------------------------
 
-_worker_caches: dict[str, ExecCache] = {}
+@functools.cache
+def _worker_cache(directory: str) -> ExecCache:
+    """A worker process's cache (one for the worker's life)."""
+    return ExecCache(Path(directory))
 
 
 def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: str,
                         returncode: int, extra: dict) -> bool:
-    """In a worker process: run one block exactly as markdown-exec runs it and store its output
-    in the cache. False if it failed: nothing is stored, and the build runs it again in-process
-    (where its error is reported, naming page and block)."""
-    from markdown_exec._internal.formatters import python as mx
+    """In a worker process: run one block exactly as the build runs it (execution.run_python)
+    and store its output in the cache. False if it failed: nothing is stored, and the build runs
+    it again in-process (where its error is reported, naming page and block)."""
+    from .execution import run_python
 
-    run = mx.__dict__.get("_esm_original_run", mx._run_python)
-    cache = _worker_caches.setdefault(directory, ExecCache(Path(directory)))
+    cache = _worker_cache(directory)
     try:
-        cache.run("block", parts, lambda: run(code, returncode, None, block_id, **extra), code=code)
+        cache.run("block", parts, lambda: run_python(code, returncode, None, block_id, **extra), code=code)
     except Exception:               # noqa: BLE001 - the in-process run reports it
         return False
     return True

@@ -1,16 +1,15 @@
 """KaTeX's woff2 fonts subset to a set of characters (fontTools), each subset kept between builds.
 
-Subsetting the 20 fonts costs about 3 s of CPU, as much as the rest of a one-page build whose
-blocks come from the cache; the result depends only on the font's bytes, the characters, the
-options below and the code that makes it. So a subset is stored under a key made of all of
+The result depends only on the font's bytes, the characters, the options below and the code
+that makes it. So a subset is stored under a key made of all of
 these: the SHA-256 of the font, the sorted code points, this file's source (the options), the
 versions of fontTools and of the compressors it writes woff2 with (brotli) and the Python
 version. A changed font, character, option or version is a different key: nothing stale is
-served. Entries are execution-cache entries (hooks/execcache.py: an entry that is unreadable,
-cut short or altered is deleted and the subset made again).
+served. Entries are execution-cache entries (execcache.py: an entry that is unreadable, cut
+short or altered is deleted and the subset made again).
 
-Where: ``$ESM_FONT_CACHE_DIR``, or ``.cache/esm-fonts/`` in the project. ``ESM_CACHE=0`` turns
-it off with the execution cache (every font is subset afresh).
+Where: the plugin's ``font_cache_dir`` (``.cache/esm-fonts/``); ``cache: false`` turns it off
+with the execution cache (every font is subset afresh).
 """
 
 from __future__ import annotations
@@ -19,21 +18,11 @@ import base64
 import hashlib
 import importlib.metadata as metadata
 import io
-import os
 from pathlib import Path
 
 from . import execcache
 
-ENV_DIR = "ESM_FONT_CACHE_DIR"
-DEFAULT_DIR = Path(".cache") / "esm-fonts"      # relative to the project root
 _DISTRIBUTIONS = ("fonttools", "brotli", "brotlicffi", "zopfli")
-
-
-def store(root: Path) -> execcache.ExecCache:
-    """The cache of font subsets for the project at ``root`` (disabled with ``ESM_CACHE=0``)."""
-    if not execcache.enabled_by_env():
-        return execcache.ExecCache(None)
-    return execcache.ExecCache(Path(os.environ.get(ENV_DIR) or Path(root) / DEFAULT_DIR))
 
 
 def _versions() -> str:

@@ -36,7 +36,6 @@ from mkdocs.exceptions import PluginError
 
 from . import fontcache
 
-_command = "build"
 _SOURCE = Path(__file__).read_text(encoding="utf-8")
 
 _FACE = re.compile(r"@font-face\{([^}]*)\}")
@@ -48,11 +47,6 @@ _TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)([^>]*?)(/?)>|([^<]+)")
 _CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
 _VOID = {"br", "img", "hr", "wbr", "input", "meta", "link", "col", "area", "base", "source"}
 _WEIGHTS = {"normal": "400", "bold": "700"}
-
-
-def on_startup(command, dirty, **kwargs):
-    global _command
-    _command = command
 
 
 def _declarations(body: str) -> dict[str, str]:
@@ -169,15 +163,12 @@ def characters_by_font(pages, css: str) -> dict[str, set[int]]:
     return out
 
 
-def on_post_build(config, **kwargs):
-    if _command == "serve":
-        return
-    site = Path(config.site_dir)
+def subset_fonts(site: Path, cache) -> None:
+    """Cut every KaTeX woff2 of the built ``site`` to the characters its pages draw in it."""
     fonts = sorted((site / "assets" / "katex" / "fonts").glob("*.woff2"))
     if not fonts:
-        raise PluginError("fonts hook: no KaTeX fonts in the site (is hooks/katex.py listed before it?)")
+        raise PluginError("fonts: no KaTeX fonts in the site (katex.on_files adds them)")
     css = (site / "assets" / "katex" / "katex.min.css").read_text(encoding="utf-8")
-    cache = fontcache.store(Path(config.config_file_path).parent)
     chars = characters_by_font((drawn_cached(p.read_text(encoding="utf-8"), cache) for p in site.rglob("*.html")), css)
     for path in fonts:
         # A space keeps each subset a valid font with at least one glyph besides .notdef.

@@ -42,8 +42,6 @@ _TOKEN = re.compile(r"\\[\\$`]|\$\$|\$|`+|\n[ \t]*\n|" + REFERENCE.pattern)
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _EXPONENT = re.compile(r"([-+]?[\d.,]*\d)[eE]([+-])(\d+)")
 
-_page = {"src": "?", "markdown": "", "values": {}}
-
 
 class GlueError(PluginError):
     """A reference or a published value the page cannot use."""
@@ -112,10 +110,11 @@ def collect(blocks: list) -> tuple[dict[str, dict], list[str]]:
 # Substituting references in the prose
 # ---------------------------------------------------------------------------------------------
 
-def substitute(text: str, values: dict[str, dict], where=lambda name: "?") -> tuple[str, set[str]]:
+def substitute(text: str, values: dict[str, dict], where=lambda name: "?", src: str = "?") -> tuple[str, set[str]]:
     """Replace every ``{{name}}`` outside code spans by its value, in math form inside math.
     A reference standing alone on its line may expand to several lines (a table), indented
-    like it. Returns the new text and the names used; raises GlueError naming the line."""
+    like it. Returns the new text and the names used; raises GlueError naming ``src`` and the
+    line (``where(name)``)."""
     out: list[str] = []
     used: set[str] = set()
     pos = 0
@@ -140,14 +139,14 @@ def substitute(text: str, values: dict[str, dict], where=lambda name: "?") -> tu
             name, override = m.group(1), m.group(2)
             if name not in values:
                 known = ", ".join(sorted(values)) or "none"
-                raise GlueError(f"{_page['src']}:{where(name)}: unknown computed value "
+                raise GlueError(f"{src}:{where(name)}: unknown computed value "
                                 f"'{{{{{name}}}}}' (this page publishes: {known})")
             entry = values[name]
             fmt = override.strip() if override is not None else entry["fmt"]
             try:
                 rendered = render(entry["value"], fmt, math=display or inline)
             except (ValueError, TypeError) as err:
-                raise GlueError(f"{_page['src']}:{where(name)}: cannot format '{name}' with "
+                raise GlueError(f"{src}:{where(name)}: cannot format '{name}' with "
                                 f"{fmt!r}: {err}") from None
             if "\n" in rendered:
                 start = text.rfind("\n", 0, m.start()) + 1
@@ -155,7 +154,7 @@ def substitute(text: str, values: dict[str, dict], where=lambda name: "?") -> tu
                 end = len(text) if end < 0 else end
                 indent = text[start:m.start()]
                 if indent.strip() or text[m.end():end].strip():
-                    raise GlueError(f"{_page['src']}:{where(name)}: '{name}' spans several "
+                    raise GlueError(f"{src}:{where(name)}: '{name}' spans several "
                                     "lines: quote it alone on its line")
                 rendered = "\n".join(indent + line if line else line
                                      for line in rendered.strip("\n").split("\n"))[len(indent):]
@@ -167,74 +166,80 @@ def substitute(text: str, values: dict[str, dict], where=lambda name: "?") -> tu
     return "".join(out), used
 
 
-def _line_of(name: str) -> str:
-    """Line number of the first reference to ``name`` in the page's own source."""
-    pattern = re.compile(r"\{\{\s*" + re.escape(name) + r"\s*[:}]")
-    for n, line in enumerate(_page["markdown"].split("\n"), 1):
-        if pattern.search(line):
-            return str(n)
-    return "?"
-
-
-def _a_block_failed() -> bool:
-    """markdown-exec logged a failed block on this page (hooks/execution.py collects those
-    warnings and fails the build with the block's name after the page is converted)."""
-    logger = logging.getLogger("mkdocs.plugins.markdown_exec")
-    return any(getattr(h, "records", None) for h in logger.handlers)
+def line_of(markdown: str):
+    """A function giving the line number of the first reference to a name in ``markdown``."""
+    def where(name: str) -> str:
+        pattern = re.compile(r"\{\{\s*" + re.escape(name) + r"\s*[:}]")
+        for n, line in enumerate(markdown.split("\n"), 1):
+            if pattern.search(line):
+                return str(n)
+        return "?"
+    return where
 
 
 class GluePreprocessor(Preprocessor):
+    def __init__(self, md, glue: "Glue") -> None:
+        super().__init__(md)
+        self.glue = glue
+
     def run(self, lines: list[str]) -> list[str]:
         if hasattr(self.md, "_original_md"):   # markdown-exec's inner conversion of an output
             return lines
-        values, problems = collect(self.md.htmlStash.rawHtmlBlocks)
-        _page["values"] = values
-        if _a_block_failed():   # hooks/execution.py names the failed block: do not mask it
-            return lines
-        if problems:
-            raise GlueError(f"{_page['src']}: " + "; ".join(problems))
-        text, used = substitute("\n".join(lines), values, _line_of)
-        unused = sorted(set(values) - used - _quoted_by_skill_checks(_page["src"]))
-        if unused:
-            log.info("%s: computed values quoted nowhere: %s", _page["src"], ", ".join(unused))
-        return text.split("\n")
+        return self.glue.quote(lines, self.md.htmlStash.rawHtmlBlocks)
 
 
 class GlueExtension(Extension):
+    def __init__(self, glue: "Glue") -> None:
+        super().__init__()
+        self.glue = glue
+
     def extendMarkdown(self, md):
         # After pymdownx.superfences (25) has run the page's blocks, before raw HTML (20).
-        md.preprocessors.register(GluePreprocessor(md), "esm_glue", 24)
+        md.preprocessors.register(GluePreprocessor(md, self.glue), "esm_glue", 24)
 
 
 # ---------------------------------------------------------------------------------------------
-# mkdocs hook events
+# The feature
 # ---------------------------------------------------------------------------------------------
 
-_skill_check_text = {"text": ""}
+class Glue:
+    """Computed prose for the pages being built: the page being converted, and the values each
+    page published (in the build state, read by the skill checks)."""
 
+    def __init__(self, block_failed) -> None:
+        #: whether a block of the page being converted failed (execution reports it, naming the block)
+        self.block_failed = block_failed
+        self.state = None
+        self.src = "?"
+        self.markdown = ""
+        self.skill_check_text = ""
 
-def _quoted_by_skill_checks(src: str) -> set[str]:
-    """Names of ``src``'s values that a skill check quotes ({{src#name}}, hooks/learner.py)."""
-    return set(re.findall(r"\{\{\s*" + re.escape(src) + r"#([A-Za-z][A-Za-z0-9_]*)", _skill_check_text["text"]))
-
-
-def on_config(config, **kwargs):
-    _skill_check_text["text"] = "\n".join(p.read_text(encoding="utf-8")
+    def on_config(self, config, state) -> None:
+        self.state = state
+        self.skill_check_text = "\n".join(p.read_text(encoding="utf-8")
                                           for p in sorted(Path(config.docs_dir).glob("skill-checks/*.yml")))
-    if not any(isinstance(ext, GlueExtension) for ext in config.markdown_extensions):
-        config.markdown_extensions.append(GlueExtension())
-    return config
+        if not any(isinstance(ext, GlueExtension) for ext in config.markdown_extensions):
+            config.markdown_extensions.append(GlueExtension(self))
 
+    def on_page_markdown(self, markdown: str, page) -> None:
+        self.src = page.file.src_uri
+        self.markdown = markdown
+        self.state.page(self.src).values = {}
 
-def on_page_markdown(markdown, page, **kwargs):
-    _page["src"] = page.file.src_uri
-    _page["markdown"] = markdown
-    _page["values"] = {}
-    return markdown
+    def quote(self, lines: list[str], blocks: list) -> list[str]:
+        """The page's prose with its references filled, the markers taken out of ``blocks``."""
+        values, problems = collect(blocks)
+        self.state.page(self.src).values = values
+        if self.block_failed():   # execution names the failed block: do not mask it
+            return lines
+        if problems:
+            raise GlueError(f"{self.src}: " + "; ".join(problems))
+        text, used = substitute("\n".join(lines), values, line_of(self.markdown), self.src)
+        unused = sorted(set(values) - used - self._quoted_by_skill_checks(self.src))
+        if unused:
+            log.info("%s: computed values quoted nowhere: %s", self.src, ", ".join(unused))
+        return text.split("\n")
 
-
-def on_page_content(html, page, **kwargs):
-    """Keep the page's published values on the page: other text quotes them once every page
-    is converted (the skill checks of docs/skill-checks/, hooks/learner.py)."""
-    page.esm_values = _page["values"]
-    return html
+    def _quoted_by_skill_checks(self, src: str) -> set[str]:
+        """Names of ``src``'s values that a skill check quotes ({{src#name}}, learner.py)."""
+        return set(re.findall(r"\{\{\s*" + re.escape(src) + r"#([A-Za-z][A-Za-z0-9_]*)", self.skill_check_text))

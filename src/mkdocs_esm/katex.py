@@ -44,12 +44,12 @@ _RENDERER = Path(__file__).with_name("katex_render.cjs")
 class _Katex:
     """One node process for the whole build, spoken to in JSON lines."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, cache_dir: Path | None) -> None:
         self.root = root
         self.proc: subprocess.Popen | None = None
         self.count = 0
         # the render cache: formula -> rendering, kept between builds in the execution cache
-        self.store = execcache.ExecCache.from_env(root)
+        self.store = execcache.ExecCache(cache_dir)
         pkg = root / "node_modules" / "katex" / "package.json"
         self.salt = [p.read_text(encoding="utf-8") if p.is_file() else "" for p in
                      (pkg, _RENDERER, Path(__file__))]
@@ -96,33 +96,6 @@ class _Katex:
             self.proc = None
 
 
-_katex: _Katex | None = None
-
-
-def on_config(config, **kwargs):
-    global _katex
-    _katex = _Katex(Path(config.config_file_path).parent)
-    # Linked from every page: Material's instant navigation swaps page bodies without reading
-    # the new <head>, so a per-page link would be missed. Fonts load only where math needs them.
-    if _CSS_PATH not in config.extra_css:
-        config.extra_css.insert(0, _CSS_PATH)
-    return config
-
-
-def on_files(files, config, **kwargs):
-    """Add KaTeX's stylesheet and woff2 fonts (never committed; taken from node_modules)."""
-    dist = Path(config.config_file_path).parent / "node_modules" / "katex" / "dist"
-    if not dist.is_dir():
-        raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
-    css = (dist / "katex.min.css").read_text(encoding="utf-8")
-    # Every browser we serve reads woff2: drop the woff/ttf fallbacks from each @font-face.
-    css = re.sub(r',\s*url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
-    files.append(File.generated(config, _CSS_PATH, content=css))
-    for font in sorted((dist / "fonts").glob("*.woff2")):
-        files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
-    return files
-
-
 def _prefix(page) -> str:
     if "eq_prefix" in page.meta:
         return str(page.meta["eq_prefix"]) + "."
@@ -130,49 +103,104 @@ def _prefix(page) -> str:
     return f"{m[1]}." if m else ""
 
 
-def on_page_content(html, page, config, files, **kwargs):
-    found = list(_MATH.finditer(html))
-    if not found:
-        return html
-    items, numbers, anchors = [], {}, []
-    prefix = _prefix(page)
-    for m in found:
-        raw = htmllib.unescape(m["tex"]).strip()
-        display = m["tag"] == "div"
-        tex = raw[2:-2] if raw[:2] in ("\\(", "\\[") else raw
-        anchor = None
-        if display:
-            labels = _LABEL.findall(tex)
-            tex = _LABEL.sub("", tex)
-            if labels:
-                anchor = labels[0]
-                numbers[anchor] = f"{prefix}{len(numbers) + 1}"
-                tex += rf"\tag{{{numbers[anchor]}}}"
-        items.append({"tex": tex, "display": display})
-        anchors.append(anchor)
-    reply = _katex.render(items)
-    if "error" in reply:
-        bad = items[reply["index"]]["tex"]
-        raise PluginError(f"Invalid math in {page.file.src_uri}: {bad!r}: {reply['error']}")
-    out, last = [], 0
-    for m, rendered, anchor in zip(found, reply["html"], anchors):
-        out.append(html[last:m.start()])
-        if m["tag"] == "div":
-            ident = f' id="eq-{anchor}"' if anchor else ""
-            out.append(f'<div class="math-display"{ident}>{rendered}</div>')
-        else:
-            out.append(rendered)
-        last = m.end()
-    out.append(html[last:])
-    html = "".join(out)
+class Katex:
+    """Formulas rendered at build time: one node process and one render cache per build."""
 
-    def number(ref):
-        name = ref["name"]
-        return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
+    def __init__(self) -> None:
+        self.renderer: _Katex | None = None
+        self.state = None
 
-    page.esm_equations = numbers   # label -> number, for hooks/xref.py
-    _render_toc(page)
-    return _EQREF.sub(number, html)
+    def on_config(self, config, state) -> None:
+        self.state = state
+        self.renderer = _Katex(state.root, state.cache_dir)
+        # Linked from every page: Material's instant navigation swaps page bodies without reading
+        # the new <head>, so a per-page link would be missed. Fonts load only where math needs them.
+        if _CSS_PATH not in config.extra_css:
+            config.extra_css.insert(0, _CSS_PATH)
+
+    def on_files(self, files, config) -> None:
+        """Add KaTeX's stylesheet and woff2 fonts (never committed; taken from node_modules)."""
+        dist = self.state.root / "node_modules" / "katex" / "dist"
+        if not dist.is_dir():
+            raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
+        css = (dist / "katex.min.css").read_text(encoding="utf-8")
+        # Every browser we serve reads woff2: drop the woff/ttf fallbacks from each @font-face.
+        css = re.sub(r',\s*url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
+        files.append(File.generated(config, _CSS_PATH, content=css))
+        for font in sorted((dist / "fonts").glob("*.woff2")):
+            files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
+
+    def on_page_content(self, html: str, page) -> str:
+        found = list(_MATH.finditer(html))
+        if not found:
+            return html
+        items, numbers, anchors = [], {}, []
+        prefix = _prefix(page)
+        for m in found:
+            raw = htmllib.unescape(m["tex"]).strip()
+            display = m["tag"] == "div"
+            tex = raw[2:-2] if raw[:2] in ("\\(", "\\[") else raw
+            anchor = None
+            if display:
+                labels = _LABEL.findall(tex)
+                tex = _LABEL.sub("", tex)
+                if labels:
+                    anchor = labels[0]
+                    numbers[anchor] = f"{prefix}{len(numbers) + 1}"
+                    tex += rf"\tag{{{numbers[anchor]}}}"
+            items.append({"tex": tex, "display": display})
+            anchors.append(anchor)
+        reply = self.renderer.render(items)
+        if "error" in reply:
+            bad = items[reply["index"]]["tex"]
+            raise PluginError(f"Invalid math in {page.file.src_uri}: {bad!r}: {reply['error']}")
+        out, last = [], 0
+        for m, rendered, anchor in zip(found, reply["html"], anchors):
+            out.append(html[last:m.start()])
+            if m["tag"] == "div":
+                ident = f' id="eq-{anchor}"' if anchor else ""
+                out.append(f'<div class="math-display"{ident}>{rendered}</div>')
+            else:
+                out.append(rendered)
+            last = m.end()
+        out.append(html[last:])
+        html = "".join(out)
+
+        def number(ref):
+            name = ref["name"]
+            return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
+
+        self.state.page(page.file.src_uri).equations = numbers   # label -> number, for xref
+        self._render_toc(page)
+        return _EQREF.sub(number, html)
+
+    def _render_toc(self, page) -> None:
+        r"""Math in a heading reaches the table of contents as bare ``\(...\)`` text (the toc
+        extension keeps a heading's text, not its markup): render it there too."""
+        entries = [e for e in _toc_entries(page.toc.items) if "\\(" in e.title]
+        if not entries:
+            return
+        parts = [_TOC_MATH.split(e.title) for e in entries]   # text, tex, text, tex, ..., text
+        items = [{"tex": htmllib.unescape(tex), "display": False} for p in parts for tex in p[1::2]]
+        reply = self.renderer.render(items)
+        if "error" in reply:
+            raise PluginError(f"Invalid math in a heading of {page.file.src_uri}: "
+                              f"{items[reply['index']]['tex']!r}: {reply['error']}")
+        rendered = iter(reply["html"])
+        for entry, p in zip(entries, parts):
+            entry.title = "".join(chunk if k % 2 == 0 else next(rendered) for k, chunk in enumerate(p))
+
+    def on_post_page(self, output: str, page) -> str:
+        return preload_fonts(output, page)
+
+    def on_post_build(self) -> None:
+        if self.renderer is not None:
+            self.renderer.save()
+            self.renderer.close()
+
+    def on_build_error(self) -> None:
+        if self.renderer is not None:
+            self.renderer.close()
 
 
 def _toc_entries(items):
@@ -181,48 +209,20 @@ def _toc_entries(items):
         yield from _toc_entries(item.children)
 
 
-def _render_toc(page) -> None:
-    r"""Math in a heading reaches the table of contents as bare ``\(...\)`` text (the toc
-    extension keeps a heading's text, not its markup): render it there too."""
-    entries = [e for e in _toc_entries(page.toc.items) if "\\(" in e.title]
-    if not entries:
-        return
-    parts = [_TOC_MATH.split(e.title) for e in entries]   # text, tex, text, tex, ..., text
-    items = [{"tex": htmllib.unescape(tex), "display": False} for p in parts for tex in p[1::2]]
-    reply = _katex.render(items)
-    if "error" in reply:
-        raise PluginError(f"Invalid math in a heading of {page.file.src_uri}: "
-                          f"{items[reply['index']]['tex']!r}: {reply['error']}")
-    rendered = iter(reply["html"])
-    for entry, p in zip(entries, parts):
-        entry.title = "".join(chunk if k % 2 == 0 else next(rendered) for k, chunk in enumerate(p))
-
-
 #: The two fonts nearly every formula draws in (digits, operators, italic letters).
 _PRELOAD = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 #: Blocks hidden until a script shows them (at least up to their first end tag).
 _HIDDEN = re.compile(r"<(fieldset|div|section)\b[^>]*\shidden[\s>].*?</\1>", re.S)
 
 
-def on_post_page(output, page, config, **kwargs):
+def preload_fonts(output: str, page) -> str:
     """Pages with math ask for KaTeX's two main fonts from <head>, with the stylesheets: found
     only at the first layout, they arrived after the text had been laid out in a fallback
-    font, and the swap moved the lines below (Lighthouse: CLS 0.066 on 1.1). Math that is
-    only in hidden blocks (the practice queue's cards) asks for nothing: it costs no font."""
+    font, and the swap moved the lines below (a layout shift). Math that is only in hidden
+    blocks (the practice queue's cards) asks for nothing: it costs no font."""
     if 'class="katex"' not in _HIDDEN.sub("", output):
         return output
     from mkdocs.utils import get_relative_url
     links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/katex/fonts/{name}", page.url)}" '
                     'as="font" type="font/woff2" crossorigin>' for name in _PRELOAD)
     return output.replace("</head>", links + "</head>", 1)
-
-
-def on_post_build(config, **kwargs):
-    if _katex is not None:
-        _katex.save()
-        _katex.close()
-
-
-def on_build_error(error, **kwargs):
-    if _katex is not None:
-        _katex.close()

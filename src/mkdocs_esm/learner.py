@@ -58,11 +58,6 @@ _OVERVIEW_MARK = '<div class="esm-overview"></div>'
 OVERVIEW, PRACTICE = "overview.md", "practice.md"
 _PRACTICE_MARK = '<div class="esm-practice"></div>'
 
-_DOCS = Path("docs")      # the project's docs/ (set from the configuration in on_config)
-_all_checks: list[dict] = []            # every skill check, as read from its file
-_site_files = None                      # the site's files, kept from on_files
-_checks: dict[str, dict] = {}           # page src_uri -> the skill check shown on it
-_nav = None
 
 
 # --------------------------------------------------------------------------------------
@@ -223,71 +218,7 @@ def is_lesson(page: Page) -> bool:
     return "/" in page.file.src_uri and not page.file.src_uri.startswith("skill-checks/")
 
 
-# --------------------------------------------------------------------------------------
-# MkDocs events
-# --------------------------------------------------------------------------------------
-
-def on_config(config, **kwargs):
-    global _all_checks, _DOCS
-    _DOCS = Path(config.config_file_path).parent / "docs"
-    _all_checks = _load_checks(Path(config.docs_dir))
-    return config
-
-
-def on_files(files, config, **kwargs):
-    """The skill-check data is rendered into pages, not published as files."""
-    global _site_files
-    for f in [f for f in files if f.src_uri.startswith("skill-checks/")]:
-        files.remove(f)
-    _site_files = files
-    return files
-
-
-def on_nav(nav, config, files, **kwargs):
-    """A check whose ``page`` is a folder (``part1/``) goes on that part's last page."""
-    global _nav, _checks
-    _nav = nav
-    order = [p.file.src_uri for p in nav.pages]
-    placed: dict[str, dict] = {}
-    for check in _all_checks:
-        target = check["page"]
-        if target.endswith("/"):
-            inside = [src for src in order if src.startswith(target)]
-            if not inside:
-                continue          # a build of a few pages: that part is not in it
-            target = inside[-1]
-        if target in placed:
-            raise PluginError(f"skill-checks/{check['key']}.yml: {target} already has a skill check")
-        check["shown_on"] = target
-        placed[target] = check
-    _checks = placed
-    return nav
-
-
-def on_page_content(html, page, config, files, **kwargs):
-    stats = reading_stats(html)
-    # only what pages show (the meta line, the overview): hooks/serve.py compares it between builds
-    page.meta["learner_stats"] = {k: stats[k] for k in ("minutes", "headings")}
-    check = _checks.get(page.file.src_uri)
-    if check is not None:
-        practice = files.get_file_from_path(PRACTICE)
-        href = get_relative_url(practice.url, page.url) if practice else "#"
-        html += _skill_check_html(check, page, files, href)
-    if page.file.src_uri == PRACTICE:
-        bank = "".join(
-            _question(q, n, check, page, files, practice=True)
-            for check in _all_checks
-            for n, q in enumerate(check["questions"], 1)
-        )
-        total = sum(len(c["questions"]) for c in _all_checks)
-        block = f'<div class="esm-practice" data-total="{total}">{bank}</div>'
-        if _PRACTICE_MARK not in html:
-            raise PluginError(f"{page.file.src_uri}: the practice page needs the marker {_PRACTICE_MARK}")
-        html = html.replace(_PRACTICE_MARK, block, 1)
-    return html
-
-
-def _overview_table(nav, page: Page) -> str:
+def _overview_table(nav, page: Page, stats_of) -> str:
     rows: list[str] = []
     total_min = total_pages = 0
 
@@ -314,7 +245,7 @@ def _overview_table(nav, page: Page) -> str:
         parts.insert(0, ("Start here", loose))
     body = []
     for title, ps in parts:
-        minutes = sum(p.meta.get("learner_stats", {}).get("minutes", 0) for p in ps)
+        minutes = sum(stats_of(p).get("minutes", 0) for p in ps)
         total_min += minutes
         total_pages += len(ps)
         body.append(f'<h2 id="{re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")}">{htmllib.escape(title)}</h2>')
@@ -322,67 +253,12 @@ def _overview_table(nav, page: Page) -> str:
         body.append('<table><thead><tr><th scope="col">Page</th>'
                     '<th scope="col">Reading time</th><th scope="col">Headings</th></tr></thead><tbody>')
         for p in ps:
-            s = p.meta.get("learner_stats", {"minutes": 0, "headings": 0})
+            s = stats_of(p) or {"minutes": 0, "headings": 0}
             body.append(f'<tr><td>{link(p)}</td><td>{s["minutes"]} min</td><td>{s["headings"]}</td></tr>')
         body.append("</tbody></table>")
     rows.append(f'<p class="esm-overview-total">{total_pages} pages in {len(parts)} group{"s" * (len(parts) != 1)}, '
                 f"about {total_min} minutes of reading.</p>")
     return '<div class="esm-overview">' + "".join(rows + body) + "</div>"
-
-
-def _where(ref: str) -> str:
-    """The skill-check file and question that quote ``ref`` (for error messages)."""
-    for check in _all_checks:
-        for q in check["questions"]:
-            if ref in str([q["prompt"], q["choices"], q["explain"]]):
-                return f"skill-checks/{check['key']}.yml: question {q['id']}"
-    return "skill-checks"
-
-
-def _fill_titles(html: str, files) -> str:
-    """Each review link's label: the title of the page it points to (known once all are read)."""
-    def title(m: re.Match) -> str:
-        file = files.get_file_from_path(m[1])
-        return htmllib.escape(str(file.page.title or m[1]))
-    return _TITLE.sub(title, html)
-
-
-def _fill_values(html: str, files) -> str:
-    """Replace each {{page.md#name[:format]}} by the value that page's code published."""
-    def value(m: re.Match) -> str:
-        path, name, fmt = m[1], m[2], m[3]
-        file = files.get_file_from_path(path)
-        if file is None or file.page is None:
-            if (_DOCS / path).is_file():    # a page that this build leaves out (tests/sitebuild.py)
-                return f"[{name}: computed on {path}]"
-            raise PluginError(f"{_where(m[0])}: {m[0]} names {path}, which is not a page of docs/")
-        values = getattr(file.page, "esm_values", {})
-        if name not in values:
-            known = ", ".join(sorted(values)) or "none"
-            raise PluginError(f"{_where(m[0])}: unknown computed value {m[0]} ({path} publishes: {known})")
-        entry = values[name]
-        try:
-            return htmllib.escape(render(entry["value"], fmt.strip() if fmt is not None else entry["fmt"]))
-        except (ValueError, TypeError) as err:
-            raise PluginError(f"{_where(m[0])}: cannot format {m[0]}: {err}") from None
-    return _VALUE.sub(value, html)
-
-
-def on_env(env, config, files, **kwargs):
-    """All pages are converted now: fill in the values that skill checks quote, and the
-    overview with every page's reading stats."""
-    quoting = {check["shown_on"] for check in _checks.values()} | {PRACTICE}
-    for f in files.documentation_pages():
-        if f.src_uri in quoting and f.page is not None and f.page.content:
-            # every page of the site: serve's fast route (hooks/serve.py) passes only the rebuilt ones
-            f.page.content = _fill_titles(_fill_values(f.page.content, _site_files or files), _site_files or files)
-    for f in files.documentation_pages():
-        p = f.page
-        if p is not None and f.src_uri == OVERVIEW and p.content:
-            if _OVERVIEW_MARK not in p.content:
-                raise PluginError(f"{f.src_uri}: the overview page needs the marker {_OVERVIEW_MARK}")
-            p.content = p.content.replace(_OVERVIEW_MARK, _overview_table(_nav, p), 1)
-    return env
 
 
 def _meta_line(stats: dict) -> str:
@@ -421,17 +297,130 @@ _A11Y_NAMES = (
 )
 
 
-def on_post_page(output, page, config, **kwargs):
-    for old, new in _A11Y_NAMES:
-        output = output.replace(old, new, 1)
-    if not is_lesson(page):
-        return output
-    stats = page.meta.get("learner_stats")
-    if stats:
-        m = _H1_END.search(output)
-        if m:
-            output = output[:m.end()] + _meta_line(stats) + output[m.end():]
-    end = output.rfind("</article>")
-    if end == -1:
-        raise PluginError(f"{page.file.src_uri}: no <article> to add the notes panel to")
-    return output[:end] + _notes_html(page) + output[end:]
+def fill_titles(html: str, files) -> str:
+    """Each review link's label: the title of the page it points to (known once all are read)."""
+    def title(m: re.Match) -> str:
+        file = files.get_file_from_path(m[1])
+        return htmllib.escape(str(file.page.title or m[1]))
+    return _TITLE.sub(title, html)
+
+
+class Learner:
+    """Reading time, the overview, skill checks, the practice queue and the notes panel."""
+
+    def __init__(self) -> None:
+        self.state = None
+        self.all_checks: list[dict] = []        # every skill check, as read from its file
+        self.checks: dict[str, dict] = {}       # page src_uri -> the skill check shown on it
+        self.site_files = None                  # the site's files, kept from on_files
+        self.nav = None
+
+    def on_config(self, config, state) -> None:
+        self.state = state
+        self.all_checks = _load_checks(Path(config.docs_dir))
+
+    def on_files(self, files) -> None:
+        """The skill-check data is rendered into pages, not published as files."""
+        for f in [f for f in files if f.src_uri.startswith("skill-checks/")]:
+            files.remove(f)
+        self.site_files = files
+
+    def on_nav(self, nav) -> None:
+        """A check whose ``page`` is a folder (``part1/``) goes on that part's last page."""
+        self.nav = nav
+        order = [p.file.src_uri for p in nav.pages]
+        placed: dict[str, dict] = {}
+        for check in self.all_checks:
+            target = check["page"]
+            if target.endswith("/"):
+                inside = [src for src in order if src.startswith(target)]
+                if not inside:
+                    continue          # a build of a few pages: that part is not in it
+                target = inside[-1]
+            if target in placed:
+                raise PluginError(f"skill-checks/{check['key']}.yml: {target} already has a skill check")
+            check["shown_on"] = target
+            placed[target] = check
+        self.checks = placed
+
+    def on_page_content(self, html: str, page, files) -> str:
+        stats = reading_stats(html)
+        # only what pages show (the meta line, the overview): serve compares it between builds
+        self.state.page(page.file.src_uri).stats = {k: stats[k] for k in ("minutes", "headings")}
+        check = self.checks.get(page.file.src_uri)
+        if check is not None:
+            practice = files.get_file_from_path(PRACTICE)
+            href = get_relative_url(practice.url, page.url) if practice else "#"
+            html += _skill_check_html(check, page, files, href)
+        if page.file.src_uri == PRACTICE:
+            bank = "".join(
+                _question(q, n, check, page, files, practice=True)
+                for check in self.all_checks
+                for n, q in enumerate(check["questions"], 1)
+            )
+            total = sum(len(c["questions"]) for c in self.all_checks)
+            block = f'<div class="esm-practice" data-total="{total}">{bank}</div>'
+            if _PRACTICE_MARK not in html:
+                raise PluginError(f"{page.file.src_uri}: the practice page needs the marker {_PRACTICE_MARK}")
+            html = html.replace(_PRACTICE_MARK, block, 1)
+        return html
+
+    def _where(self, ref: str) -> str:
+        """The skill-check file and question that quote ``ref`` (for error messages)."""
+        for check in self.all_checks:
+            for q in check["questions"]:
+                if ref in str([q["prompt"], q["choices"], q["explain"]]):
+                    return f"skill-checks/{check['key']}.yml: question {q['id']}"
+        return "skill-checks"
+
+    def fill_values(self, html: str, files) -> str:
+        """Replace each {{page.md#name[:format]}} by the value that page's code published."""
+        def value(m: re.Match) -> str:
+            path, name, fmt = m[1], m[2], m[3]
+            file = files.get_file_from_path(path)
+            if file is None or file.page is None:
+                if (self.state.root / "docs" / path).is_file():    # a page this build leaves out (a subset build)
+                    return f"[{name}: computed on {path}]"
+                raise PluginError(f"{self._where(m[0])}: {m[0]} names {path}, which is not a page of docs/")
+            values = self.state.page(path).values
+            if name not in values:
+                known = ", ".join(sorted(values)) or "none"
+                raise PluginError(f"{self._where(m[0])}: unknown computed value {m[0]} ({path} publishes: {known})")
+            entry = values[name]
+            try:
+                return htmllib.escape(render(entry["value"], fmt.strip() if fmt is not None else entry["fmt"]))
+            except (ValueError, TypeError) as err:
+                raise PluginError(f"{self._where(m[0])}: cannot format {m[0]}: {err}") from None
+        return _VALUE.sub(value, html)
+
+    def on_env(self, files) -> None:
+        """All pages are converted now: fill in the values that skill checks quote, and the
+        overview with every page's reading stats."""
+        site = self.site_files or files
+        quoting = {check["shown_on"] for check in self.checks.values()} | {PRACTICE}
+        for f in files.documentation_pages():
+            if f.src_uri in quoting and f.page is not None and f.page.content:
+                # every page of the site: serve's one-page route passes only the rebuilt ones
+                f.page.content = fill_titles(self.fill_values(f.page.content, site), site)
+        for f in files.documentation_pages():
+            p = f.page
+            if p is not None and f.src_uri == OVERVIEW and p.content:
+                if _OVERVIEW_MARK not in p.content:
+                    raise PluginError(f"{f.src_uri}: the overview page needs the marker {_OVERVIEW_MARK}")
+                stats_of = lambda page: self.state.page(page.file.src_uri).stats   # noqa: E731
+                p.content = p.content.replace(_OVERVIEW_MARK, _overview_table(self.nav, p, stats_of), 1)
+
+    def on_post_page(self, output: str, page) -> str:
+        for old, new in _A11Y_NAMES:
+            output = output.replace(old, new, 1)
+        if not is_lesson(page):
+            return output
+        stats = self.state.page(page.file.src_uri).stats
+        if stats:
+            m = _H1_END.search(output)
+            if m:
+                output = output[:m.end()] + _meta_line(stats) + output[m.end():]
+        end = output.rfind("</article>")
+        if end == -1:
+            raise PluginError(f"{page.file.src_uri}: no <article> to add the notes panel to")
+        return output[:end] + _notes_html(page) + output[end:]

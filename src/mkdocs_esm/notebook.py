@@ -60,12 +60,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from . import execcache
+from . import execcache, glue
 
 log = logging.getLogger("mkdocs.hooks.notebook")
 
@@ -97,7 +96,6 @@ RENDER_OPTIONS = ("execute", "kernel_name", "theme", "allow_errors", "show_input
                   "remove_tag_config", "highlight_extra_classes", "include_requirejs", "toc_depth",
                   "custom_mathjax_url", "ignore_h1_titles")
 
-_state: dict = {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,28 +198,6 @@ def cell_lines(source: Path) -> list[int]:
 # Build events
 # ---------------------------------------------------------------------------------------------
 
-def on_config(config, **kwargs):
-    root = Path(config.config_file_path).parent
-    snippets = str(root / "snippets")
-    if snippets not in sys.path:
-        sys.path.insert(0, snippets)
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is not None:
-        c = plugin.config
-        wrong = [f"{k}: {c[k]!r} (needs {v!r})" for k, v in
-                 (("execute", True), ("execute_ignore", []), ("remove_tag_config", {}), ("allow_errors", False),
-                  ("cache", False)) if c[k] != v]
-        if wrong:
-            raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
-                              "an error: " + "; ".join(wrong))
-    _cleanup()                   # the folder of a serve rebuild that fell back to this full build
-    _state.clear()
-    _state["root"] = root
-    _state["cache"] = execcache.ExecCache.from_env(root)
-    _state["options"] = repr([(k, plugin.config.get(k)) for k in RENDER_OPTIONS]) if plugin is not None else ""
-    return config
-
-
 def _nav_paths(nav) -> set[str]:
     out: set[str] = set()
     for item in nav if isinstance(nav, list) else [nav]:
@@ -235,82 +211,10 @@ def _nav_paths(nav) -> set[str]:
     return out
 
 
-@event_priority(50)       # before mkdocs-jupyter's on_files, which must see the made notebook
-def on_files(files, config, **kwargs):
-    src = files.get_file_from_path(NOTEBOOK)
-    if src is None:
-        return files
-    files.remove(src)
-    if config.nav is not None and NOTEBOOK not in _nav_paths(config.nav):
-        log.info("%s is not in the nav: not built", NOTEBOOK)
-        return files
-    import nbformat
-
-    source = Path(src.abs_src_path)
-    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
-    tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
-    _make(source, nb, tmp)
-    # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
-    files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
-                      use_directory_urls=config.use_directory_urls))
-    files.append(File.generated(config, DOWNLOAD, content=nbformat.writes(nb) + "\n"))
-    return files
-
-
-def _make(source: Path, nb, tmp: Path) -> None:
-    """Write the notebook ``nb`` made from ``source`` to ``tmp``/NOTEBOOK, which mkdocs-jupyter
-    reads as the page's source, and keep what this build's later events read of it."""
-    import jupytext
-
-    _state["tmp"] = tmp                 # removed by _cleanup, even if what follows fails
-    made = tmp / NOTEBOOK
-    made.parent.mkdir(parents=True, exist_ok=True)
-    made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
-    _state.update(nb=nb, source=source, lines=cell_lines(source), made=made)
-
-
-def serve_remake(path: str, config, files):
-    """hooks/serve.py's fast route, when ``path`` changed: if it is the notebook's source and the
-    execution cache holds the outputs of its code cells as they now are (Markdown cells edited,
-    or code put back as it was), make the notebook again as on_files does and return the page
-    to render again, ``[NOTEBOOK]``, with the shipped notebook to write beside it. The page then
-    renders as in any build, its cells' outputs from the cache: no kernel starts. The notebook
-    is made in the folder the page's file names (mkdocs-jupyter's wrapper keeps its path), which
-    the last build's clean-up removed: it is ours again only if this creates it. None otherwise,
-    for serve's full rebuild: another file, a notebook the last build did not make, code whose
-    outputs the cache does not hold (a code edit, or ``ESM_CACHE=0``: that build runs the cells
-    beside the other pages and reports a failing cell once)."""
-    import nbformat
-
-    page_file, shipped = files.get_file_from_path(NOTEBOOK), files.get_file_from_path(DOWNLOAD)
-    source = Path(config.docs_dir) / NOTEBOOK
-    if page_file is None or shipped is None or "nb" not in _state or \
-            os.path.realpath(path) != os.path.realpath(source):
-        return None
-    nb = build_notebook(source, _state["root"] / "snippets" / "esm.py")
-    job = SimpleNamespace(nb=nb, options=_state["options"], env=_env())
-    if not _state["cache"].peek("notebook-run", run_parts(job)):
-        log.info("%s: the cache holds no outputs of its code cells as they now are: full rebuild", NOTEBOOK)
-        return None
-    tmp = Path(page_file.src_dir)
-    try:
-        tmp.mkdir(mode=0o700)
-    except OSError:
-        return None
-    _make(source, nb, tmp)
-    shipped.content_string = nbformat.writes(nb) + "\n"
-    return [NOTEBOOK], [shipped]
-
-
 def _env() -> str:
     """The ESM_* environment, which the kernel inherits (execcache's NOT_INPUTS left out)."""
     return repr(sorted((k, v) for k, v in os.environ.items()
                        if k.startswith("ESM_") and k not in execcache.NOT_INPUTS))
-
-
-def _parts() -> list[str]:
-    """The rendered page's cache key: the made notebook, mkdocs-jupyter's options, the environment."""
-    return [_state["made"].read_text(encoding="utf-8"), _state["options"], _env()]
 
 
 def code_cells(nb) -> list:
@@ -321,14 +225,6 @@ def _dependencies(cache: execcache.ExecCache, nb) -> dict:
     """What the cells import (local modules, package versions) and the toolchain: the inputs
     of both cache entries besides their keys."""
     return cache.dependencies([*(c.source for c in code_cells(nb)), TOOLCHAIN])
-
-
-def _job() -> SimpleNamespace:
-    """What this build's notebook run reads, taken once: a run left over from a build that
-    failed (its thread is not waited for) reads its own build's notebook and folders, never
-    the next build's."""
-    return SimpleNamespace(nb=_state["nb"], tmp=_state["tmp"], made=_state["made"], cache=_state["cache"],
-                           options=_state["options"], env=_env())
 
 
 def run_parts(job) -> list[str]:
@@ -397,90 +293,9 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
 
 
-@event_priority(-50)      # after mkdocs-jupyter's on_files, which wrapped the made notebook
-def on_nav(nav, config, files, **kwargs):
-    """Start rendering the notebook now, unless the cache holds the page: a thread runs it (its
-    kernel is a process of its own) while the other pages are converted, and the notebook page's
-    render waits for it. mkdocs renders the notebook last, after every block has run: executed
-    then, it kept one CPU idle for as long as the kernel ran."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or files.get_file_from_path(NOTEBOOK) is None or "made" not in _state:
-        return nav
-    if _state["cache"].peek("notebook", _parts()):
-        return nav
-    ahead, job = SimpleNamespace(done=None, error=None), _job()
-
-    def run() -> None:
-        try:
-            ahead.done = render_notebook(job, plugin)
-        except BaseException as error:                # noqa: BLE001 - re-raised by the page's render
-            ahead.error = error
-
-    thread = threading.Thread(target=run, name="esm-notebook", daemon=True)
-    thread.start()
-    _state["ahead"] = (thread, ahead)
-    return nav
-
-
-@event_priority(-50)      # after mkdocs-jupyter's on_pre_page, which replaces page.render
-def on_pre_page(page, config, files, **kwargs):
-    if page.file.src_uri != NOTEBOOK:
-        return page
-    plugin = config.plugins.get("mkdocs-jupyter")
-    cache: execcache.ExecCache = _state["cache"]
-    parts = _parts()
-
-    def render_or_fail(config, files):
-        cached = cache.get("notebook", parts)
-        if cached is not None:
-            page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
-            log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
-            return
-        ahead = _state.pop("ahead", None)
-        try:
-            if ahead is None:
-                done = render_notebook(_job(), plugin)
-            else:
-                thread, result = ahead
-                thread.join()
-                if result.error is not None:
-                    raise result.error
-                done = result.done
-        except Exception as error:              # noqa: BLE001 - reported, never published
-            raise PluginError(describe_failure(error)) from None
-        page.content, page.toc = done.content, done.toc
-        if done.title is not None:
-            page.title = done.title
-        value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
-        cache.put("notebook", parts, value, _dependencies(cache, _state["nb"]))
-
-    page.render = render_or_fail
-    return page
-
-
 def _toc_tokens(items) -> list[dict]:
     """A table of contents back as the tokens mkdocs.structure.toc.get_toc reads."""
     return [{"level": i.level, "id": i.id, "name": i.title, "children": _toc_tokens(i.children)} for i in items]
-
-
-def describe_failure(error: Exception) -> str:
-    """One line naming the notebook, the cell, its source line, its heading and the error."""
-    nb, lines = _state.get("nb"), _state.get("lines", [])
-    message = str(error)
-    m = re.search(r"the following cell:\n-{18}\n(.*?)\n-{18}\n", message, re.S)
-    if nb is None or m is None or not hasattr(error, "ename"):
-        last = message.strip().splitlines()[-1] if message.strip() else type(error).__name__
-        return f"{NOTEBOOK}: the notebook could not be executed: {type(error).__name__}: {last}"
-    cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip() == m[1].strip()]
-    k = cells[0] if cells else None
-    where = "a cell"
-    if k is not None:
-        line = f", line {lines[k]}" if k < len(lines) else ""
-        heading = next((h for c in reversed(nb.cells[:k]) if c.cell_type == "markdown"
-                        for h in re.findall(r"^#{1,6}\s+(.+)$", c.source, re.M)[-1:]), None)
-        where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", under '{heading}'" if heading else "") + ")"
-    evalue = " ".join(str(error.evalue).split())
-    return f"{NOTEBOOK}: notebook {where} failed: {error.ename}: {evalue}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -602,55 +417,6 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     return html
 
 
-def _glue_hook():
-    """The one implementation of computed prose (glue.py)."""
-    from . import glue
-    return glue
-
-
-def quote_values(html: str, files) -> str:
-    """Computed prose in the notebook: the cells print ``value name = ...`` and, under the
-    build, a marker; the Markdown cells quote ``{{name}}``. The page gets the values of this
-    run; so does the shipped notebook's text, with a note that they are the published run's."""
-    import nbformat
-
-    glue = _glue_hook()
-    source = _state["source"]
-    glue._page.update(src=NOTEBOOK, markdown=source.read_text(encoding="utf-8"))
-    held = [html]
-    values, problems = glue.collect(held)
-    if problems:
-        raise PluginError(f"{NOTEBOOK}: " + "; ".join(problems))
-    used: set[str] = set()
-
-    def cell(m: re.Match) -> str:
-        out, last = [], 0
-        for p in _PROTECT.finditer(m[2]):              # code stays as written
-            text, names = glue.substitute(m[2][last:p.start()], values, glue._line_of)
-            out += [text, p[0]]
-            used.update(names)
-            last = p.end()
-        text, names = glue.substitute(m[2][last:], values, glue._line_of)
-        used.update(names)
-        return m[1] + "".join(out) + text + m[3]
-
-    html = _MARKDOWN.sub(cell, held[0])
-    unused = sorted(set(values) - used)
-    if unused:
-        log.info("%s: computed values quoted nowhere: %s", NOTEBOOK, ", ".join(unused))
-    if used:        # the downloaded notebook's text quotes this run, and says so
-        nb = nbformat.from_dict(copy.deepcopy(_state["nb"]))
-        for c in nb.cells:
-            if c.cell_type == "markdown":
-                c.source = glue.substitute(c.source, values, glue._line_of)[0]
-        first = next(c for c in nb.cells if c.cell_type == "markdown")
-        first.source += PUBLISHED_RUN_NOTE
-        shipped = files.get_file_from_path(DOWNLOAD)
-        if shipped is not None:
-            shipped.content_string = nbformat.writes(nb) + "\n"
-    return html
-
-
 #: Appended to the first Markdown cell of the shipped notebook when its text quotes values.
 PUBLISHED_RUN_NOTE = (
     "\n\n*Numbers in the text are those of the published run. Each code cell prints the values "
@@ -659,29 +425,248 @@ PUBLISHED_RUN_NOTE = (
 )
 
 
-@event_priority(50)       # before hooks/execution.py and hooks/katex.py
-def on_page_content(html, page, config, files, **kwargs):
-    if page.file.src_uri != NOTEBOOK:
+class Notebook:
+    """The theory notebook of this build: made, run (ahead, in a thread), rendered, shipped."""
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.cache: execcache.ExecCache | None = None
+        self.options = ""           # mkdocs-jupyter's options that change what it renders
+        self.tmp: Path | None = None    # the folder the made notebook lives in (removed after the build)
+        self.nb = None              # the made notebook
+        self.source: Path | None = None
+        self.lines: list[int] = []  # where each cell starts in the source
+        self.made: Path | None = None   # the made notebook's percent file, which mkdocs-jupyter reads
+        self.ahead = None           # (thread, result) of a render started at on_nav
+
+    def _take_ahead(self):
+        ahead, self.ahead = self.ahead, None
+        return ahead
+
+    def on_config(self, config, state) -> None:
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is not None:
+            c = plugin.config
+            wrong = [f"{k}: {c[k]!r} (needs {v!r})" for k, v in
+                     (("execute", True), ("execute_ignore", []), ("remove_tag_config", {}), ("allow_errors", False),
+                      ("cache", False)) if c[k] != v]
+            if wrong:
+                raise PluginError("mkdocs-jupyter must execute the notebook at every build and fail on "
+                                  "an error: " + "; ".join(wrong))
+        self._cleanup()                   # the folder of a serve rebuild that fell back to this full build
+        self.__init__()
+        self.root = state.root
+        self.cache = execcache.ExecCache(state.cache_dir)
+        self.options = repr([(k, plugin.config.get(k)) for k in RENDER_OPTIONS]) if plugin is not None else ""
+
+    def on_files(self, files, config):
+        src = files.get_file_from_path(NOTEBOOK)
+        if src is None:
+            return files
+        files.remove(src)
+        if config.nav is not None and NOTEBOOK not in _nav_paths(config.nav):
+            log.info("%s is not in the nav: not built", NOTEBOOK)
+            return files
+        import nbformat
+
+        source = Path(src.abs_src_path)
+        nb = build_notebook(source, self.root / "snippets" / "esm.py")
+        tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
+        self._make(source, nb, tmp)
+        # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
+        files.append(File(NOTEBOOK, src_dir=str(tmp), dest_dir=config.site_dir,
+                          use_directory_urls=config.use_directory_urls))
+        files.append(File.generated(config, DOWNLOAD, content=nbformat.writes(nb) + "\n"))
+        return files
+
+    def _make(self, source: Path, nb, tmp: Path) -> None:
+        """Write the notebook ``nb`` made from ``source`` to ``tmp``/NOTEBOOK, which mkdocs-jupyter
+        reads as the page's source, and keep what this build's later events read of it."""
+        import jupytext
+
+        self.tmp = tmp                 # removed by _cleanup, even if what follows fails
+        made = tmp / NOTEBOOK
+        made.parent.mkdir(parents=True, exist_ok=True)
+        made.write_text(jupytext.writes(nb, fmt="py:percent"), encoding="utf-8")
+        self.nb, self.source, self.lines, self.made = nb, source, cell_lines(source), made
+
+    def serve_remake(self, path: str, config, files):
+        """serve's one-page route, when ``path`` changed: if it is the notebook's source and the
+        execution cache holds the outputs of its code cells as they now are (Markdown cells edited,
+        or code put back as it was), make the notebook again as on_files does and return the page
+        to render again, ``[NOTEBOOK]``, with the shipped notebook to write beside it. The page then
+        renders as in any build, its cells' outputs from the cache: no kernel starts. The notebook
+        is made in the folder the page's file names (mkdocs-jupyter's wrapper keeps its path), which
+        the last build's clean-up removed: it is ours again only if this creates it. None otherwise,
+        for serve's full rebuild: another file, a notebook the last build did not make, code whose
+        outputs the cache does not hold (a code edit, or ``ESM_CACHE=0``: that build runs the cells
+        beside the other pages and reports a failing cell once)."""
+        import nbformat
+
+        page_file, shipped = files.get_file_from_path(NOTEBOOK), files.get_file_from_path(DOWNLOAD)
+        source = Path(config.docs_dir) / NOTEBOOK
+        if page_file is None or shipped is None or self.nb is None or \
+                os.path.realpath(path) != os.path.realpath(source):
+            return None
+        nb = build_notebook(source, self.root / "snippets" / "esm.py")
+        job = SimpleNamespace(nb=nb, options=self.options, env=_env())
+        if not self.cache.peek("notebook-run", run_parts(job)):
+            log.info("%s: the cache holds no outputs of its code cells as they now are: full rebuild", NOTEBOOK)
+            return None
+        tmp = Path(page_file.src_dir)
+        try:
+            tmp.mkdir(mode=0o700)
+        except OSError:
+            return None
+        self._make(source, nb, tmp)
+        shipped.content_string = nbformat.writes(nb) + "\n"
+        return [NOTEBOOK], [shipped]
+
+    def _parts(self) -> list[str]:
+        """The rendered page's cache key: the made notebook, mkdocs-jupyter's options, the environment."""
+        return [self.made.read_text(encoding="utf-8"), self.options, _env()]
+
+    def _job(self) -> SimpleNamespace:
+        """What this build's notebook run reads, taken once: a run left over from a build that
+        failed (its thread is not waited for) reads its own build's notebook and folders, never
+        the next build's."""
+        return SimpleNamespace(nb=self.nb, tmp=self.tmp, made=self.made, cache=self.cache,
+                               options=self.options, env=_env())
+
+    def on_nav(self, config, files) -> None:
+        """Start rendering the notebook now, unless the cache holds the page: a thread runs it (its
+        kernel is a process of its own) while the other pages are converted, and the notebook page's
+        render waits for it. mkdocs renders the notebook last, after every block has run: executed
+        then, it kept one CPU idle for as long as the kernel ran."""
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is None or files.get_file_from_path(NOTEBOOK) is None or self.made is None:
+            return
+        if self.cache.peek("notebook", self._parts()):
+            return
+        ahead, job = SimpleNamespace(done=None, error=None), self._job()
+
+        def run() -> None:
+            try:
+                ahead.done = render_notebook(job, plugin)
+            except BaseException as error:                # noqa: BLE001 - re-raised by the page's render
+                ahead.error = error
+
+        thread = threading.Thread(target=run, name="esm-notebook", daemon=True)
+        thread.start()
+        self.ahead = (thread, ahead)
+
+    def on_pre_page(self, page, config) -> None:
+        if page.file.src_uri != NOTEBOOK:
+            return
+        plugin = config.plugins.get("mkdocs-jupyter")
+        cache: execcache.ExecCache = self.cache
+        parts = self._parts()
+
+        def render_or_fail(config, files):
+            cached = cache.get("notebook", parts)
+            if cached is not None:
+                page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
+                log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
+                return
+            ahead = self._take_ahead()
+            try:
+                if ahead is None:
+                    done = render_notebook(self._job(), plugin)
+                else:
+                    thread, result = ahead
+                    thread.join()
+                    if result.error is not None:
+                        raise result.error
+                    done = result.done
+            except Exception as error:              # noqa: BLE001 - reported, never published
+                raise PluginError(self.describe_failure(error)) from None
+            page.content, page.toc = done.content, done.toc
+            if done.title is not None:
+                page.title = done.title
+            value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
+            cache.put("notebook", parts, value, _dependencies(cache, self.nb))
+
+        page.render = render_or_fail
+
+    def describe_failure(self, error: Exception) -> str:
+        """One line naming the notebook, the cell, its source line, its heading and the error."""
+        nb, lines = self.nb, self.lines
+        message = str(error)
+        m = re.search(r"the following cell:\n-{18}\n(.*?)\n-{18}\n", message, re.S)
+        if nb is None or m is None or not hasattr(error, "ename"):
+            last = message.strip().splitlines()[-1] if message.strip() else type(error).__name__
+            return f"{NOTEBOOK}: the notebook could not be executed: {type(error).__name__}: {last}"
+        cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip() == m[1].strip()]
+        k = cells[0] if cells else None
+        where = "a cell"
+        if k is not None:
+            line = f", line {lines[k]}" if k < len(lines) else ""
+            heading = next((h for c in reversed(nb.cells[:k]) if c.cell_type == "markdown"
+                            for h in re.findall(r"^#{1,6}\s+(.+)$", c.source, re.M)[-1:]), None)
+            where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", under '{heading}'" if heading else "") + ")"
+        evalue = " ".join(str(error.evalue).split())
+        return f"{NOTEBOOK}: notebook {where} failed: {error.ename}: {evalue}"
+
+    def quote_values(self, html: str, files) -> str:
+        """Computed prose in the notebook: the cells print ``value name = ...`` and, under the
+        build, a marker; the Markdown cells quote ``{{name}}``. The page gets the values of this
+        run; so does the shipped notebook's text, with a note that they are the published run's."""
+        import nbformat
+
+        where = glue.line_of(self.source.read_text(encoding="utf-8"))
+        held = [html]
+        values, problems = glue.collect(held)
+        if problems:
+            raise PluginError(f"{NOTEBOOK}: " + "; ".join(problems))
+        used: set[str] = set()
+
+        def cell(m: re.Match) -> str:
+            out, last = [], 0
+            for p in _PROTECT.finditer(m[2]):              # code stays as written
+                text, names = glue.substitute(m[2][last:p.start()], values, where, NOTEBOOK)
+                out += [text, p[0]]
+                used.update(names)
+                last = p.end()
+            text, names = glue.substitute(m[2][last:], values, where, NOTEBOOK)
+            used.update(names)
+            return m[1] + "".join(out) + text + m[3]
+
+        html = _MARKDOWN.sub(cell, held[0])
+        unused = sorted(set(values) - used)
+        if unused:
+            log.info("%s: computed values quoted nowhere: %s", NOTEBOOK, ", ".join(unused))
+        if used:        # the downloaded notebook's text quotes this run, and says so
+            nb = nbformat.from_dict(copy.deepcopy(self.nb))
+            for c in nb.cells:
+                if c.cell_type == "markdown":
+                    c.source = glue.substitute(c.source, values, where, NOTEBOOK)[0]
+            first = next(c for c in nb.cells if c.cell_type == "markdown")
+            first.source += PUBLISHED_RUN_NOTE
+            shipped = files.get_file_from_path(DOWNLOAD)
+            if shipped is not None:
+                shipped.content_string = nbformat.writes(nb) + "\n"
         return html
-    html = quote_values(html, files)
-    nb = _state["nb"]
-    helper = next(c for c in nb.cells if HELPER_TAG in c.metadata.get("tags", []))
-    n_defs = sum(1 for line in helper.source.splitlines() if re.match(r"(def|class) ", line))
-    summary = (f"Helper cell: {n_defs} functions and classes copied from snippets/esm.py "
-               f"at build time ({len(helper.source.splitlines())} lines)")
-    href = get_relative_url(DOWNLOAD, page.url)
-    return rewrite(html, href, summary)
 
+    def on_page_content(self, html: str, page, files) -> str:
+        if page.file.src_uri != NOTEBOOK:
+            return html
+        html = self.quote_values(html, files)
+        nb = self.nb
+        helper = next(c for c in nb.cells if HELPER_TAG in c.metadata.get("tags", []))
+        n_defs = sum(1 for line in helper.source.splitlines() if re.match(r"(def|class) ", line))
+        summary = (f"Helper cell: {n_defs} functions and classes copied from snippets/esm.py "
+                   f"at build time ({len(helper.source.splitlines())} lines)")
+        href = get_relative_url(DOWNLOAD, page.url)
+        return rewrite(html, href, summary)
 
-def _cleanup(**kwargs):
-    tmp = _state.pop("tmp", None)
-    if tmp is not None:
-        shutil.rmtree(tmp, ignore_errors=True)
+    def _cleanup(self) -> None:
+        tmp, self.tmp = self.tmp, None
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
 
+    def on_post_build(self) -> None:
+        self._cleanup()
 
-def on_post_build(config, **kwargs):
-    _cleanup()
+    def on_build_error(self) -> None:
+        self._cleanup()
 
-
-def on_build_error(error, **kwargs):
-    _cleanup()

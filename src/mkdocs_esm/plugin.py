@@ -1,118 +1,184 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
-Each feature is a module of this package (execution, glue, learner, cite, katex, xref, fonts,
-notebook, codeblocks, stylesheets, search, serve, print_site). The order of the work within
-an event is written here, once, event by event. Priorities are set only where another plugin
-forces them: the notebook is made before mkdocs-jupyter reads the files (50) and read after it
-wrapped them (-50); cross-reference numbers go in before mkdocs-autorefs (-50) turns them into
-links; serve's and print-site's bookkeeping come after every other ``on_env`` (-100).
+Each feature is a module of this package with one class (execution, glue, learner, cite, katex,
+xref, fonts, notebook, codeblocks, stylesheets, search, serve, print_site). The plugin holds one
+instance of each and the build state (state.py), made anew at every ``on_config``; the order of
+the work within an event is written here, once, event by event. Priorities are set only where
+another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
+read after it wrapped them (-50); cross-reference numbers go in before mkdocs-autorefs (-50)
+turns them into links; serve's and print-site's bookkeeping come after every other ``on_env``
+(-100). Plugin objects live as long as the process (``mkdocs serve`` keeps them across
+rebuilds), so what must survive a rebuild (serve's last build) sits on the features.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import (cite, codeblocks, execution, fonts, glue, katex, learner, notebook, print_site,
-               search, serve, stylesheets, xref)
+from . import codeblocks, fonts
+from .cite import Cite
 from .config import EsmConfig
-
-
-def _fold(value, results):
-    """The value an event's handlers hand on: each may return a new one, or None to keep it."""
-    for result in results:
-        if result is not None:
-            value = result
-    return value
+from .execcache import ExecCache
+from .execution import Execution
+from .glue import Glue
+from .katex import Katex
+from .learner import Learner
+from .notebook import Notebook
+from .print_site import PrintSite
+from .search import Search
+from .serve import Serve
+from .state import BuildState
+from .stylesheets import Stylesheets
+from .xref import Xref
 
 
 class EsmPlugin(BasePlugin[EsmConfig]):
     """``plugins: - esm`` in mkdocs.yml (listed last: it works on what the others made)."""
 
+    def __init__(self) -> None:
+        self.command = "build"
+        self.state: BuildState | None = None
+        self.serve = Serve()
+        self.execution = Execution()
+        self.glue = Glue(block_failed=self.execution.block_failed)
+        self.learner = Learner()
+        self.cite = Cite()
+        self.katex = Katex()
+        self.xref = Xref()
+        self.notebook = Notebook()
+        self.stylesheets = Stylesheets()
+        self.search = Search()
+        self.print_site = PrintSite(unhold=self.search.unhold)
+
     def on_startup(self, *, command, dirty):
-        for feature in (serve, fonts, stylesheets):
-            feature.on_startup(command=command, dirty=dirty)
+        self.command = command
 
     def on_config(self, config):
-        for feature in (serve, execution, glue, learner, cite, katex, xref, notebook, search, stylesheets):
-            config = _fold(config, [feature.on_config(config)])
+        root = Path(config.config_file_path).parent
+        cache_dir = (root / self.config.cache_dir) if self.config.cache else None
+        self.state = BuildState(root=root, command=self.command, cache_dir=cache_dir,
+                                font_cache_dir=(root / self.config.font_cache_dir) if self.config.cache else None)
+        # The one entry of the import path the plugin makes: the folders the book's executed
+        # blocks import their helpers from (`from esm import ...`), first, as pytest's
+        # `pythonpath` option does for tests.
+        for folder in reversed(self.config.python_path):
+            path = str(root / folder)
+            if path not in sys.path:
+                sys.path.insert(0, path)
+        self.serve.on_config(config, self.state, enabled=self.config.fast_serve)
+        self.execution.on_config(config, self.state, jobs=self.config.jobs)
+        self.glue.on_config(config, self.state)
+        self.learner.on_config(config, self.state)
+        self.cite.on_config(config)
+        self.katex.on_config(config, self.state)
+        self.xref.on_config(config, self.state)
+        self.notebook.on_config(config, self.state)
+        self.search.on_config(config, self.state)
+        self.stylesheets.on_config(self.state)
+        if self.config.print_site:
+            self.print_site.on_config()
         return config
 
     def on_pre_build(self, *, config):
-        for feature in (execution, cite, xref):
-            feature.on_pre_build(config)
+        self.execution.on_pre_build()
+        self.cite.on_pre_build()
+        self.xref.on_pre_build(config)
 
     @event_priority(50)         # before mkdocs-jupyter's on_files, which must see the made notebook
-    def _files_notebook(self, files, *, config):
-        return notebook.on_files(files, config)
+    def _files_first(self, files, *, config):
+        return self.notebook.on_files(files, config)
 
     def _files(self, files, *, config):
-        for feature in (execution, learner, cite, katex):
-            files = _fold(files, [feature.on_files(files, config)])
+        self.execution.on_files(files, config)
+        self.learner.on_files(files)
+        self.cite.on_files(files, config)
+        self.katex.on_files(files, config)
         return files
 
-    on_files = CombinedEvent(_files_notebook, _files)
+    on_files = CombinedEvent(_files_first, _files)
 
     def _nav(self, nav, *, config, files):
-        for feature in (serve, learner):
-            nav = _fold(nav, [feature.on_nav(nav, config, files)])
+        self.serve.on_nav(nav)
+        self.learner.on_nav(nav)
         return nav
 
     @event_priority(-50)        # after mkdocs-jupyter's on_files, which wrapped the made notebook
-    def _nav_notebook(self, nav, *, config, files):
-        return notebook.on_nav(nav, config, files)
+    def _nav_last(self, nav, *, config, files):
+        self.notebook.on_nav(config, files)
+        return nav
 
-    on_nav = CombinedEvent(_nav, _nav_notebook)
+    on_nav = CombinedEvent(_nav, _nav_last)
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        for feature in (execution, glue, cite, xref):
-            markdown = _fold(markdown, [feature.on_page_markdown(markdown, page=page, config=config, files=files)])
+        markdown = self.execution.on_page_markdown(markdown, page)
+        self.glue.on_page_markdown(markdown, page)
+        markdown = self.cite.on_page_markdown(markdown, page)
+        self.xref.on_page_markdown(markdown, page)
         return markdown
 
     @event_priority(-50)        # after mkdocs-jupyter's on_pre_page, which replaces page.render
     def on_pre_page(self, page, *, config, files):
-        return notebook.on_pre_page(page, config, files)
+        self.notebook.on_pre_page(page, config)
+        return page
 
-    @event_priority(50)         # the notebook page in the site's markup before the others read it
-    def _content_notebook(self, html, *, page, config, files):
-        return notebook.on_page_content(html, page, config, files)
+    @event_priority(50)         # the notebook page in the site's markup before anything reads it
+    def _content_first(self, html, *, page, config, files):
+        return self.notebook.on_page_content(html, page, files)
 
     def _content(self, html, *, page, config, files):
-        for feature in (execution, glue, learner, cite, katex, xref, codeblocks, search):
-            html = _fold(html, [feature.on_page_content(html, page=page, config=config, files=files)])
-        return html
+        self.execution.on_page_content(html, page)
+        html = self.learner.on_page_content(html, page, files)
+        self.cite.on_page_content(page, config)
+        html = self.katex.on_page_content(html, page)
+        self.xref.on_page_content(page, config)
+        html = codeblocks.unwrap(html)
+        return self.search.on_page_content(html, page)
 
-    on_page_content = CombinedEvent(_content_notebook, _content)
+    on_page_content = CombinedEvent(_content_first, _content)
 
     def _env(self, env, *, config, files):
-        for feature in (learner, xref):
-            env = _fold(env, [feature.on_env(env, config, files)])
+        self.learner.on_env(files)
+        self.xref.on_env(config, files)
         return env
 
     @event_priority(-100)       # after every other on_env (mkdocs-autorefs' included)
     def _env_last(self, env, *, config, files):
-        env = _fold(env, [serve.on_env(env, config, files)])
+        self.serve.on_env(env, config, files)
         if self.config.print_site:
-            env = _fold(env, [print_site.on_env(env, config, files)])
+            self.print_site.on_env(files)
         return env
 
     on_env = CombinedEvent(_env, _env_last)
 
     def on_post_page(self, output, *, page, config):
-        for feature in (learner, katex, stylesheets, search):
-            output = _fold(output, [feature.on_post_page(output, page=page, config=config)])
-        return output
+        output = self.learner.on_post_page(output, page)
+        output = self.katex.on_post_page(output, page)
+        output = self.stylesheets.on_post_page(output, page, config)
+        return self.search.on_post_page(output, page)
 
     def on_post_build(self, *, config):
-        for feature in (execution, cite, katex, fonts, notebook, stylesheets, search):
-            feature.on_post_build(config)
+        self.serve.on_post_build()
+        self.execution.on_post_build()
+        self.cite.on_post_build()
+        self.katex.on_post_build()
+        if self.state.command != "serve":
+            fonts.subset_fonts(Path(config.site_dir), ExecCache(self.state.font_cache_dir))
+        self.notebook.on_post_build()
+        self.stylesheets.on_post_build(config)
+        self.search.on_post_build(config)
 
     def on_build_error(self, *, error):
-        for feature in (execution, katex, serve, notebook):
-            feature.on_build_error(error)
+        self.execution.on_build_error()
+        self.katex.on_build_error()
+        self.serve.on_build_error()
+        self.notebook.on_build_error()
 
     def on_serve(self, server, *, config, builder):
-        return serve.on_serve(server, config, builder)
+        return self.serve.on_serve(server, builder)
 
     def serve_remake(self, path, config, files):
         """serve's one-page route for a file that is not a Markdown page (the notebook's source)."""
-        return notebook.serve_remake(path, config, files)
+        return self.notebook.serve_remake(path, config, files)

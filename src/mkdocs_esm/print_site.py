@@ -2,9 +2,9 @@
 and make its renaming of heading ids linear.
 
 The plugin keeps a page's HTML as it stands at the plugin's own ``on_page_content``, before
-the hooks render its math (katex.py) and mkdocs-autorefs resolves its cross-references and
+this plugin renders its math (katex.py) and mkdocs-autorefs resolves its cross-references and
 citations (``on_env``). After all of them, this hands it the finished content instead, with
-what hooks/search.py holds out of it for the search index put back (KaTeX's visual HTML,
+what search.py holds out of it for the search index put back (KaTeX's visual HTML,
 code and output, figures: without them the book printed no formula at all).
 
 The plugin (2.9) finds the tags that carry an id with ``<([^\\s]+).*?id="..."``: at each ``<``
@@ -15,18 +15,15 @@ tags: a shorter name can only succeed where ``id="`` lies inside the name's run 
 non-space characters, so such a page (``<\\S+?id="``) keeps the plugin's own function.
 A match lies on one line (``.`` stops at a line end) unless an id's value runs past it, so
 the pattern is tried only on the lines that hold an ``id="`` (a page where an id's closing
-quote is not on its line keeps the plugin's function): 3.7 s of the book build before, on the
-lines of KaTeX's HTML that hold no id (tests/test_print_site.py compares both with the plugin's).
+quote is not on its line keeps the plugin's function), not on the lines of KaTeX's HTML that
+hold no id (tests/test_print_site.py compares both with the plugin's). The patch itself is in
+compat/print_site.py.
 """
 
 from __future__ import annotations
 
 import re
 
-from mkdocs.plugins import event_priority
-from mkdocs_print_site_plugin import urls
-
-_ORIGINAL = urls.__dict__.setdefault("_esm_original_update_anchor_ids", urls.update_anchor_ids)
 _TAG_WITH_ID = re.compile(r"<([^\s]++).*?id=\"([^\"]*?)\".*?>", flags=re.IGNORECASE)
 _ID_IN_NAME = re.compile(r'<\S+?id="', flags=re.IGNORECASE)
 _ID_LINE = re.compile(r'^.*?id="[^\n]*$', flags=re.IGNORECASE | re.MULTILINE)
@@ -39,10 +36,11 @@ def _tags_with_ids(page_html: str):
         yield from _TAG_WITH_ID.finditer(page_html, line.start(), line.end())
 
 
-def _update_anchor_ids(page_html: str, page_key: str) -> str:
-    """The plugin's ``update_anchor_ids`` with the possessive pattern (same tags, same edits)."""
+def update_anchor_ids(page_html: str, page_key: str, original) -> str:
+    """The plugin's ``update_anchor_ids`` (``original``) with the possessive pattern: the same
+    tags, the same edits."""
     if _ID_IN_NAME.search(page_html) or _OPEN_ID.search(page_html):
-        return _ORIGINAL(page_html, page_key)
+        return original(page_html, page_key)
     change_tags = ["h1", "h2", "h3", "h4", "h5", "h6", "sup", "li"]
     for m in list(_tags_with_ids(page_html)):
         if m.group(1) not in change_tags:
@@ -52,15 +50,22 @@ def _update_anchor_ids(page_html: str, page_key: str) -> str:
     return page_html
 
 
-urls.update_anchor_ids = _update_anchor_ids
+class PrintSite:
+    """Feeds mkdocs-print-site-plugin the finished pages (``print_site: true``, `make pdf`)."""
 
+    def __init__(self, unhold) -> None:
+        #: the search feature's: a page's content with what the index did not see put back
+        self.unhold = unhold
 
-@event_priority(-100)   # after mkdocs-autorefs (-50)
-def on_env(env, config, files, **kwargs):
-    for file in files:
-        page = file.page
-        if page is not None and hasattr(page, "html") and page.content:
-            # hooks/search.py holds the formulas' visual HTML and the code out of page.content
-            # until on_post_page: the book takes them back.
-            page.html = getattr(page, "unhold_search", str)(page.content)
-    return env
+    def on_config(self) -> None:
+        from .compat import print_site
+        print_site.faster_anchor_ids(update_anchor_ids)
+
+    def on_env(self, files) -> None:
+        from .compat import print_site
+        for file in files:
+            page = file.page
+            if page is not None and print_site.holds_html(page) and page.content:
+                # search.py holds the formulas' visual HTML and the code out of page.content
+                # until on_post_page: the book takes them back.
+                print_site.set_html(page, self.unhold(page, page.content))

@@ -12,7 +12,7 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   measured details of a check line (its ``<code>``; the sentence stays).
 
 Each such element is swapped for an empty placeholder in on_page_content and put back in
-on_post_page, so the pages served are unchanged (``page.unhold_search`` puts them back in a copy
+on_post_page, so the pages served are unchanged (``Search.unhold`` puts them back in a copy
 of the content taken before that: the print page of `make pdf`).
 
 Indexing a page (Material parses its HTML) costs about half of a build whose blocks all come
@@ -26,6 +26,7 @@ span ends the exclusion.)
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import json
 import re
@@ -35,13 +36,13 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from . import execcache
+from .compat import material
 
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
 _OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
                   r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"')
 _CHECK_CODE = re.compile(r'(<div class="esm-check"[^>]*>(?:(?!</div>).)*?)(<code>.*?</code>)', re.S)
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
-_stash: dict[str, list[str]] = {}
 
 
 def _end_of(html: str, start: int, tag: str) -> int:
@@ -63,11 +64,10 @@ def _toc_key(items) -> list:
     return [[item.id, item.url, item.title, _toc_key(item.children)] for item in items]
 
 
-def _salt(memo: list = []) -> str:   # noqa: B006 - computed once
-    if not memo:
-        memo.append(json.dumps([importlib.metadata.version("mkdocs-material"), sys.version,
-                                Path(__file__).read_text(encoding="utf-8")]))
-    return memo[0]
+@functools.cache
+def _salt() -> str:
+    return json.dumps([importlib.metadata.version("mkdocs-material"), sys.version,
+                       Path(__file__).read_text(encoding="utf-8")])
 
 
 def index_key(page) -> list[str]:
@@ -77,66 +77,67 @@ def index_key(page) -> list[str]:
             json.dumps(meta, sort_keys=True, default=str)]
 
 
-def on_config(config, **kwargs):
-    """Index each page through the cache: Material's search plugin made its index in its own
-    on_config (plugins run before hooks)."""
-    index = next((getattr(p, "search_index", None) for p in config.plugins.values()
-                  if hasattr(getattr(p, "search_index", None), "add_entry_from_context")), None)
-    if index is None:
-        return config
-    store = execcache.ExecCache.from_env(Path(config.config_file_path).parent)
-    parse = index.add_entry_from_context
+class Search:
+    """The search index made lighter: elements held out of it while Material indexes a page."""
 
-    def add_entry_from_context(page):
-        parts = index_key(page)
-        stored = store.get("search", parts)
-        if stored is not None:
-            index.entries.extend(stored)
-            return
-        start = len(index.entries)
-        parse(page)
-        store.put("search", parts, index.entries[start:], {})
+    def __init__(self) -> None:
+        self.state = None
 
-    index.add_entry_from_context = add_entry_from_context
-    return config
+    def on_config(self, config, state) -> None:
+        """Index each page through the cache: Material's search plugin made its index in its own
+        on_config (it runs before this plugin)."""
+        self.state = state
+        store = execcache.ExecCache(state.cache_dir)
 
+        def add_entry(index, page, parse) -> None:
+            parts = index_key(page)
+            stored = store.get("search", parts)
+            if stored is not None:
+                index.entries.extend(stored)
+                return
+            start = len(index.entries)
+            parse(page)
+            store.put("search", parts, index.entries[start:], {})
 
-def on_page_content(html, page, **kwargs):
-    held: list[str] = []
+        material.index_through(config, add_entry)
 
-    def hold(fragment: str) -> str:
-        held.append(fragment)
-        return f'<esm-x n="{len(held) - 1}"></esm-x>'
+    def on_page_content(self, html: str, page) -> str:
+        held = self.state.page(page.file.src_uri).held
+        held.clear()
 
-    html = _CHECK_CODE.sub(lambda m: m[1] + hold(m[2]), html)
-    out, pos = [], 0
-    while (m := _OUT.search(html, pos)):
-        tag = next(g for g in m.groups() if g)
-        end = _end_of(html, m.start(), tag)
-        out.append(html[pos:m.start()])
-        out.append(hold(html[m.start():end]))
-        pos = end
-    out.append(html[pos:])
-    _stash[page.file.src_uri] = held
-    # Whoever takes page.content before on_post_page (hooks/print_site.py for `make pdf`) puts
-    # the held elements back with this. (Not an `esm_` attribute: those are the data other pages
-    # read, which hooks/serve.py compares to decide whether an edited page is rebuilt alone.)
-    page.unhold_search = lambda text: _HOLE.sub(lambda m: held[int(m[1])], text)
-    return "".join(out)
+        def hold(fragment: str) -> str:
+            held.append(fragment)
+            return f'<esm-x n="{len(held) - 1}"></esm-x>'
 
+        html = _CHECK_CODE.sub(lambda m: m[1] + hold(m[2]), html)
+        out, pos = [], 0
+        while (m := _OUT.search(html, pos)):
+            tag = next(g for g in m.groups() if g)
+            end = _end_of(html, m.start(), tag)
+            out.append(html[pos:m.start()])
+            out.append(hold(html[m.start():end]))
+            pos = end
+        out.append(html[pos:])
+        return "".join(out)
 
-def on_post_page(output, page, **kwargs):
-    held = _stash.pop(page.file.src_uri, [])
-    output, n = _HOLE.subn(lambda m: held[int(m[1])], output)
-    if n != len(held):
-        raise PluginError(f"search hook: {page.file.src_uri}: {len(held) - n} held elements not put back")
-    return output
+    def unhold(self, page, text: str) -> str:
+        """``text`` (the page's content, taken before on_post_page: the print page of `make pdf`)
+        with the elements held out of the index put back."""
+        held = self.state.page(page.file.src_uri).held
+        return _HOLE.sub(lambda m: held[int(m[1])], text)
 
+    def on_post_page(self, output: str, page) -> str:
+        held = self.state.page(page.file.src_uri).held
+        output, n = _HOLE.subn(lambda m: held[int(m[1])], output)
+        if n != len(held):
+            raise PluginError(f"search: {page.file.src_uri}: {len(held) - n} held elements not put back")
+        self.state.page(page.file.src_uri).held = []
+        return output
 
-def on_post_build(config, **kwargs):
-    """Material writes the index with every non-ASCII character escaped (``\\u2223`` for the
-    six bytes of one math symbol); written again as UTF-8 it reads the same and is smaller."""
-    path = Path(config.site_dir) / "search" / "search_index.json"
-    if path.exists():
-        data = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    def on_post_build(self, config) -> None:
+        """Material writes the index with every non-ASCII character escaped (``\\u2223`` for the
+        six bytes of one math symbol); written again as UTF-8 it reads the same and is smaller."""
+        path = Path(config.site_dir) / "search" / "search_index.json"
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

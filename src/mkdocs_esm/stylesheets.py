@@ -70,24 +70,7 @@ _PREFIX = re.compile(r"""(?<=["'`\s])([A-Za-z_][\w-]*)(?:\$\{|["']\s*\+)""")
 _CSS_NAME = re.compile(r"[.#](-?[_a-zA-Z][\w-]*)")
 _CSS_ATTRIBUTE = re.compile(r"\[\s*(-?[_a-zA-Z][\w-]*)")
 _VAR = re.compile(r"var\(\s*(--[\w-]+)")
-_ROOT = Path.cwd()        # the project (set from the configuration in on_config)
 _PURGE = Path(__file__).with_name("purge_css.cjs")
-
-_bundle: dict[str, object] = {}
-_linked: list[str] = []     # the pages written with a link to the bundle (not 404.html: a template)
-_command = "build"
-
-
-def on_startup(command, dirty, **kwargs):
-    global _command
-    _command = command
-
-
-def on_config(config, **kwargs):
-    global _ROOT
-    _ROOT = Path(config.config_file_path).parent
-    _bundle.clear()
-    _linked.clear()
 
 
 def _merged(site: Path, sheets: list[str]) -> str:
@@ -108,31 +91,6 @@ def _parts(site: Path, sheets: list[str]) -> list[str]:
             raise PluginError(f"stylesheets hook: {sheet}: a url() not rewritten: {css[left.start():left.start() + 60]!r}")
         parts.append(f"/* {sheet} */\n{css}\n")
     return parts
-
-
-def on_post_page(output, page, config, **kwargs):
-    if "print-site" in config.plugins:
-        return output
-    head = output.find("</head>")
-    run = _RUN.search(output, 0, head)
-    if run is None:
-        return output
-    base = "/" + page.url
-    sheets = [urljoin(base, href).lstrip("/") for href in _HREF.findall(run[0])]
-    if not _bundle:
-        text = _merged(Path(config.site_dir), sheets)
-        name = f"{_DIR}/site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
-        target = Path(config.site_dir) / name
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        _bundle.update(sheets=sheets, name=name)
-    if sheets != _bundle["sheets"]:
-        raise PluginError(f"stylesheets hook: {page.file.src_uri} links {sheets}, other pages "
-                          f"{_bundle['sheets']}: one bundle serves all pages")
-    link = f'<link rel="stylesheet" href="{get_relative_url(_bundle["name"], page.url)}">\n'
-    _linked.append(page.file.abs_dest_path)
-    return output[:run.start()] + link + output[run.end():]
 
 
 # -- mkdocs build: the rules no page uses ------------------------------------------------------
@@ -207,11 +165,11 @@ def scripts_of(site: Path, pages: dict[Path, str], base: str = "/") -> list[str]
     return [p.read_text(encoding="utf-8") for p in sorted(found)]
 
 
-def _inputs_of_node() -> str:
+def _inputs_of_node(root: Path) -> str:
     """What PurgeCSS's answer depends on besides its request: node and the packages installed."""
-    if not (_ROOT / "node_modules" / "purgecss").is_dir():
+    if not (root / "node_modules" / "purgecss").is_dir():
         raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
-    lock = _ROOT / "node_modules" / ".package-lock.json"
+    lock = root / "node_modules" / ".package-lock.json"
     if not lock.is_file():
         raise PluginError(f"stylesheets hook: {lock} is missing: install the node packages with `npm ci`")
     return f"node {_node_version()}, packages {hashlib.sha256(lock.read_bytes()).hexdigest()}"
@@ -225,16 +183,17 @@ def _node_version() -> str:
         raise PluginError("stylesheets hook: node is not installed (it runs PurgeCSS)") from None
 
 
-def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache) -> str:
+def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache,
+          root: Path) -> str:
     """``css`` without what nothing can use (hooks/purge_css.cjs): the selectors whose names are
     not all in ``used(pages, scripts)`` nor ``completed`` by a script, the rules left with none,
     and the custom properties that neither a kept rule nor ``variables`` reads. From ``cache``
-    when these inputs made it before."""
+    when these inputs made it before. ``root`` is the project, whose node_modules PurgeCSS is in."""
     digest = hashlib.sha256()
     for text in (css, *pages, "\0", *scripts, "\0", *variables):
         digest.update(hashlib.sha256(text.encode()).digest())
     parts = [digest.hexdigest(), Path(__file__).read_text(encoding="utf-8"),
-             _PURGE.read_text(encoding="utf-8"), _inputs_of_node()]
+             _PURGE.read_text(encoding="utf-8"), _inputs_of_node(root)]
     stored = cache.get("css-purge", parts)
     if isinstance(stored, str):
         return stored
@@ -246,7 +205,7 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     found["attributes"]["names"] = sorted({*found["attributes"]["names"], *extra["attributes"]})
     request = json.dumps({"css": css, "used": found, "variables": variables})
     done = subprocess.run(["node", str(_PURGE)], input=request, capture_output=True,
-                          text=True, encoding="utf-8", cwd=_ROOT)
+                          text=True, encoding="utf-8", cwd=root)
     if done.returncode != 0:
         raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")
     out = json.loads(done.stdout)["css"]
@@ -257,37 +216,74 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
 _BUNDLE_LINK = re.compile(rf'(<link rel="stylesheet" href="(?:\.\./)*{_DIR}/)(site\.[0-9a-f]{{8}}\.css)(">)')
 
 
-def on_post_build(config, **kwargs):
-    if _command == "serve" or "print-site" in config.plugins or not _bundle:
-        return
-    site = Path(config.site_dir)
-    sheets = _bundle["sheets"]
-    third = [s for s in sheets if s.endswith(".min.css")]
-    if sheets[:len(third)] != third:
-        raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
-    own = _parts(site, sheets[len(third):])
-    pages = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
-    scripts = scripts_of(site, pages, urlsplit(config.site_url or "").path.rstrip("/") + "/")
-    variables = sorted({v for text in [*own, *pages.values(), *scripts] for v in _VAR.findall(text)})
-    kept = purge("".join(_parts(site, third)), list(pages.values()), scripts, variables,
-                 execcache.ExecCache.from_env(Path(config.config_file_path).parent))
-    text = '@charset "UTF-8";\n' + kept + "".join(own)
-    name = f"site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
-    for old in (site / _DIR).glob("site.*.css"):     # this build's whole bundle, a `--dirty` one's earlier ones
-        if old.name != name and re.fullmatch(r"site\.[0-9a-f]{8}\.css", old.name):
-            old.unlink()
-    (site / _DIR / name).write_text(text, encoding="utf-8")
-    # Every page that links a bundle (a `--dirty` build leaves pages it did not rebuild linking
-    # an earlier one) is pointed at this one; each page this build linked must have been found.
-    relinked = set()
-    for path, page in pages.items():
-        new, count = _BUNDLE_LINK.subn(lambda m: m[1] + name + m[3], page)
-        if count > 1:
-            raise PluginError(f"stylesheets hook: {path.relative_to(site)} links {count} bundles")
-        if count:
-            relinked.add(str(path))
-            if new != page:
-                path.write_text(new, encoding="utf-8")
-    if missed := [p for p in _linked if str(Path(p)) not in relinked]:
-        raise PluginError(f"stylesheets hook: {missed[0]} does not link {_bundle['name']}")
-    _bundle["name"] = f"{_DIR}/{name}"
+class Stylesheets:
+    """One stylesheet for every page; in `mkdocs build`, without the rules no page can use."""
+
+    def __init__(self) -> None:
+        self.state = None
+        self.bundle: dict[str, object] = {}
+        self.linked: list[str] = []     # the pages written with a link to the bundle (not 404.html: a template)
+
+    def on_config(self, state) -> None:
+        self.state = state
+        self.bundle = {}
+        self.linked = []
+
+    def on_post_page(self, output: str, page, config) -> str:
+        if "print-site" in config.plugins:
+            return output
+        head = output.find("</head>")
+        run = _RUN.search(output, 0, head)
+        if run is None:
+            return output
+        base = "/" + page.url
+        sheets = [urljoin(base, href).lstrip("/") for href in _HREF.findall(run[0])]
+        if not self.bundle:
+            text = _merged(Path(config.site_dir), sheets)
+            name = f"{_DIR}/site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+            target = Path(config.site_dir) / name
+            if not target.is_file() or target.read_text(encoding="utf-8") != text:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            self.bundle.update(sheets=sheets, name=name)
+        if sheets != self.bundle["sheets"]:
+            raise PluginError(f"stylesheets hook: {page.file.src_uri} links {sheets}, other pages "
+                              f"{self.bundle['sheets']}: one bundle serves all pages")
+        link = f'<link rel="stylesheet" href="{get_relative_url(self.bundle["name"], page.url)}">\n'
+        self.linked.append(page.file.abs_dest_path)
+        return output[:run.start()] + link + output[run.end():]
+
+    def on_post_build(self, config) -> None:
+        if self.state.command == "serve" or "print-site" in config.plugins or not self.bundle:
+            return
+        site = Path(config.site_dir)
+        sheets = self.bundle["sheets"]
+        third = [s for s in sheets if s.endswith(".min.css")]
+        if sheets[:len(third)] != third:
+            raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
+        own = _parts(site, sheets[len(third):])
+        pages = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+        scripts = scripts_of(site, pages, urlsplit(config.site_url or "").path.rstrip("/") + "/")
+        variables = sorted({v for text in [*own, *pages.values(), *scripts] for v in _VAR.findall(text)})
+        kept = purge("".join(_parts(site, third)), list(pages.values()), scripts, variables,
+                     execcache.ExecCache(self.state.cache_dir), self.state.root)
+        text = '@charset "UTF-8";\n' + kept + "".join(own)
+        name = f"site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
+        for old in (site / _DIR).glob("site.*.css"):     # this build's whole bundle, a `--dirty` one's earlier ones
+            if old.name != name and re.fullmatch(r"site\.[0-9a-f]{8}\.css", old.name):
+                old.unlink()
+        (site / _DIR / name).write_text(text, encoding="utf-8")
+        # Every page that links a bundle (a `--dirty` build leaves pages it did not rebuild linking
+        # an earlier one) is pointed at this one; each page this build linked must have been found.
+        relinked = set()
+        for path, page in pages.items():
+            new, count = _BUNDLE_LINK.subn(lambda m: m[1] + name + m[3], page)
+            if count > 1:
+                raise PluginError(f"stylesheets hook: {path.relative_to(site)} links {count} bundles")
+            if count:
+                relinked.add(str(path))
+                if new != page:
+                    path.write_text(new, encoding="utf-8")
+        if missed := [p for p in self.linked if str(Path(p)) not in relinked]:
+            raise PluginError(f"stylesheets hook: {missed[0]} does not link {self.bundle['name']}")
+        self.bundle["name"] = f"{_DIR}/{name}"

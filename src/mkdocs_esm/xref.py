@@ -37,7 +37,6 @@ from pathlib import Path
 import yaml
 from markdown.extensions.toc import slugify
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
 
 log = logging.getLogger("mkdocs.hooks.xref")
 
@@ -52,9 +51,6 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _TAG = re.compile(r"<[^>]+>")
 
-_labels: dict[str, tuple[str, str, str]] = {}    # label -> (number, page src_uri, anchor)
-_refs: dict[str, list[tuple[int, str, str]]] = {}  # page src_uri -> (line, text, label)
-_known: set[str] = set()                           # labels defined by the project's sources
 
 
 def heading_label(kind: str, title: str) -> str:
@@ -100,99 +96,101 @@ def source_labels(src_uri: str, text: str) -> set[str]:
     return labels
 
 
-def on_config(config, **kwargs):
-    if "autorefs" not in config.plugins:
-        raise PluginError("hooks/xref.py needs the autorefs plugin in mkdocs.yml")
-    return config
+class Xref:
+    """The labels of this build: defined by the sources, registered by the rendered pages."""
 
+    def __init__(self) -> None:
+        self.state = None
+        self.labels: dict[str, tuple[str, str, str]] = {}    # label -> (number, page src_uri, anchor)
+        self.known: set[str] = set()                          # labels defined by the project's sources
 
-def on_pre_build(config, **kwargs):
-    _labels.clear()
-    _refs.clear()
-    _known.clear()
-    docs = Path(config.config_file_path).parent / "docs"   # the whole project, even in a subset build
-    for path in sorted(docs.rglob("*.md")):
-        _known.update(source_labels(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")))
+    def on_config(self, config, state) -> None:
+        if "autorefs" not in config.plugins:
+            raise PluginError("the esm plugin's cross-references need the autorefs plugin in mkdocs.yml")
+        self.state = state
 
+    def on_pre_build(self, config) -> None:
+        self.labels.clear()
+        self.known.clear()
+        docs = self.state.root / "docs"   # the whole project, even in a subset build
+        for path in sorted(docs.rglob("*.md")):
+            rel = path.relative_to(docs).as_posix()
+            if not config.exclude_docs or not config.exclude_docs.match_file(rel):
+                self.known.update(source_labels(rel, path.read_text(encoding="utf-8")))
 
-def on_page_markdown(markdown, page, config, files, **kwargs):
-    source = page.file.content_string if page.file.src_uri.endswith(".md") else ""
-    src = page.file.src_uri
-    own = {f"eq-{name}": eq_label(src, name) for name in _EQ_LABEL.findall(source)}
-    found = [(n, m["text"], own.get(m["label"], m["label"]))
-             for n, line in source_lines(source) for m in REF.finditer(line)]
-    _refs[src] = found
-    unknown = [f"{src}:{n}: unknown cross-reference label '{label}' in [{text}][{label}]"
-               for n, text, label in found if label not in _known]
-    if unknown:
-        raise PluginError("\n".join(unknown))
-    return markdown
+    def on_page_markdown(self, markdown: str, page) -> None:
+        source = page.file.content_string if page.file.src_uri.endswith(".md") else ""
+        src = page.file.src_uri
+        own = {f"eq-{name}": eq_label(src, name) for name in _EQ_LABEL.findall(source)}
+        found = [(n, m["text"], own.get(m["label"], m["label"]))
+                 for n, line in source_lines(source) for m in REF.finditer(line)]
+        self.state.page(src).refs = found
+        unknown = [f"{src}:{n}: unknown cross-reference label '{label}' in [{text}][{label}]"
+                   for n, text, label in found if label not in self.known]
+        if unknown:
+            raise PluginError("\n".join(unknown))
+
+    def _register(self, page, label: str, number: str, anchor: str, plugin) -> None:
+        if label in self.labels and self.labels[label][1] != page.file.src_uri:
+            raise PluginError(f"{page.file.src_uri}: cross-reference label '{label}' is also defined "
+                              f"on {self.labels[label][1]}")
+        self.labels[label] = (number, page.file.src_uri, anchor)
+        if label != anchor:   # an anchor that is already a heading id needs no alias
+            plugin.register_anchor(page, label, anchor, primary=True)
+
+    def on_page_content(self, page, config) -> None:
+        """Register the page's labels (after katex numbered its formulas)."""
+        plugin = config.plugins["autorefs"]
+        src = page.file.src_uri
+        kind = str(page.meta.get("xref_kind", "sec"))
+        top = None
+        for item in _toc(page.toc.items):
+            title = _TAG.sub("", item.title).strip()
+            m = _NUMBERED.match(title)
+            if not m:
+                if item.level == 1 and "eq_prefix" in page.meta:
+                    self._register(page, heading_label("chapter", title), str(page.meta["eq_prefix"]), item.id, plugin)
+                continue
+            num = m["num"]
+            if item.level == 1:
+                top, count = num, 0
+            elif top is not None and item.level == 2:
+                count += 1
+                if num != f"{top}.{count}":
+                    raise PluginError(f"{src}: heading '{title}' should be numbered {top}.{count}")
+            self._register(page, heading_label(kind, m["title"]), num, item.id, plugin)
+        for name, number in self.state.page(src).equations.items():
+            self._register(page, eq_label(src, name), number, f"eq-{name}", plugin)
+
+    def on_env(self, config, files) -> None:
+        """Every reference gets its label's number (before mkdocs-autorefs turns it into a link)."""
+        refs = {src: page.refs for src, page in self.state.pages.items() if page.refs}
+        missing = [(src, n, text, label) for src, found in refs.items() for n, text, label in found
+                   if label not in self.labels]
+        if missing:
+            lines = [f"{src}:{n}: cross-reference [{text}][{label}]: label is defined on no page of this build"
+                     for src, n, text, label in missing]
+            if config.validation.links.unrecognized_links >= logging.WARNING:
+                raise PluginError("\n".join(lines))
+            for line in lines:   # a one-page build: the label's page was left out
+                log.info(line)
+
+        def number(m: re.Match, src: str) -> str:
+            label = m["label"]
+            if label.startswith("eq-") and label not in self.labels:   # eq-name on its own page
+                label = eq_label(src, label[3:])
+            if label not in self.labels:
+                return f'<span class="esm-xref-missing">{m["text"].replace("#", "?")}</span>'
+            return (f'<autoref {m["attrs"]}identifier="{label}"{m["rest"]}>'
+                    f'{m["text"].replace("#", self.labels[label][0])}</autoref>')
+
+        for file in files:
+            if file.page is not None and file.page.content:
+                src = file.page.file.src_uri
+                file.page.content = _AUTOREF.sub(lambda m: number(m, src), file.page.content)
 
 
 def _toc(items):
     for item in items:
         yield item
         yield from _toc(item.children)
-
-
-def _register(page, label: str, number: str, anchor: str, plugin) -> None:
-    if label in _labels and _labels[label][1] != page.file.src_uri:
-        raise PluginError(f"{page.file.src_uri}: cross-reference label '{label}' is also defined "
-                          f"on {_labels[label][1]}")
-    _labels[label] = (number, page.file.src_uri, anchor)
-    if label != anchor:   # an anchor that is already a heading id needs no alias
-        plugin.register_anchor(page, label, anchor, primary=True)
-
-
-def on_page_content(html, page, config, files, **kwargs):
-    """Register the page's labels (after hooks/katex.py numbered its formulas)."""
-    plugin = config.plugins["autorefs"]
-    src = page.file.src_uri
-    kind = str(page.meta.get("xref_kind", "sec"))
-    top = None
-    for item in _toc(page.toc.items):
-        title = _TAG.sub("", item.title).strip()
-        m = _NUMBERED.match(title)
-        if not m:
-            if item.level == 1 and "eq_prefix" in page.meta:
-                _register(page, heading_label("chapter", title), str(page.meta["eq_prefix"]), item.id, plugin)
-            continue
-        num = m["num"]
-        if item.level == 1:
-            top, count = num, 0
-        elif top is not None and item.level == 2:
-            count += 1
-            if num != f"{top}.{count}":
-                raise PluginError(f"{src}: heading '{title}' should be numbered {top}.{count}")
-        _register(page, heading_label(kind, m["title"]), num, item.id, plugin)
-    for name, number in getattr(page, "esm_equations", {}).items():
-        _register(page, eq_label(src, name), number, f"eq-{name}", plugin)
-    return html
-
-
-@event_priority(0)   # before mkdocs-autorefs (-50) turns <autoref> elements into links
-def on_env(env, config, files, **kwargs):
-    missing = [(src, n, text, label) for src, refs in _refs.items() for n, text, label in refs
-               if label not in _labels]
-    if missing:
-        lines = [f"{src}:{n}: cross-reference [{text}][{label}]: label is defined on no page of this build"
-                 for src, n, text, label in missing]
-        if config.validation.links.unrecognized_links >= logging.WARNING:
-            raise PluginError("\n".join(lines))
-        for line in lines:   # a one-page build: the label's page was left out
-            log.info(line)
-
-    def number(m: re.Match, src: str) -> str:
-        label = m["label"]
-        if label.startswith("eq-") and label not in _labels:   # eq-name on its own page
-            label = eq_label(src, label[3:])
-        if label not in _labels:
-            return f'<span class="esm-xref-missing">{m["text"].replace("#", "?")}</span>'
-        return (f'<autoref {m["attrs"]}identifier="{label}"{m["rest"]}>'
-                f'{m["text"].replace("#", _labels[label][0])}</autoref>')
-
-    for file in files:
-        if file.page is not None and file.page.content:
-            src = file.page.file.src_uri
-            file.page.content = _AUTOREF.sub(lambda m: number(m, src), file.page.content)
-    return env

@@ -1,0 +1,55 @@
+"""What one build knows, held on the plugin: reset at ``on_config``, one small record per page.
+
+Features never set attributes on MkDocs' page objects or read each other's loggers: what one
+feature hands another goes through these records, so every data flow can be found with grep
+and tested without a build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class PageState:
+    """One page's data. ``values``, ``equations`` and ``stats`` are read by other pages (the
+    skill checks, cross-references, the overview): serve's one-page route compares them
+    before and after a rebuild (``shared``). The rest is the page's own."""
+
+    #: computed values its executed blocks published (glue): name -> {"value", "fmt", ...}
+    values: dict[str, dict] = field(default_factory=dict)
+    #: its display formulas' numbers (katex): label -> "6.4"
+    equations: dict[str, str] = field(default_factory=dict)
+    #: its reading time and heading count (learner): {"minutes": m, "headings": h}
+    stats: dict[str, int] = field(default_factory=dict)
+    #: a description of each executed block, for error messages (execution)
+    blocks: list[str] = field(default_factory=list)
+    #: the cross-references its source makes (xref): (line, text, label)
+    refs: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the elements held out of the search index until on_post_page (search)
+    held: list[str] = field(default_factory=list)
+
+    def shared(self) -> tuple:
+        """What other pages read from this one."""
+        return (repr(sorted(self.values.items())), repr(sorted(self.equations.items())), repr(sorted(self.stats.items())))
+
+
+@dataclass
+class BuildState:
+    """The build in progress: the command, the project's folder, the caches' folders (None: the
+    cache is off) and the pages' records."""
+
+    root: Path
+    command: str = "build"
+    cache_dir: Path | None = None
+    font_cache_dir: Path | None = None
+    pages: dict[str, PageState] = field(default_factory=dict)
+
+    def page(self, src_uri: str) -> PageState:
+        """The record of the page ``src_uri`` (made empty the first time it is asked for)."""
+        return self.pages.setdefault(src_uri, PageState())
+
+    def forget(self, src_uri: str) -> None:
+        """Drop what the last render of a page left (serve renders it again)."""
+        self.pages.pop(src_uri, None)
