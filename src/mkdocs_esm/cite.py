@@ -8,7 +8,7 @@ Prose cites by key, in Pandoc's syntax::
     Levy and Goldberg [-@levy2014neural]         -> Levy and Goldberg (2014)
 
 Each author-year is a link to the entry on the one bibliography page, ``references/``, which
-this hook writes from the BibTeX file (sorted by author, year, title; pybtex's plain style).
+the plugin writes from the BibTeX file (sorted by author, year, title; pybtex's plain style).
 A key missing from the file fails the build naming page and line; entries cited nowhere are
 reported at the end of the build. The .bib file itself is not published.
 """
@@ -26,7 +26,7 @@ from pybtex.database import parse_file
 from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 
-log = logging.getLogger("mkdocs.hooks.cite")
+log = logging.getLogger("mkdocs.plugins.esm.cite")
 
 BIB = "references.bib"
 PAGE = "references.md"

@@ -486,7 +486,7 @@ class ExecCache:
 
 
 # ---------------------------------------------------------------------------------------------
-# Running blocks ahead of the build in worker processes (hooks/execution.py plans them)
+# Running blocks ahead of the build in worker processes (execution.py plans them)
 # ---------------------------------------------------------------------------------------------
 
 @functools.cache

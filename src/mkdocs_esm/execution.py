@@ -17,7 +17,7 @@ A block whose code, included snippets, imported local modules, read files and pa
 are unchanged gets its previous output (and HTML) back without running; ``cache: false`` turns
 that off. Blocks the cache lacks start ahead, in worker processes, as soon as the files are known.
 
-Material's hooks/shortcodes.py is the model: small, and it raises instead of warning.
+Material's shortcodes.py is the model: small, and it raises instead of warning.
 """
 
 from __future__ import annotations

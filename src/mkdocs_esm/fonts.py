@@ -2,7 +2,7 @@
 
 The full fonts cost a math page about 130 KB, more than its HTML: KaTeX_AMS is shipped for
 the few symbols such as the blackboard R, KaTeX_Main-Bold for a handful of bold letters. After
-the build, every woff2 that hooks/katex.py added to the site is subset, with its layout
+the build, every woff2 that katex.py added to the site is subset, with its layout
 features kept, to the characters that the formulas of the site's pages can draw in it:
 
 - Only the text of KaTeX's HTML (``.katex-html``) is drawn in KaTeX's fonts; prose, code and
@@ -20,7 +20,7 @@ features kept, to the characters that the formulas of the site's pages can draw 
 The files keep their names, so pages and the stylesheet are unchanged; Material's instant
 navigation shares them across pages. `mkdocs serve` ships the full fonts: the subset would add
 to every rebuild. A subset is kept between builds, keyed on the font, the characters and the
-code (hooks/fontcache.py).
+code (fontcache.py).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def drawn(text: str) -> dict[tuple[frozenset, ...], set[str]]:
             closing, tag, attrs, selfclosing = m[1], m[2].lower(), m[3], m[4]
             if closing:
                 if not tags or tags.pop() != tag:
-                    raise PluginError(f"fonts hook: </{tag}> closes no open <{tag}> in a formula at {m.start()}")
+                    raise PluginError(f"fonts: </{tag}> closes no open <{tag}> in a formula at {m.start()}")
                 stack.pop()
                 if not stack:
                     break
@@ -123,7 +123,7 @@ def drawn(text: str) -> dict[tuple[frozenset, ...], set[str]]:
 
 
 def drawn_cached(text: str, cache) -> dict[tuple[frozenset, ...], set[str]]:
-    """``drawn(text)``, from ``cache`` (hooks/fontcache.py's store) when this page's HTML was
+    """``drawn(text)``, from ``cache`` (fontcache.py's store) when this page's HTML was
     read by this code before: a warm build reads no page again (all pages: about 1.3 s)."""
     parts = [hashlib.sha256(text.encode("utf-8")).hexdigest(), _SOURCE]
     stored = cache.get("font-drawn", parts)

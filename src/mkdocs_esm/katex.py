@@ -2,8 +2,8 @@
 
 pymdownx.arithmatex (generic mode) leaves each formula as
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
-This hook sends every formula of a page to one node process (hooks/katex_render.cjs),
-started once per build, and puts KaTeX's HTML+MathML in their place (the MathML is what
+Every formula of a page goes to one node process (katex_render.cjs), started once per build,
+and KaTeX's HTML+MathML takes its place (the MathML is what
 screen readers read). An invalid formula fails the build naming the page and the formula.
 
 Display formulas carry ``\\label{name}``: the label becomes the anchor ``#eq-name`` and an
@@ -13,8 +13,8 @@ class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm.py) g
 number as their text.
 
 Each distinct formula is rendered once: renderings are kept by formula and options (the
-KaTeX version, hooks/katex_render.cjs and this file) in memory and, between builds, in the
-execution cache's directory (hooks/execcache.py; ``ESM_CACHE=0`` turns it off).
+KaTeX version, katex_render.cjs and this file) in memory and, between builds, in the
+execution cache's directory (execcache.py; ``ESM_CACHE=0`` turns it off).
 
 KaTeX's stylesheet (pointing at the woff2 fonts only) and its woff2 fonts are added to the
 site from node_modules and linked from every page (the fonts load only where used).

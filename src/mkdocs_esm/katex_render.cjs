@@ -1,4 +1,4 @@
-// Build-time math renderer for hooks/katex.py: one process per build.
+// Build-time math renderer for katex.py: one process per build.
 // Reads one JSON request per line: {"id": n, "items": [{"tex": "...", "display": bool}, ...]}
 // Writes one JSON reply per line:  {"id": n, "html": ["...", ...]} or
 //                                  {"id": n, "error": "...", "index": k}

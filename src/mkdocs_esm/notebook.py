@@ -1,7 +1,7 @@
 """The theory notebook: made from text, executed at every build, shipped light.
 
 Its source, docs/notebook/theory.py, is a jupytext percent file (reviewable as text). At every
-build this hook
+build the plugin
 
 1. makes the notebook: the source's cells, with the helper cell (tagged ``esm-helpers``)
    filled with the snippets/esm.py code it names on its ``# esm:`` lines and whatever that code
@@ -18,8 +18,8 @@ build this hook
    mkdocs-jupyter's ~570 KB of inline CSS and its scripts (an empty ``<script src="">``, a
    cdnjs mermaid loader, MathJax, a clipboard element); gives code cells Material's code-block
    markup (its highlighting and copy button); turns printed ``PASS`` lines into the site's
-   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for hooks/katex.py; adds
-   a download link. It runs before hooks/execution.py and hooks/katex.py (priority 50), which
+   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for katex.py; adds
+   a download link. It runs before execution.py and katex.py (priority 50), which
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
@@ -28,7 +28,7 @@ converted as soon as the nav is known, in a thread (the kernel is a process of i
 that it runs beside the blocks and pages instead of after them; the notebook page's render
 waits for it.
 
-Both steps are cached (hooks/execcache.py), with the same inputs besides: the mkdocs-jupyter
+Both steps are cached (execcache.py), with the same inputs besides: the mkdocs-jupyter
 options, the ESM_* environment, the Python version and the versions of the packages the cells
 import and of the toolchain (mkdocs-jupyter, nbconvert, nbclient, ipykernel, jupytext,
 pygments). The cells' outputs are reused while the code cells (in order, with their tags; the
@@ -39,7 +39,7 @@ reused while the whole made notebook is unchanged. A failing notebook is never c
 
 A notebook that is not in an explicit nav (a subset build of other pages) is not built. In
 ``mkdocs serve``, an edit of the source whose code cells' outputs the cache holds (Markdown
-cells edited) takes hooks/serve.py's one-page route: ``serve_remake`` makes the notebook again
+cells edited) takes serve.py's one-page route: ``serve_remake`` makes the notebook again
 and names the page and the shipped notebook.
 """
 
@@ -66,14 +66,14 @@ from mkdocs.utils import get_relative_url
 
 from . import execcache, glue
 
-log = logging.getLogger("mkdocs.hooks.notebook")
+log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
 NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext percent file
 DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships
 HELPER_TAG = "esm-helpers"
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
-#: esm code that a notebook replaces: there, checks print plain PASS lines (this hook turns
+#: esm code that a notebook replaces: there, checks print plain PASS lines (notebook.py turns
 #: them into the site's check lines), whatever ESM_OUTPUT the kernel inherits.
 NOTEBOOK_OVERRIDES = {
     "_html_mode": (
@@ -84,7 +84,7 @@ NOTEBOOK_OVERRIDES = {
     "_glue_marked": (
         "def _glue_marked() -> bool:\n"
         '    """A published value prints its readable line; under the site\'s build also the\n'
-        '    marker that puts it into the text (hooks/glue.py)."""\n'
+        '    marker that puts it into the text (glue.py)."""\n'
         '    return os.environ.get("ESM_OUTPUT") == "html"'
     ),
 }
@@ -326,7 +326,7 @@ _PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
 _PASS = re.compile(r"^PASS(?: \[([^\]]+)\])? (.*?): (.*)$")
 
 def _math(segment: str) -> str:
-    """Mark the math of rendered Markdown for hooks/katex.py (code spans are left alone)."""
+    """Mark the math of rendered Markdown for katex.py (code spans are left alone)."""
     out, last = [], 0
     for m in _PROTECT.finditer(segment):
         out.append(_math_text(segment[last:m.start()]))

@@ -1,10 +1,10 @@
-// Unused rules out of the third-party stylesheets, for hooks/stylesheets.py (PurgeCSS).
+// Unused rules out of the third-party stylesheets, for stylesheets.py (PurgeCSS).
 // Reads one JSON request on stdin:
 //   {"css": "...", "used": {"tags": [], "classes": [], "ids": [],
 //    "attributes": {"names": [], "values": []}, "undetermined": []},
 //    "variables": ["--name", ...]}
 // and writes {"css": "..."} on stdout. "used" is what the built pages and scripts hold (read by
-// the hook, names that scripts complete at run time included). PurgeCSS keeps a selector when
+// stylesheets.py, names that scripts complete at run time included). PurgeCSS keeps a selector when
 // every class, id, tag and attribute in it is used; what stands inside :not() or :has() does
 // not count. A rule stays while one of its selectors does; custom
 // properties that nothing kept reads go, except "variables" (read by the site's own sheets,

@@ -1,7 +1,7 @@
 """A small search index: what a reader would search for, each formula once, no code dumps.
 
 Material's search plugin indexes the text of a page's HTML in on_page_context, after every
-on_page_content hook. This hook (listed last, so it sees the math, learner and notebook
+on_page_content event. This (run last, so it sees the math, learner and notebook
 output) takes out of the HTML, for the time of indexing, what a reader would not search for:
 
 - KaTeX's visual HTML and the TeX annotation of each formula: the index keeps the MathML's
@@ -16,7 +16,7 @@ on_post_page, so the pages served are unchanged (``Search.unhold`` puts them bac
 of the content taken before that: the print page of `make pdf`).
 
 Indexing a page (Material parses its HTML) costs about half of a build whose blocks all come
-from the execution cache, so a page's entries are kept in that cache (hooks/execcache.py), keyed
+from the execution cache, so a page's entries are kept in that cache (execcache.py), keyed
 on everything Material reads to make them: the page's HTML as indexed, its table of contents, URL,
 title and front matter, and the versions of Material and Python; a page whose key is unchanged
 gets its stored entries, the same values in the same order. (Material's ``data-search-exclude`` cannot
@@ -57,7 +57,7 @@ def _end_of(html: str, start: int, tag: str) -> int:
         depth += -1 if m[1] else 1
         if depth == 0:
             return m.end()
-    raise PluginError(f"search hook: <{tag}> at {start} is never closed")
+    raise PluginError(f"search: <{tag}> at {start} is never closed")
 
 
 def _toc_key(items) -> list:

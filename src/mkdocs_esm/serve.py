@@ -93,7 +93,7 @@ def _snippet_dirs(config) -> list[str]:
 
 def pages_to_rebuild(changed: list[str], config, files) -> tuple[list, list] | None:
     """The pages that the ``changed`` files are inputs of, and the other files to write with
-    them (those a hook's ``serve_remake`` names), or None when a changed file may be an input
+    them (those a plugin's ``serve_remake`` names), or None when a changed file may be an input
     of something else (a full rebuild is then the only safe answer)."""
     docs = os.path.abspath(config.docs_dir)
     sources = {f.src_uri: Path(f.abs_src_path).read_text(encoding="utf-8-sig") for f in files.documentation_pages()
@@ -336,7 +336,7 @@ class Serve:
                 except Exception as error:                         # noqa: BLE001 - a full build is always right
                     log.info("serve: could not tell what changed (%s: %s): full rebuild", type(error).__name__, error)
                 if not pages:
-                    log.info("serve: %s may be read by more than one page, or no hook remakes a page from it: full rebuild",
+                    log.info("serve: %s may be read by more than one page, or no plugin remakes a page from it: full rebuild",
                              ", ".join(os.path.relpath(c) for c in changed[:3]) + (" ..." if len(changed) > 3 else ""))
                 if pages:
                     try:

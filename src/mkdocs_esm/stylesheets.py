@@ -7,7 +7,7 @@ blocking resources"). After a page is rendered, the run of ``<link rel="styleshe
 the same order, concatenated, their relative ``url()`` rewritten for the new place. The name
 carries a hash of the content, so a changed sheet is a new file (no stale CSS from a cache).
 Every page links the same sheets; a page that links others fails the build (it would need
-its own bundle), and so does a sheet with an ``@import`` or a relative ``url()`` this hook
+its own bundle), and so does a sheet with an ``@import`` or a relative ``url()`` this code
 cannot rewrite. ``@charset`` lines are dropped and one is written first. The site's own sheets
 (not already minified: no ``.min.css``) lose their comments, which are for their authors (2 KB
 of every page's first load); strings are read as strings, so a "/*" inside one stays. The
@@ -15,7 +15,7 @@ sheets themselves stay in the site. The book build (`make pdf`, mkdocs-print-sit
 plugin copies its own sheets into the site only after the pages are written.
 
 `mkdocs build` then takes out of the third-party sheets (Material's, KaTeX's: the minified ones,
-which come first) every rule that no page can use (PurgeCSS, hooks/purge_css.cjs): a selector
+which come first) every rule that no page can use (PurgeCSS, purge_css.cjs): a selector
 stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
 the pages run (Material and learner.js make elements at run time; a script's every word counts,
 and where a script completes a name at run time, `tabbed-control--${e}`, the sheets' names that
@@ -23,9 +23,9 @@ it can make count too), and so do the custom properties that a kept rule, the si
 sheets, a page or a script reads. The site's own sheets are kept whole. The bundle is written
 again under the hash of what is left, and every page is pointed at it; two fifths of the bytes
 of the third-party sheets go (tests/browser/test_pages.py checks on every page that no rule
-taken out applies to an element). The result is kept between builds (hooks/execcache.py),
+taken out applies to an element). The result is kept between builds (execcache.py),
 keyed on the sheets, every page, the scripts they load, the custom properties read, this file,
-hooks/purge_css.cjs, node's version and the node packages installed. `mkdocs serve` ships the
+purge_css.cjs, node's version and the node packages installed. `mkdocs serve` ships the
 whole bundle: the pages' content would decide the stylesheet, and an edited page would have to
 rebuild every other.
 """
@@ -84,11 +84,11 @@ def _parts(site: Path, sheets: list[str]) -> list[str]:
         if not sheet.endswith(".min.css"):
             css = _COMMENT_OR_STRING.sub(lambda m: "" if m[0].startswith("/*") else m[0], css)
         if "@import" in css:
-            raise PluginError(f"stylesheets hook: {sheet} has an @import, which cannot stand inside a bundle")
+            raise PluginError(f"stylesheets: {sheet} has an @import, which cannot stand inside a bundle")
         where = posixpath.dirname(sheet)
         css = _URL.sub(lambda m: f"url({m[1]}{posixpath.relpath(posixpath.join(where, m[2]), _DIR)}{m[1]})", css)
         if (left := _ANY_URL.search(css)) is not None:
-            raise PluginError(f"stylesheets hook: {sheet}: a url() not rewritten: {css[left.start():left.start() + 60]!r}")
+            raise PluginError(f"stylesheets: {sheet}: a url() not rewritten: {css[left.start():left.start() + 60]!r}")
         parts.append(f"/* {sheet} */\n{css}\n")
     return parts
 
@@ -151,27 +151,27 @@ def scripts_of(site: Path, pages: dict[Path, str], base: str = "/") -> list[str]
         for m in _SCRIPT_SRC.finditer(_RAW.sub(lambda m: m[1] or "", text)):
             src = html.unescape(next(v for v in m.groups() if v is not None))
             if "//" in src or ":" in src.split("/")[0]:
-                raise PluginError(f"stylesheets hook: {path.relative_to(site)} loads {src}, not a file of the site")
+                raise PluginError(f"stylesheets: {path.relative_to(site)} loads {src}, not a file of the site")
             src = re.split(r"[?#]", src)[0]
             if src.startswith("/"):
                 if not src.startswith(base):
-                    raise PluginError(f"stylesheets hook: {path.relative_to(site)} loads {src}, outside {base}")
+                    raise PluginError(f"stylesheets: {path.relative_to(site)} loads {src}, outside {base}")
                 found.add((site / src[len(base):]).resolve())
             else:
                 found.add((path.parent / src).resolve())
     missing = [p for p in found if not p.is_file()]
     if missing:
-        raise PluginError(f"stylesheets hook: scripts the pages load are missing: {missing}")
+        raise PluginError(f"stylesheets: scripts the pages load are missing: {missing}")
     return [p.read_text(encoding="utf-8") for p in sorted(found)]
 
 
 def _inputs_of_node(root: Path) -> str:
     """What PurgeCSS's answer depends on besides its request: node and the packages installed."""
     if not (root / "node_modules" / "purgecss").is_dir():
-        raise PluginError("stylesheets hook: PurgeCSS is not installed: run `npm ci` (make deps)")
+        raise PluginError("stylesheets: PurgeCSS is not installed: run `npm ci` (make deps)")
     lock = root / "node_modules" / ".package-lock.json"
     if not lock.is_file():
-        raise PluginError(f"stylesheets hook: {lock} is missing: install the node packages with `npm ci`")
+        raise PluginError(f"stylesheets: {lock} is missing: install the node packages with `npm ci`")
     return f"node {_node_version()}, packages {hashlib.sha256(lock.read_bytes()).hexdigest()}"
 
 
@@ -180,12 +180,12 @@ def _node_version() -> str:
     try:
         return subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
     except (FileNotFoundError, subprocess.CalledProcessError):
-        raise PluginError("stylesheets hook: node is not installed (it runs PurgeCSS)") from None
+        raise PluginError("stylesheets: node is not installed (it runs PurgeCSS)") from None
 
 
 def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], cache: execcache.ExecCache,
           root: Path) -> str:
-    """``css`` without what nothing can use (hooks/purge_css.cjs): the selectors whose names are
+    """``css`` without what nothing can use (purge_css.cjs): the selectors whose names are
     not all in ``used(pages, scripts)`` nor ``completed`` by a script, the rules left with none,
     and the custom properties that neither a kept rule nor ``variables`` reads. From ``cache``
     when these inputs made it before. ``root`` is the project, whose node_modules PurgeCSS is in."""
@@ -207,7 +207,7 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     done = subprocess.run(["node", str(_PURGE)], input=request, capture_output=True,
                           text=True, encoding="utf-8", cwd=root)
     if done.returncode != 0:
-        raise PluginError(f"stylesheets hook: PurgeCSS failed:\n{done.stderr[-2000:]}")
+        raise PluginError(f"stylesheets: PurgeCSS failed:\n{done.stderr[-2000:]}")
     out = json.loads(done.stdout)["css"]
     cache.put("css-purge", parts, out, {"files": {}, "dists": {}})
     return out
@@ -247,7 +247,7 @@ class Stylesheets:
                 target.write_text(text, encoding="utf-8")
             self.bundle.update(sheets=sheets, name=name)
         if sheets != self.bundle["sheets"]:
-            raise PluginError(f"stylesheets hook: {page.file.src_uri} links {sheets}, other pages "
+            raise PluginError(f"stylesheets: {page.file.src_uri} links {sheets}, other pages "
                               f"{self.bundle['sheets']}: one bundle serves all pages")
         link = f'<link rel="stylesheet" href="{get_relative_url(self.bundle["name"], page.url)}">\n'
         self.linked.append(page.file.abs_dest_path)
@@ -260,7 +260,7 @@ class Stylesheets:
         sheets = self.bundle["sheets"]
         third = [s for s in sheets if s.endswith(".min.css")]
         if sheets[:len(third)] != third:
-            raise PluginError(f"stylesheets hook: the minified (third-party) sheets must come first: {sheets}")
+            raise PluginError(f"stylesheets: the minified (third-party) sheets must come first: {sheets}")
         own = _parts(site, sheets[len(third):])
         pages = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
         scripts = scripts_of(site, pages, urlsplit(config.site_url or "").path.rstrip("/") + "/")
@@ -279,11 +279,11 @@ class Stylesheets:
         for path, page in pages.items():
             new, count = _BUNDLE_LINK.subn(lambda m: m[1] + name + m[3], page)
             if count > 1:
-                raise PluginError(f"stylesheets hook: {path.relative_to(site)} links {count} bundles")
+                raise PluginError(f"stylesheets: {path.relative_to(site)} links {count} bundles")
             if count:
                 relinked.add(str(path))
                 if new != page:
                     path.write_text(new, encoding="utf-8")
         if missed := [p for p in self.linked if str(Path(p)) not in relinked]:
-            raise PluginError(f"stylesheets hook: {missed[0]} does not link {self.bundle['name']}")
+            raise PluginError(f"stylesheets: {missed[0]} does not link {self.bundle['name']}")
         self.bundle["name"] = f"{_DIR}/{name}"

@@ -1,6 +1,6 @@
 """Cross-references by label, written with their current number; an unknown label fails.
 
-Syntax (an mkdocs-autorefs reference whose text holds ``#``; the hook writes the number
+Syntax (an mkdocs-autorefs reference whose text holds ``#``; the plugin writes the number
 in place of ``#``, mkdocs-autorefs writes the link)::
 
     [section #][sec-static-versus-contextual-meaning]   -> section 1.4
@@ -19,13 +19,13 @@ Labels come from what is already on the pages, so none has to be written by hand
   on the common mistakes);
 - a primer chapter (front matter ``eq_prefix: P3``) is ``chapter-<title slug>``, number P3;
 - a display formula ``\\label{name}`` is ``eq-<page file name>-name`` (``eq-intuition-lookup``),
-  numbered by hooks/katex.py; on its own page, ``eq-name`` is enough (``[(#)][eq-lookup]``).
+  numbered by katex.py; on its own page, ``eq-name`` is enough (``[(#)][eq-lookup]``).
 
 Numbered headings must count in step (``N``, then ``N.1``, ``N.2``, ...): a stale number fails
 the build. A reference to a label that no page defines fails the build naming page and line
 (in a one-page build of tests/sitebuild.py, a label defined on a page left out is only
 logged and shown as ``?``). Registers every label with mkdocs-autorefs, which resolves
-the links across pages in ``on_env``; this hook fills in the numbers just before it.
+the links across pages in ``on_env``; xref.py fills in the numbers just before it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import yaml
 from markdown.extensions.toc import slugify
 from mkdocs.exceptions import PluginError
 
-log = logging.getLogger("mkdocs.hooks.xref")
+log = logging.getLogger("mkdocs.plugins.esm.xref")
 
 #: A cross-reference in Markdown source: [text with #][label].
 REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9.-]*)\]")
