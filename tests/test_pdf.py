@@ -102,9 +102,9 @@ def test_a_page_shows_a_formula_and_a_figure(book, page_texts, tmp_path):
 
 def test_the_pdf_config_runs_the_sites_plugins():
     """mkdocs-pdf.yml lists the plugins itself (INHERIT replaces lists): every plugin of the
-    site, in order and with the same options, print-site before the esm plugin, which is told
-    to feed it (print_site: true); a plugin or an option of the site missing here would leave
-    its work undone in the book (e.g. raw {{name}} values)."""
+    site, in order and with the same options, the esm plugin told to feed print-site
+    (print_site: true), then print-site, last as it requires; a plugin or an option of the site
+    missing here would leave its work undone in the book (e.g. raw {{name}} values)."""
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
@@ -114,8 +114,8 @@ def test_the_pdf_config_runs_the_sites_plugins():
         return [(p, {}) if isinstance(p, str) else next(iter(p.items())) for p in data["plugins"]]
 
     site, pdf = plugins("mkdocs.yml"), plugins("mkdocs-pdf.yml")
-    assert [n for n, _ in pdf] == [n for n, _ in site[:-1]] + ["print-site", "esm"]
+    assert [n for n, _ in pdf] == [n for n, _ in site] + ["print-site"]
     assert site[-1][0] == "esm"
     for (name, options), (_, theirs) in zip(site[:-1], pdf):
         assert {k: v for k, v in theirs.items() if k in options} == options, name
-    assert dict(pdf[-1][1], print_site=False) == dict(site[-1][1], print_site=False) and pdf[-1][1]["print_site"]
+    assert dict(pdf[-2][1], print_site=False) == dict(site[-1][1], print_site=False) and pdf[-2][1]["print_site"]
