@@ -33,8 +33,9 @@ INCLUDE = re.compile(r'--8<--\s+"([^"]+\.py)"')
 
 
 def demo_snippets() -> list[Path]:
-    """Every demo under snippets/ (the helper module esm.py is not a demo)."""
-    return sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "esm.py" and "__pycache__" not in p.parts)
+    """Every demo under snippets/ (the helper package esm/ is not a demo)."""
+    return sorted(p for p in SNIPPETS.rglob("*.py") if "esm" not in p.relative_to(SNIPPETS).parts[:1]
+                  and "__pycache__" not in p.parts)
 
 
 def pages() -> list[Path]:
@@ -48,13 +49,10 @@ def page_includes(page: Path) -> list[Path]:
 def run_snippet(path: Path) -> str:
     """Run a demo in this process as a reader would run it (`python path`); return stdout."""
     buf = io.StringIO()
-    old = os.environ.pop("ESM_OUTPUT", None)
     try:
         with contextlib.redirect_stdout(buf):
             runpy.run_path(str(path), run_name="__main__")
     finally:
-        if old is not None:
-            os.environ["ESM_OUTPUT"] = old
         import matplotlib.pyplot as plt
         plt.close("all")
     return buf.getvalue()

@@ -109,9 +109,8 @@ def test_a_snippet_edit_reruns_only_its_blocks(cold_copy, tmp_path):
 def test_an_esm_edit_reruns_every_block_that_imports_it(cold_copy, tmp_path):
     copy, _ = cold_copy
     n = blocks(copy)
-    esm = copy / "snippets" / "esm.py"
-    edit(esm, 'return f"PASS{tag} {claim}: {detail}"', 'return f"PASS{tag} {claim}: {detail} (edited)"')
-    edit(esm, 'f"<code>{_literal(detail)}</code></div>\\n"', 'f"<code>{_literal(detail)} (edited esm)</code></div>\\n"')
+    checks = copy / "snippets" / "esm" / "checks.py"     # a module of the package, imported by its __init__
+    edit(checks, 'return f"PASS{tag} {claim}{SEPARATOR}{detail}"', 'return f"PASS{tag} {claim}{SEPARATOR}{detail} (edited esm)"')
     counts, html = built(copy, tmp_path / "s2")
     assert counts["ran"] == n and counts["reused"] == 0
     assert html.count("(edited esm)") == html.count('<div class="esm-check"') > 0
@@ -156,7 +155,7 @@ def test_a_package_version_change_reruns_everything_that_imports_it(copy, tmp_pa
     where = tmp_path / "site-packages"
     _fake_distribution(where, "1.0")
     monkeypatch.setenv("PYTHONPATH", str(where))
-    edit(copy / "snippets" / "esm.py", "import numpy as np\n", "import numpy as np\nimport esmfakepkg  # noqa: F401\n")
+    edit(copy / "snippets" / "esm" / "checks.py", "import numpy as np\n", "import numpy as np\nimport esmfakepkg  # noqa: F401\n")
     first, html1 = built(copy, tmp_path / "s1")
     assert first["ran"] == n
     again, _ = built(copy, tmp_path / "s2")

@@ -19,16 +19,24 @@ finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
 
 # -- checks -------------------------------------------------------------------------------------
 
-def test_checks_print_pass_lines_with_values(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+def test_checks_print_pass_lines_with_values():
     line = esm.check_close("pi", 3.14159265, math.pi, atol=1e-6, eq="circle")
-    assert line.startswith("PASS [circle] pi: got 3.14159") and "<= 1e-06" in line
-    assert esm.check_equal("shape", (2, 3), (2, 3)).startswith("PASS shape: got (2, 3)")
-    assert esm.check_less("order", 1, 2, names=("x", "y")) == "PASS order: x = 1 < y = 2"
+    assert line.startswith("PASS [circle] pi — got 3.14159") and "<= 1e-06" in line
+    assert esm.check_equal("shape", (2, 3), (2, 3)).startswith("PASS shape — got (2, 3)")
+    assert esm.check_less("order", 1, 2, names=("x", "y")) == "PASS order — x = 1 < y = 2"
 
 
-def test_failing_check_raises_the_fail_line(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+def test_a_claim_with_the_separator_or_a_line_break_is_refused():
+    """The build reads a line back at its first separator: a claim cannot hold one."""
+    for claim in ("a — b", "a\nb"):
+        with pytest.raises(ValueError, match="claim holds no"):
+            esm.check_true(claim, True, "d")
+    with pytest.raises(ValueError, match="line break"):
+        esm.check_true("c", True, "d\ne")
+    assert esm.check_true("x: y", True, "p: q — r") == "PASS x: y — p: q — r"
+
+
+def test_failing_check_raises_the_fail_line():
     with pytest.raises(esm.CheckFailed, match=r"^FAIL \[e\] c: got 1, expected 2"):
         esm.check_equal("c", 1, 2, eq="e")
     with pytest.raises(esm.CheckFailed, match="max \\|diff\\| 0.5"):
@@ -37,9 +45,9 @@ def test_failing_check_raises_the_fail_line(monkeypatch):
         esm.check_close("shapes", np.zeros(3), np.zeros(4))
 
 
-def test_checks_render_as_html_lines_under_the_build(monkeypatch):
-    monkeypatch.setenv("ESM_OUTPUT", "html")
-    line = esm.check_true("a < b", True, "1 < 2", eq="ord")
+def test_checks_render_as_html_lines_under_the_build():
+    from mkdocs_esm.output import for_page
+    line = for_page(esm.check_true("a < b", True, "1 < 2", eq="ord"))
     assert line.startswith('<div class="esm-check" data-eq="ord"><strong>PASS</strong>')
     assert 'href="#eq-ord"' in line and "1 &lt; 2" in line
 
@@ -67,7 +75,7 @@ def _plot(alt):
 def test_svg_is_deterministic_themable_and_accessible():
     a, b = _plot("same alt"), _plot("same alt")
     assert a == b
-    assert "currentColor" in a and esm._INK not in a
+    assert "currentColor" in a and esm.figures._INK not in a
     assert '<svg role="img" aria-label="same alt"' in a and "<title>same alt</title>" in a
     assert "<text" in a                                    # text stays text
     # caption math: TeX hidden from inline Markdown as entities, unescaped by hooks/katex.py
@@ -184,8 +192,8 @@ def test_sigmoid_and_log_sigmoid_against_math_and_in_the_tails():
     assert np.allclose(esm.sigmoid(np.array([-3.0, 3.0])).sum(), 1.0)   # sigma(-x) = 1 - sigma(x)
 
 
-def test_check_text_is_never_read_as_markdown(monkeypatch):
-    monkeypatch.setenv("ESM_OUTPUT", "html")
-    line = esm.check_true("a*b*c and `x` and _y_", True, "2*3*4 = 24")
+def test_check_text_is_never_read_as_markdown():
+    from mkdocs_esm.output import for_page
+    line = for_page(esm.check_true("a*b*c and `x` and _y_", True, "2*3*4 = 24"))
     assert "*" not in line and "`" not in line and "_y_" not in line
     assert "a&#42;b&#42;c" in line and "2&#42;3&#42;4" in line

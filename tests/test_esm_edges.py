@@ -24,25 +24,27 @@ def test_check_less_fails_on_equal_values():
 
 
 def test_literal_escapes_each_markdown_character_once():
-    assert esm._literal("a_b`c*<d") == "a&#95;b&#96;c&#42;&lt;d"
+    from mkdocs_esm.output import _literal
+    assert _literal("a_b`c*<d") == "a&#95;b&#96;c&#42;&lt;d"
 
 
 # -- glue ---------------------------------------------------------------------------------------
 
-def test_glue_plain_line_of_a_sequence(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT", raising=False)
-    assert esm.glue("ids", (3, 7, 7)) == "\nvalue ids = (3, 7, 7)\n"
-    assert esm.glue("w", np.array([[0.5], [0.25]]), ".2f") == "\nvalue w = (0.50, 0.25)\n"
+def test_glue_plain_line_of_a_sequence():
+    assert esm.glue("ids", (3, 7, 7)) == "\nvalue ids = (3, 7, 7)  [ of [3, 7, 7]]\n"
+    assert esm.glue("w", np.array([[0.5], [0.25]]), ".2f") == "\nvalue w = (0.50, 0.25)  [.2f of [0.5, 0.25]]\n"
 
 
-def test_glue_marked_outside_the_build_prints_the_line_then_the_marker(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT", raising=False)
-    monkeypatch.setattr(esm, "_glue_marked", lambda: True)
+def test_the_build_reads_the_value_line_as_the_marker_and_the_notebook_keeps_the_text():
+    from mkdocs_esm import output
     out = esm.glue("n", 12)
-    line, marker = "\nvalue n = 12\n", out.removeprefix("\nvalue n = 12\n")
-    assert out.startswith(line) and marker.startswith("\n@@glue:") and marker.endswith("@@\n")
-    payload = json.loads(bytes.fromhex(marker.strip()[len("@@glue:"):-2]).decode())
+    marker = output.for_page(out).strip()
+    assert marker.startswith("@@glue:") and marker.endswith("@@")
+    payload = json.loads(bytes.fromhex(marker[len("@@glue:"):-2]).decode())
     assert payload == {"name": "n", "value": 12, "fmt": ""}
+    assert output.for_page(out, readable=True) == "\nvalue n = 12\n\n" + marker + "\n"
+    odd = esm.glue("s", "x  [y of z]")               # a text holding what the bracket holds
+    assert output.parse_value(odd.strip()) == ("s", "x  [y of z]", "x  [y of z]", "")
 
 
 @pytest.mark.parametrize("name, value, fmt, error, message", [

@@ -15,8 +15,8 @@ import esm
 
 
 @pytest.fixture
-def plain(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT", raising=False)
+def plain():
+    """Checks print one plain format wherever they run (kept for the tests that name it)."""
 
 
 # -- numbers in check lines ---------------------------------------------------------------------
@@ -29,22 +29,22 @@ def plain(monkeypatch):
     (np.eye(2), "[1, 0, 0, 1]"), (np.zeros((3, 3)), "array(3, 3)"), ("s", "s"), (None, "None"),
 ])
 def test_fmt_of_each_kind(value, text):
-    assert esm._fmt(value) == text
+    assert esm.checks._fmt(value) == text
 
 
 # -- check lines, plain and html ----------------------------------------------------------------
 
 def test_plain_lines_exactly(plain):
-    assert esm.check_true("c", True, "d") == "PASS c: d"
-    assert esm.check_true("c", np.bool_(True), "d", eq="e") == "PASS [e] c: d"
-    assert esm.check_less("o", 1, 2) == "PASS o: a = 1 < b = 2"
-    assert esm.check_less("o", 1, 2, eq="e") == "PASS [e] o: a = 1 < b = 2"
-    assert esm.check_equal("ids", np.array([1, 2]), [1, 2]) == "PASS ids: got [1, 2], expected [1, 2]"
+    assert esm.check_true("c", True, "d") == "PASS c — d"
+    assert esm.check_true("c", np.bool_(True), "d", eq="e") == "PASS [e] c — d"
+    assert esm.check_less("o", 1, 2) == "PASS o — a = 1 < b = 2"
+    assert esm.check_less("o", 1, 2, eq="e") == "PASS [e] o — a = 1 < b = 2"
+    assert esm.check_equal("ids", np.array([1, 2]), [1, 2]) == "PASS ids — got [1, 2], expected [1, 2]"
     assert esm.check_equal("ids", [1, 2], np.array([1, 2])).startswith("PASS")
     assert esm.check_close("x", 1.5, 1.0, atol=0.25, rtol=0.25) == \
-        "PASS x: got 1.5, expected 1, |diff| 0.5 <= 0.25 + 0.25·|expected|"
-    assert esm.check_close("x", np.zeros(2), np.zeros(2)) == "PASS x: max |diff| 0 <= 1e-09 over shape (2,)"
-    assert esm.check_close("x", np.zeros(0), np.zeros(0)) == "PASS x: max |diff| 0 <= 1e-09 over shape (0,)"
+        "PASS x — got 1.5, expected 1, |diff| 0.5 <= 0.25 + 0.25·|expected|"
+    assert esm.check_close("x", np.zeros(2), np.zeros(2)) == "PASS x — max |diff| 0 <= 1e-09 over shape (2,)"
+    assert esm.check_close("x", np.zeros(0), np.zeros(0)) == "PASS x — max |diff| 0 <= 1e-09 over shape (0,)"
 
 
 @pytest.mark.parametrize("call, line", [
@@ -76,15 +76,15 @@ def test_check_close_bound_is_atol_plus_rtol_times_the_expected_magnitude(plain)
         esm.check_close("x", [1.0, 1.5, 1.0], [1.0, 1.0, 1.0], atol=0.25)
 
 
-def test_html_lines_exactly(monkeypatch):
-    monkeypatch.setenv("ESM_OUTPUT", "html")
-    assert esm.check_true("c<", True, "d&") == \
+def test_html_lines_exactly():
+    from mkdocs_esm.output import for_page
+    assert for_page(esm.check_true("c<", True, "d&")) == \
         '<div class="esm-check"><strong>PASS</strong> c&lt;: <code>d&amp;</code></div>\n'
-    assert esm.check_true("c", True, "d", eq="e") == (
+    assert for_page(esm.check_true("c", True, "d", eq="e")) == (
         '<div class="esm-check" data-eq="e"><strong>PASS</strong> '
         '<a class="esm-eqref" href="#eq-e">[e]</a> c: <code>d</code></div>\n')
-    monkeypatch.setenv("ESM_OUTPUT", "text")                 # only "html" switches to html
-    assert esm.check_true("c", True, "d") == "PASS c: d"
+    assert esm.check_true("c", True, "d") == "PASS c — d"
+    assert for_page("PASS is a word\nPASS x — y\n").startswith("PASS is a word\n<div")   # only check lines
 
 
 # -- tables -------------------------------------------------------------------------------------
@@ -107,9 +107,9 @@ def test_shape_table_exactly():
 # -- captions -----------------------------------------------------------------------------------
 
 def test_caption_hides_tex_in_entities_and_escapes_the_rest():
-    assert esm._tex_caption("a_b <c> $x_1*y\\z`$ `d` and $5") == (
+    assert esm.figures._tex_caption("a_b <c> $x_1*y\\z`$ `d` and $5") == (
         'a_b &lt;c&gt; <span class="arithmatex">&#92;(x&#95;1&#42;y&#92;z&#96;&#92;)</span> `d` and $5')
-    assert esm._tex_caption("$a$$b$") == (
+    assert esm.figures._tex_caption("$a$$b$") == (
         '<span class="arithmatex">&#92;(a&#92;)</span><span class="arithmatex">&#92;(b&#92;)</span>')
 
 
@@ -124,7 +124,7 @@ def test_caption_hides_tex_in_entities_and_escapes_the_rest():
     ("a $ b", "a $ b"),
 ])
 def test_caption_dollars_that_are_no_formula_stay_text(caption, html):
-    assert esm._tex_caption(caption) == html
+    assert esm.figures._tex_caption(caption) == html
 
 
 # -- figures ------------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def test_svg_markup_is_light_and_self_consistent():
     ids = re.findall(r'\bid="([^"]+)"', body)
     refs = re.findall(r'(?:url\(#|href="#)([^")]+)', body)
     assert ids and set(refs) <= set(ids) and set(ids) <= set(refs)
-    salt = esm.hashlib.sha256('a "quoted" <alt>'.encode()).hexdigest()[:8]
+    salt = esm.figures.hashlib.sha256('a "quoted" <alt>'.encode()).hexdigest()[:8]
     assert all(i.startswith(f"f{salt}-") for i in ids)
     # text made after figure() is drawn in the ink colour; the legend has no frame
     assert "currentColor" in body and "<text" in body
@@ -256,7 +256,7 @@ def test_svg_ids_are_matplotlibs_under_a_16_digit_salt_from_alt():
     ours = set(re.findall(r'\bid="([^"]+)"', esm.svg(draw(), alt=alt)))
     fig = draw()
     buf = io.StringIO()
-    with esm._style(), mpl.rc_context({"svg.hashsalt": salt[:16]}):
+    with esm.figures._style(), mpl.rc_context({"svg.hashsalt": salt[:16]}):
         fig.savefig(buf, format="svg", bbox_inches="tight", transparent=True)
     plt.close(fig)
     theirs = set(re.findall(r'\bid="([^"]+)"', buf.getvalue()))
@@ -298,7 +298,7 @@ def test_palette_png_keeps_every_pixel_and_its_alpha():
     rgba = table[rng.integers(0, len(table), size=(9, 13))]
     b64 = _png_base64(rgba)
     assert "\n" in b64
-    out = esm._palette_png(b64)
+    out = esm.figures._palette_png(b64)
     img = _decoded(out)
     assert img.mode == "P" and img.size == (13, 9)
     assert np.array_equal(np.asarray(img.convert("RGBA")), rgba)      # PIL's own decoding
@@ -312,7 +312,7 @@ def test_palette_png_only_for_at_most_256_colours(n, indexed):
     rgba = rgba.reshape(1, n, 4)
     assert len(np.unique(rgba.reshape(-1, 4), axis=0)) == n
     b64 = _png_base64(rgba)
-    out = esm._palette_png(b64)
+    out = esm.figures._palette_png(b64)
     if indexed:
         assert _decoded(out).mode == "P"
         assert np.array_equal(np.asarray(_decoded(out).convert("RGBA")), rgba)
@@ -387,13 +387,13 @@ def test_palette_png_of_an_rgb_png_without_alpha():
     rgb = np.array([[[10, 20, 30], [200, 100, 0]], [[200, 100, 0], [0, 0, 255]]], dtype=np.uint8)
     buf = io.BytesIO()
     Image.fromarray(rgb, mode="RGB").save(buf, format="PNG")
-    img = _decoded(esm._palette_png(base64.b64encode(buf.getvalue()).decode("ascii")))
+    img = _decoded(esm.figures._palette_png(base64.b64encode(buf.getvalue()).decode("ascii")))
     assert img.mode == "P"
     assert np.array_equal(np.asarray(img.convert("RGBA")), np.concatenate([rgb, np.full((2, 2, 1), 255, np.uint8)], -1))
 
 
 def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
-    """Groups with no attribute are unwrapped (snippets/esm.py): every other element keeps its
+    """Groups with no attribute are unwrapped (snippets/esm/figures.py): every other element keeps its
     order, its attributes and the attributes of its ancestors, which is all that decides how it
     is drawn."""
     def drawn(svg: str) -> list:
@@ -423,7 +423,7 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
         ax.annotate("", xy=(1, 0.5), xytext=(0.5, 0.1), arrowprops={"arrowstyle": "-|>", "color": "k"})
         return esm.svg(fig, alt="groups")
 
-    assert esm._unwrap_bare_groups('<g><g id="a"/><g/><g><path/></g></g><g clip-path="c"><g><use/></g></g>') == \
+    assert esm.figures._unwrap_bare_groups('<g><g id="a"/><g/><g><path/></g></g><g clip-path="c"><g><use/></g></g>') == \
         '<g id="a"/><path/><g clip-path="c"><use/></g>'
     made = figure()
     assert "<g>" not in made and "<g/>" not in made and re.search(r"<g \w", made), "no group with attributes left"
@@ -432,7 +432,7 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
     # no shape is left to SVG's default fill, which is black (matplotlib writes no fill for black);
     # a definition (an id) takes the fill of the <use> that draws it
     assert not re.search(r'<(?:path|use|rect)\b(?![^>]*\b(?:fill|style|id)=)[^>]*\bd="[^"]*z"', made)
-    monkeypatch.setattr(esm, "_unwrap_bare_groups", lambda text: text)
+    monkeypatch.setattr(esm.figures, "_unwrap_bare_groups", lambda text: text)
     nested = figure()
     assert nested.count("<g>") > 20
     assert drawn(made) == drawn(nested)

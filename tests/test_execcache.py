@@ -127,6 +127,36 @@ def test_local_modules_count_transitively_even_when_already_imported(run, module
     assert run(code) == "2\n" and run.runs == 2
 
 
+def test_a_local_packages_relative_imports_count(run, modules):
+    """A package whose __init__ imports its modules relatively (snippets/esm/): an edit to one of
+    them is seen by every block that imports the package, even one imported before (whose
+    import events were recorded by an earlier block only)."""
+    pkg = modules / "helperpkg"
+    (pkg / "inner").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .values import *\nfrom . import inner\n")
+    (pkg / "values.py").write_text("from .inner.deep import BASE\nVALUE = BASE + 1\n")
+    (pkg / "inner" / "__init__.py").write_text("")
+    (pkg / "inner" / "deep.py").write_text("BASE = 1\n")
+    warm = "import helperpkg\nprint('warm')"
+    code = "from helperpkg import VALUE\nprint(VALUE)"
+    assert run(warm) == "warm\n"
+    assert run(code) == "2\n" and run.runs == 2
+    for path, text, expected in (("values.py", "from .inner.deep import BASE\nVALUE = BASE + 2\n", "3\n"),
+                                 ("inner/deep.py", "BASE = 10\n", "12\n")):
+        (pkg / path).write_text(text)
+        for name in [m for m in sys.modules if m == "helperpkg" or m.startswith("helperpkg.")]:
+            del sys.modules[name]           # what the build does before each build
+        run.cache.new_build()
+        runs = run.runs
+        assert run(code) == expected and run.runs == runs + 1, path
+
+
+def test_relative_imports_resolve_against_the_package():
+    code = "from . import a\nfrom .b import c\nfrom ..d import e\nimport f\n"
+    assert execcache.relative_imports_of(code, "p.q") == {"p.q.a", "p.q.b", "p.q.b.c", "p.d", "p.d.e", "p.q"}
+    assert execcache.relative_imports_of("from ... import x\n", "p") == set()
+
+
 def test_a_function_level_import_of_a_local_module_counts(run, modules):
     (modules / "helper_c.py").write_text(textwrap.dedent("""
         def value():

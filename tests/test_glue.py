@@ -20,14 +20,10 @@ PAGE = "part1/intuition.md"
 
 def published(name, value, fmt=None) -> dict:
     """What a block publishes, read back from its marker (the route the build takes)."""
-    out = esm.glue(name, value, fmt)
+    from mkdocs_esm.output import for_page
+    out = for_page(esm.glue(name, value, fmt))
     hexed = glue_hook.MARKER.search(out)[1]
     return json.loads(bytes.fromhex(hexed).decode())
-
-
-@pytest.fixture(autouse=True)
-def html_mode(monkeypatch):
-    monkeypatch.setenv("ESM_OUTPUT", "html")
 
 
 # --- formats, against hand-written expectations -----------------------------------------------
@@ -76,9 +72,8 @@ def test_bad_publications_raise_in_the_block(name, value, fmt, error):
         esm.glue(name, value, fmt)
 
 
-def test_plain_mode_prints_a_readable_line(monkeypatch):
-    monkeypatch.delenv("ESM_OUTPUT")
-    assert esm.glue("cos", 0.78123, ".3f") == "\nvalue cos = 0.781\n"
+def test_a_value_prints_a_readable_line():
+    assert esm.glue("cos", 0.78123, ".3f") == "\nvalue cos = 0.781  [.3f of 0.78123]\n"
 
 
 # --- substitution: context, code spans, multi-line values ------------------------------------
@@ -132,7 +127,8 @@ def test_a_value_a_skill_check_quotes_is_not_reported_as_quoted_nowhere(tmp_path
 
 
 def test_collect_reads_and_removes_markers():
-    blocks = [f"<p>{esm.glue('a', 1)}</p>", "<div>x</div>", f"<p>out\n{esm.glue('b', 0.5, '.1f')}</p>"]
+    from mkdocs_esm.output import for_page
+    blocks = [f"<p>{for_page(esm.glue('a', 1))}</p>", "<div>x</div>", f"<p>out\n{for_page(esm.glue('b', 0.5, '.1f'))}</p>"]
     values, problems = glue_hook.collect(blocks)
     assert sorted(values) == ["a", "b"] and not problems
     assert blocks[0] == "" and "@@glue" not in blocks[2] and "out" in blocks[2]
@@ -140,7 +136,8 @@ def test_collect_reads_and_removes_markers():
 
 
 def test_collect_reports_a_name_published_twice():
-    _, problems = glue_hook.collect([esm.glue("a", 1), esm.glue("a", 2)])
+    from mkdocs_esm.output import for_page
+    _, problems = glue_hook.collect([for_page(esm.glue("a", 1)), for_page(esm.glue("a", 2))])
     assert problems == ["value 'a' is published twice on this page"]
 
 

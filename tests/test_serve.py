@@ -71,7 +71,7 @@ def test_the_notebook_takes_the_one_page_route_only_while_the_cache_holds_its_ru
     page = File(NOTEBOOK, src_dir=str(tmp_path / "made"), dest_dir=config.site_dir, use_directory_urls=True)
     shipped = File.generated(config, DOWNLOAD, content="the last build's notebook")
     files = Files([page, shipped])
-    nb = hook.build_notebook(source, ROOT / "snippets" / "esm.py")
+    nb = hook.build_notebook(source, ROOT / "snippets" / "esm")
     cache = hook.execcache.ExecCache(tmp_path / "cache")
     feature = hook.Notebook()
     feature.root, feature.nb, feature.cache, feature.options = ROOT, nb, cache, "the options"
@@ -387,6 +387,6 @@ def test_a_referenced_heading_renamed_fails_the_rebuild_and_its_fix_rebuilds(ser
 
 @pytest.mark.build
 def test_an_esm_edit_is_a_full_rebuild(served):
-    with edited(served, served.project / "snippets" / "esm.py", None, "\n# edited by the test\n") as log:
+    with edited(served, served.project / "snippets" / "esm" / "checks.py", None, "\n# edited by the test\n") as log:
         assert "Building documentation" in log and "rebuilt alone" not in log, log[-3000:]
         assert RELOADED in log and FAILED not in log, log[-3000:]

@@ -203,6 +203,27 @@ def imports_of(code: str) -> frozenset[str]:
     return frozenset(_imports_of(code))
 
 
+@functools.lru_cache(maxsize=1024)
+def relative_imports_of(code: str, package: str) -> frozenset[str]:
+    """Absolute names of the modules that ``code``, a module of ``package``, imports relatively
+    (``from . import x``, ``from .x import y``, ``from ..x import y``)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return frozenset()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".")
+            base = ".".join(parts[:len(parts) - node.level + 1]) if node.level <= len(parts) else ""
+            if not base:
+                continue
+            module = f"{base}.{node.module}" if node.module else base
+            names.add(module)
+            names |= {f"{module}.{alias.name}" for alias in node.names}
+    return frozenset(names)
+
+
 def _imports_of(code: str) -> set[str]:
     try:
         tree = ast.parse(code)
@@ -376,8 +397,10 @@ class ExecCache:
                 kind = self.env.classify(origin)
                 add_path(origin)
                 if kind is not None and kind[0] == "file" and origin.endswith(".py"):
-                    try:   # a local module: what it imports counts too
-                        todo |= imports_of(Path(origin).read_text(encoding="utf-8")) - seen
+                    try:   # a local module: what it imports counts too, relative imports included
+                        source = Path(origin).read_text(encoding="utf-8")
+                        package = candidate if origin.endswith("__init__.py") else candidate.rpartition(".")[0]
+                        todo |= (imports_of(source) | (relative_imports_of(source, package) if package else set())) - seen
                     except OSError:
                         pass
         if rec is not None:

@@ -36,7 +36,7 @@ from types import ModuleType
 
 from mkdocs.exceptions import PluginError
 
-from . import execcache
+from . import execcache, output as printed
 from .compat import markdown_exec as mx
 
 #: Fence openings of executed Python blocks (markdown-exec's exec option).
@@ -211,10 +211,10 @@ class Execution:
         if kw.get("session") or kw.get("workdir") or kw.get("width") or kw.get("transform_source"):
             return original(**kw)
         if not self.html_cache.enabled:
-            return mx.base_format(language="python", run=self.run, **kw)
+            return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(self.run(*a, **k)), **kw)
         try:
-            output = self.run(kw["code"], returncode=kw.get("returncode", 0), session=None, id=kw.get("id", ""),
-                              **kw.get("extra", {}))
+            output = printed.for_page(self.run(kw["code"], returncode=kw.get("returncode", 0), session=None,
+                                               id=kw.get("id", ""), **kw.get("extra", {})))
         except mx.ExecutionError as error:
             def fail(*args, **kwargs):
                 raise error
@@ -234,7 +234,6 @@ class Execution:
     def on_config(self, config, state, jobs: int) -> None:
         self.state = state
         self.jobs = jobs or (os.cpu_count() or 1)
-        os.environ["ESM_OUTPUT"] = "html"        # snippets/esm.py renders checks as HTML lines
         os.environ.setdefault("MPLBACKEND", "Agg")
         mx.capture_warnings(self.capture)
         mx.use_python_formatter(self.format)

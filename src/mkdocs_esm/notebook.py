@@ -4,8 +4,8 @@ Its source, docs/notebook/theory.py, is a jupytext percent file (reviewable as t
 build the plugin
 
 1. makes the notebook: the source's cells, with the helper cell (tagged ``esm-helpers``)
-   filled with the snippets/esm.py code it names on its ``# esm:`` lines and whatever that code
-   uses, copied from esm's source (the helpers are written once, in esm.py); stable cell ids,
+   filled with the snippets/esm/ code it names on its ``# esm:`` lines and whatever that code
+   uses, copied from esm's source (the helpers are written once, in snippets/esm/); stable cell ids,
    no outputs. It ships as ``notebook/theory.ipynb``. Its code cells run in a fresh kernel as
    mkdocs-jupyter runs them (nbconvert's ExecutePreprocessor with the configuration
    mkdocs-jupyter makes: its ``kernel_name``, ``allow_errors: false``; ``execute: true``, no
@@ -64,7 +64,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from . import execcache, glue
+from . import execcache, glue, output
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
@@ -72,22 +72,6 @@ NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext perc
 DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships
 HELPER_TAG = "esm-helpers"
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
-
-#: esm code that a notebook replaces: there, checks print plain PASS lines (notebook.py turns
-#: them into the site's check lines), whatever ESM_OUTPUT the kernel inherits.
-NOTEBOOK_OVERRIDES = {
-    "_html_mode": (
-        "def _html_mode() -> bool:\n"
-        '    """In a notebook checks print plain PASS lines."""\n'
-        "    return False"
-    ),
-    "_glue_marked": (
-        "def _glue_marked() -> bool:\n"
-        '    """A published value prints its readable line; under the site\'s build also the\n'
-        '    marker that puts it into the text (glue.py)."""\n'
-        '    return os.environ.get("ESM_OUTPUT") == "html"'
-    ),
-}
 
 #: what renders the notebook besides its own code: part of its cache key (as versions)
 TOOLCHAIN = "import mkdocs_jupyter, nbconvert, nbclient, ipykernel, jupyter_client, jupytext, nbformat, pygments"
@@ -102,36 +86,43 @@ RENDER_OPTIONS = ("execute", "kernel_name", "theme", "allow_errors", "show_input
 # Making the notebook
 # ---------------------------------------------------------------------------------------------
 
-def helper_source(esm_path: Path, names: list[str]) -> str:
-    """The code of esm's top-level ``names`` and of every esm name they use, in esm's order,
-    preceded by the imports that code needs: a cell that runs without esm installed."""
-    text = esm_path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    tree = ast.parse(text)
-    defs: dict[str, ast.stmt] = {}
+def _package_modules(esm_dir: Path) -> list[Path]:
+    """The package's modules in the order its ``__init__.py`` imports them (``from . import x``)."""
+    init = (esm_dir / "__init__.py").read_text(encoding="utf-8")
+    names = re.findall(r"^from \. import (\w+)", init, re.M)
+    return [esm_dir / f"{name}.py" for name in names]
+
+
+def helper_source(esm_dir: Path, names: list[str]) -> str:
+    """The code of esm's top-level ``names`` and of every esm name they use, module by module in
+    the package's order, each in its module's order, preceded by the imports that code needs
+    (imports between the package's modules left out: everything is in the cell): a cell that
+    runs without esm installed."""
+    defs: dict[str, tuple[ast.stmt, list[str]]] = {}
     imports: list[tuple[str, str]] = []          # (bound name, import statement)
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            defs[node.name] = node
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    defs[target.id] = node
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                bound = alias.asname or alias.name.split(".")[0]
-                stmt = f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
-                imports.append((bound, stmt))
-        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            for alias in node.names:
-                stmt = f"from {node.module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
-                imports.append((alias.asname or alias.name, stmt))
+    for path in _package_modules(esm_dir):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                defs[node.name] = (node, lines)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id != "__all__":
+                        defs[target.id] = (node, lines)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    stmt = f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                    imports.append((bound, stmt))
+            elif isinstance(node, ast.ImportFrom) and node.module != "__future__" and not node.level:
+                for alias in node.names:
+                    stmt = f"from {node.module} import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                    imports.append((alias.asname or alias.name, stmt))
 
     def code(name: str) -> str:
-        if name in NOTEBOOK_OVERRIDES:
-            return NOTEBOOK_OVERRIDES[name]
-        node = defs[name]
+        node, lines = defs[name]
         start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
         while start > 0 and lines[start - 1].startswith("#:"):   # keep a "#:" doc comment
             start -= 1
@@ -142,7 +133,7 @@ def helper_source(esm_path: Path, names: list[str]) -> str:
 
     unknown = [n for n in names if n not in defs]
     if unknown:
-        raise PluginError(f"{NOTEBOOK}: the helper cell names {unknown}, which snippets/esm.py does not define")
+        raise PluginError(f"{NOTEBOOK}: the helper cell names {unknown}, which snippets/esm/ does not define")
     needed: set[str] = set()
     todo = list(names)
     while todo:
@@ -157,13 +148,14 @@ def helper_source(esm_path: Path, names: list[str]) -> str:
         if block not in blocks:
             blocks.append(block)
     refs = set().union(*(used(b) for b in blocks))
-    head = list(dict.fromkeys(stmt for bound, stmt in imports if bound in refs))
-    intro = ("# Helpers copied from snippets/esm.py when the site was built (the site's one helper\n"
-             "# module): checks that print PASS lines, figures, and the math the lessons share.")
+    head = sorted(dict.fromkeys(stmt for bound, stmt in imports if bound in refs),
+                  key=lambda stmt: (stmt.startswith("from "), stmt))
+    intro = ("# Helpers copied from snippets/esm/ when the site was built (the site's one helper\n"
+             "# package): checks that print PASS lines, figures, and the math the lessons share.")
     return intro + "\n" + "\n".join(head) + "\n\n\n" + "\n\n\n".join(blocks) + "\n"
 
 
-def build_notebook(source: Path, esm_path: Path):
+def build_notebook(source: Path, esm_dir: Path):
     """The notebook from its percent-format source, helper cell filled, ready to ship."""
     import jupytext
     import nbformat
@@ -178,7 +170,7 @@ def build_notebook(source: Path, esm_path: Path):
             names = " ".join(re.findall(r"^#\s*esm:(.*)$", cell.source, re.M)).split()
             if not names:
                 raise PluginError(f"{NOTEBOOK}: the {HELPER_TAG} cell names no helper on a '# esm:' line")
-            cell.source = helper_source(esm_path, names)
+            cell.source = helper_source(esm_dir, names)
             helper_cells += 1
     if helper_cells != 1:
         raise PluginError(f"{NOTEBOOK}: expected one cell tagged {HELPER_TAG}, found {helper_cells}")
@@ -352,8 +344,6 @@ def _merge_streams(m: re.Match) -> str:
 
 def _output(m: re.Match) -> str:
     """A text output: PASS lines become the site's check lines, the rest stays as text."""
-    import esm
-
     parts, plain = [], []
 
     def flush():
@@ -363,22 +353,27 @@ def _output(m: re.Match) -> str:
 
     for raw in m[1].rstrip("\n").split("\n"):
         line = htmllib.unescape(re.sub(r"<[^>]+>", "", raw))      # drop ANSI colour spans
-        p = _PASS.match(line)
+        p = output.CHECK.match(line)
         if p:
             flush()
-            old = os.environ.get("ESM_OUTPUT")
-            os.environ["ESM_OUTPUT"] = "html"
-            try:
-                parts.append(esm._emit(True, p[2], p[3], p[1]).strip())
-            finally:
-                if old is None:
-                    os.environ.pop("ESM_OUTPUT")
-                else:
-                    os.environ["ESM_OUTPUT"] = old
+            parts.append(output.check_html(p["claim"], p["detail"], p["eq"]).strip())
         else:
             plain.append(raw)
     flush()
     return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
+
+
+def _value_lines(m: re.Match) -> str:
+    """A text output's value lines as their readable text and the marker glue reads."""
+    out = []
+    for raw in m[1].split("\n"):
+        if raw.startswith("value ") and (v := output.parse_value(htmllib.unescape(raw))):
+            name, text = v[0], v[1]
+            cut = next(k for k in range(len(raw), -1, -1) if htmllib.unescape(raw[:k]) == f"value {name} = {text}")
+            out.append(raw[:cut] + "\n\n" + output.marker(name, v[2], v[3]))
+        else:
+            out.append(raw)
+    return m[0].replace(m[1], "\n".join(out), 1)
 
 
 def _quotes(code: str) -> str:
@@ -470,7 +465,7 @@ class Notebook:
         import nbformat
 
         source = Path(src.abs_src_path)
-        nb = build_notebook(source, self.root / "snippets" / "esm.py")
+        nb = build_notebook(source, self.root / "snippets" / "esm")
         tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
         self._make(source, nb, tmp)
         # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
@@ -508,7 +503,7 @@ class Notebook:
         if page_file is None or shipped is None or self.nb is None or \
                 os.path.realpath(path) != os.path.realpath(source):
             return None
-        nb = build_notebook(source, self.root / "snippets" / "esm.py")
+        nb = build_notebook(source, self.root / "snippets" / "esm")
         job = SimpleNamespace(nb=nb, options=self.options, env=_env())
         if not self.cache.peek("notebook-run", run_parts(job)):
             log.info("%s: the cache holds no outputs of its code cells as they now are: full rebuild", NOTEBOOK)
@@ -614,6 +609,7 @@ class Notebook:
         import nbformat
 
         where = glue.line_of(self.source.read_text(encoding="utf-8"))
+        html = _TEXT_OUT.sub(_value_lines, _CHILD_RUN.sub(_merge_streams, html))   # whole lines, then values
         held = [html]
         values, problems = glue.collect(held)
         if problems:
@@ -654,7 +650,7 @@ class Notebook:
         nb = self.nb
         helper = next(c for c in nb.cells if HELPER_TAG in c.metadata.get("tags", []))
         n_defs = sum(1 for line in helper.source.splitlines() if re.match(r"(def|class) ", line))
-        summary = (f"Helper cell: {n_defs} functions and classes copied from snippets/esm.py "
+        summary = (f"Helper cell: {n_defs} functions and classes copied from snippets/esm/ "
                    f"at build time ({len(helper.source.splitlines())} lines)")
         href = get_relative_url(DOWNLOAD, page.url)
         return rewrite(html, href, summary)

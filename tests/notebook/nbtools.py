@@ -13,7 +13,7 @@ from pathlib import Path
 from sitebuild import ROOT, load_hook
 
 SOURCE = ROOT / "docs" / "notebook" / "theory.py"
-ESM = ROOT / "snippets" / "esm.py"
+ESM = ROOT / "snippets" / "esm"
 PAGE = "notebook/theory.py"
 KERNEL_NAME = "esm-numpy-matplotlib-only"
 

@@ -57,8 +57,8 @@ def test_an_exception_names_its_cell(copy, tmp_path):
 
 
 def test_a_broken_helper_fails_in_the_helper_cell(copy, tmp_path):
-    edit(copy / "snippets" / "esm.py", "def alibi_slopes(n_heads: int)", "def alibi_slopes(n_heads: int = 1 // 0)")
-    nb = nbtools.made_notebook(source(copy), copy / "snippets" / "esm.py")
+    edit(copy / "snippets" / "esm" / "math.py", "def alibi_slopes(n_heads: int)", "def alibi_slopes(n_heads: int = 1 // 0)")
+    nb = nbtools.made_notebook(source(copy), copy / "snippets" / "esm")
     k = next(i for i, c in enumerate(nb.cells) if "1 // 0" in c.source)
     assert nbtools.hook().HELPER_TAG in nb.cells[k].metadata["tags"]
     line = nbtools.hook().cell_lines(source(copy))[k]

@@ -1,0 +1,93 @@
+"""Checks: each compares a computed value with an independent route and returns one line,
+``PASS [label] claim — detail``, that names the values compared (print it). A failing check
+raises `CheckFailed`, whose message is the ``FAIL`` line, so a bad claim stops the build. A
+check of a displayed formula names it with ``eq="label"``: the build insists that every
+``\\label{...}`` on a page has one, and shows the line as the page's check line (its
+``[label]`` as the formula's number, linked)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ['CheckFailed', 'check_close', 'check_equal', 'check_true', 'check_less']
+
+# ---------------------------------------------------------------------------------------------
+# Checks (introduced in 1.1; every demo uses them)
+# ---------------------------------------------------------------------------------------------
+
+#: between a check line's claim and its detail
+SEPARATOR = " — "
+
+
+class CheckFailed(AssertionError):
+    """A demo's claim did not survive being computed. The message is the FAIL line."""
+
+
+def _fmt(x) -> str:
+    """Short, stable text for a number, an array or anything else."""
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return f"{x:.6g}" if x != 0 else "0"
+    if isinstance(x, np.ndarray):
+        if x.size <= 8:
+            return "[" + ", ".join(_fmt(v) for v in x.ravel()) + "]"
+        return f"array{x.shape}"
+    if isinstance(x, tuple):
+        return "(" + ", ".join(_fmt(v) for v in x) + ("," if len(x) == 1 else "") + ")"
+    return str(x)
+
+
+def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
+    """The check's line, ``PASS [label] claim — detail``; raises `CheckFailed` when it failed.
+    The build reads the line back at its first " — ", so a claim holds none, and neither part
+    holds a line break."""
+    if SEPARATOR in claim or "\n" in claim or "\n" in detail:
+        raise ValueError(f"a check's claim holds no {SEPARATOR!r} and no line break, nor its detail a line break: "
+                         f"{claim!r}")
+    tag = f" [{eq}]" if eq else ""
+    if not ok:
+        raise CheckFailed(f"FAIL{tag} {claim}: {detail}")
+    return f"PASS{tag} {claim}{SEPARATOR}{detail}"
+
+
+def check_close(claim: str, got, expected, *, eq: str | None = None,
+                atol: float = 1e-9, rtol: float = 0.0) -> str:
+    """PASS when ``|got - expected| <= atol + rtol*|expected|`` everywhere (numbers or arrays)."""
+    g = np.asarray(got, dtype=float)
+    e = np.asarray(expected, dtype=float)
+    if g.shape != e.shape:
+        return _emit(False, claim, f"shape {g.shape} != {e.shape}", eq)
+    diff = np.abs(g - e)
+    bound = atol + rtol * np.abs(e)
+    ok = bool(np.all(diff <= bound))
+    tol = f"{atol:g}" + (f" + {rtol:g}·|expected|" if rtol else "")
+    if g.ndim == 0:
+        detail = f"got {_fmt(g.item())}, expected {_fmt(e.item())}, |diff| {_fmt(diff.item())} <= {tol}"
+    else:
+        detail = f"max |diff| {_fmt(diff.max() if diff.size else 0.0)} <= {tol} over shape {g.shape}"
+    return _emit(ok, claim, detail, eq)
+
+
+def check_equal(claim: str, got, expected, *, eq: str | None = None) -> str:
+    """PASS when ``got == expected`` exactly (ids, shapes, counts, labels, integer arrays)."""
+    if isinstance(got, np.ndarray) or isinstance(expected, np.ndarray):
+        ok = bool(np.array_equal(got, expected))
+    else:
+        ok = bool(got == expected)
+    return _emit(ok, claim, f"got {_fmt(got)}, expected {_fmt(expected)}", eq)
+
+
+def check_true(claim: str, condition, detail: str, *, eq: str | None = None) -> str:
+    """PASS when ``condition`` holds; ``detail`` must state the values behind it."""
+    return _emit(bool(condition), claim, detail, eq)
+
+
+def check_less(claim: str, smaller, larger, *, eq: str | None = None,
+               names: tuple[str, str] = ("a", "b")) -> str:
+    """PASS when ``smaller < larger`` (both numbers)."""
+    a, b = names
+    return _emit(bool(smaller < larger), claim, f"{a} = {_fmt(smaller)} < {b} = {_fmt(larger)}", eq)

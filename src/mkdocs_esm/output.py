@@ -1,0 +1,96 @@
+"""What executed code prints, turned into the page's markup: check lines and published values.
+
+The helpers (snippets/esm) print one plain format wherever they run (a build, a notebook, a
+terminal):
+
+- a check: ``PASS [label] claim — detail`` (the ``[label]`` names the display formula the check
+  verifies, if any; the claim holds no " — "); a failing check raises instead of printing;
+- a published value: ``value name = text  [fmt of json]``, where ``text`` is the value as its
+  format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
+
+Here each check line becomes the site's check line (a ``div.esm-check`` whose equation tag
+katex.py numbers and links) and each value line the marker that glue.py reads and takes out of
+the page (``@@glue:<hex of JSON>@@``); ``readable=True`` (the notebook) keeps the line's text
+before its bracket too. Everything else is left as printed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+#: ``PASS [label] claim — detail``. The claim ends at the first " — " (a claim holds none).
+CHECK = re.compile(r"^PASS(?: \[(?P<eq>[^\]]+)\])? (?P<claim>.*?) — (?P<detail>.*)$")
+#: ``value name = text  [fmt of json]``: the name; the rest is split by ``parse_value``
+VALUE = re.compile(r"^value (?P<name>[A-Za-z][A-Za-z0-9_]*) = (?P<rest>.*\])$")
+_BRACKET = re.compile(r"(?P<fmt>[^\]]*?) of (?P<json>.*)\]")
+
+
+def _literal(text: str) -> str:
+    """Escape text for HTML that Markdown may still parse (inside tabs): ``a*b*c`` and
+    backticks stay literal instead of turning into emphasis or code."""
+    return html.escape(text).replace("*", "&#42;").replace("_", "&#95;").replace("`", "&#96;")
+
+
+def check_html(claim: str, detail: str, eq: str | None) -> str:
+    """The site's line for a passed check."""
+    ref = data = ""
+    if eq:
+        # katex.py replaces the text of .esm-eqref with the formula's number.
+        ref = f' <a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>'
+        data = f' data-eq="{html.escape(eq)}"'
+    return (f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}: '
+            f"<code>{_literal(detail)}</code></div>\n")
+
+
+def marker(name: str, value, fmt: str) -> str:
+    """The marker glue.py reads: the value under its name, with its format."""
+    payload = json.dumps({"name": name, "value": value, "fmt": fmt}, sort_keys=True)
+    return f"@@glue:{payload.encode().hex()}@@"
+
+
+def _formatted(value, fmt: str) -> str:
+    if isinstance(value, list):
+        return "(" + ", ".join(format(x, fmt) for x in value) + ")"
+    return format(value, fmt)
+
+
+def parse_value(line: str) -> tuple[str, str, object, str] | None:
+    """(name, text, value, fmt) of a value line, or None. The text may hold anything, so the
+    bracket is the last ``"  ["`` whose inside is a format and a JSON value that prints as the text."""
+    m = VALUE.match(line)
+    if m is None:
+        return None
+    rest = m["rest"]
+    at = rest.rfind("  [")
+    while at >= 0:
+        b = _BRACKET.fullmatch(rest, at + 3)
+        if b is not None:
+            try:
+                value = json.loads(b["json"])
+                if _formatted(value, b["fmt"]) == rest[:at]:
+                    return m["name"], rest[:at], value, b["fmt"]
+            except (ValueError, TypeError):
+                pass
+        at = rest.rfind("  [", 0, at)
+    return None
+
+
+def value_line(name: str, text: str, value, fmt: str, readable: bool) -> str:
+    """A value line as the page holds it: the marker (and, ``readable``, the text before it)."""
+    mark = marker(name, value, fmt)
+    return f"value {name} = {text}\n\n{mark}" if readable else mark
+
+
+def for_page(output: str, *, readable: bool = False) -> str:
+    """``output`` with its check lines as the site's markup and its value lines as markers."""
+    if "PASS" not in output and "value " not in output:
+        return output
+    lines = output.split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("PASS") and (m := CHECK.match(line)):
+            lines[k] = check_html(m["claim"], m["detail"], m["eq"])
+        elif line.startswith("value ") and (v := parse_value(line)):
+            lines[k] = value_line(*v, readable)
+    return "\n".join(lines)
