@@ -130,9 +130,13 @@ def check_true(claim: str, condition, detail: str, *, eq: str | None = None) -> 
 
 def check_less(claim: str, smaller, larger, *, eq: str | None = None,
                names: tuple[str, str] = ("a", "b")) -> str:
-    """PASS when ``smaller < larger`` (both numbers)."""
+    """PASS when ``smaller < larger`` (both numbers). Where the short forms print alike, both are
+    printed with 17 significant digits, so that the line is true as printed."""
     a, b = names
-    return _emit(bool(smaller < larger), claim, f"{a} = {_fmt(smaller)} < {b} = {_fmt(larger)}", eq)
+    x, y = _fmt(smaller), _fmt(larger)
+    if x == y and isinstance(smaller, (float, np.floating)) and isinstance(larger, (float, np.floating)):
+        x, y = f"{float(smaller):.17g}", f"{float(larger):.17g}"
+    return _emit(bool(smaller < larger), claim, f"{a} = {x} < {b} = {y}", eq)
 
 
 # ---------------------------------------------------------------------------------------------

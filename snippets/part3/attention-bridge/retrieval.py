@@ -67,7 +67,7 @@ print(check_close("non-zero padding state h_pad: the unmasked mean is (n h_bar +
 padded = np.flatnonzero(n_real < T_max)                              # documents with padding
 cos_shift = np.array([cosine(naive_nz[i], S[i]) for i in padded])
 print(check_less("with a non-zero padding state every padded document's direction changes (cosine < 1)",
-                 cos_shift.max(), 1 - 1e-6, names=("largest cosine", "1")))
+                 cos_shift.max(), 1 - 1e-6, names=("largest cosine", "1 - 1e-6")))
 
 def recall_at(k, sc=None):
     """Vectorised: share of each query's relevant documents found in its top-k."""
