@@ -136,7 +136,14 @@ def check_less(claim: str, smaller, larger, *, eq: str | None = None,
     x, y = _fmt(smaller), _fmt(larger)
     if x == y and isinstance(smaller, (float, np.floating)) and isinstance(larger, (float, np.floating)):
         x, y = f"{float(smaller):.17g}", f"{float(larger):.17g}"
-    return _emit(bool(smaller < larger), claim, f"{a} = {x} < {b} = {y}", eq)
+
+    def side(name, text, value):       # a constant named by its own value prints once: "0.9 < ...", not "0.9 = 0.9 < ..."
+        try:
+            same = float(name) == float(value)
+        except (TypeError, ValueError):
+            same = False
+        return text if same else f"{name} = {text}"
+    return _emit(bool(smaller < larger), claim, f"{side(a, x, smaller)} < {side(b, y, larger)}", eq)
 
 
 # ---------------------------------------------------------------------------------------------
