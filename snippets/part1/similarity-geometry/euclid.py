@@ -5,11 +5,13 @@ from esm import check_close, check_equal, check_true, cosine, cosine_matrix, glu
 
 u = np.array([3.0, 4.0])
 v = np.array([4.0, 3.0])
+sq_uv = (u - v) @ (u - v)                        # quoted in the prose: the checked value itself
 print(check_close("u = (3, 4), v = (4, 3): ||u - v||^2 (squared differences) = 25 + 25 - 2 x 24",
-                  (u - v) @ (u - v), u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
+                  sq_uv, u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
 uh, vh = u / 5, v / 5
+diff_sq = (uh - vh) ** 2
 print(check_close("unit vectors u/5, v/5: squared distance (summed differences) = 2 - 2 cos(u, v)",
-                  np.sum((uh - vh) ** 2), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
+                  np.sum(diff_sq), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
 
 rng = np.random.default_rng(33)
 n, d = 6, 5
@@ -69,12 +71,12 @@ print(check_close("the two distances, against the expansion sqrt(||q||^2 + ||c||
 print(table(("candidate", "cosine with q = (1, 0)", "distance to q"),
             [("(3, 0.3)", f"{C[0]:.4f}", f"{dist[0]:.4f}"), ("(0.7, 0.7)", f"{C[1]:.4f}", f"{dist[1]:.4f}")]))
 
-print(glue("eu_sq", (u - v) @ (u - v), "g"))
+print(glue("eu_sq", sq_uv, "g"))
 print(glue("eu_u_sq", u @ u, "g"))
 print(glue("eu_uh", uh, "g"))
 print(glue("eu_vh", vh, "g"))
-print(glue("eu_diff_sq", (uh - vh) ** 2, "g"))
-print(glue("eu_sq_unit", np.sum((uh - vh) ** 2), ".2f"))
+print(glue("eu_diff_sq", diff_sq, "g"))
+print(glue("eu_sq_unit", np.sum(diff_sq), ".2f"))
 print(glue("eu_q", q, "g"))
 print(glue("eu_far", far_same_dir, "g"))
 print(glue("eu_near", near_other_dir, "g"))
