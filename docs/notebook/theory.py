@@ -507,7 +507,7 @@ show(fig, alt="Line plot of the RoPE score of two all-ones vectors by offset",
 # ## 10. ALiBi: a penalty linear in distance, with one slope per head
 #
 # ALiBi adds no vector to the tokens; it subtracts $m_h$ times the distance $t-s$ from each
-# causal score of query $t$ and key $s$. Press et al. (2022) use the geometric slopes $2^{-8h/H}$: for $H=8$ heads,
+# causal score of query $t$ and key $s$. [Press et al. (2022)](../../references/#ref-press2022alibi) use the geometric slopes $2^{-8h/H}$: for $H=8$ heads,
 # $1/2, 1/4, \dots, 1/256$. Future keys are masked.
 #
 # $$
@@ -857,7 +857,7 @@ show(fig, alt="Gap between log T and the attention entropy against the number of
 # integer offset $s-t\ne0$, since no such integer is a multiple of $\pi$. It does not
 # fall steadily with the offset: its largest magnitude over offsets {{ex17_windows}} is
 # {{ex17_envelope}} in the published run.
-# The long-range decay that RoFormer describes (Su et al., 2021) is the decay of an upper bound
+# The long-range decay that RoFormer describes ([Su et al., 2021b](../../references/#ref-su2021roformer)) is the decay of an upper bound
 # on such sums, not of every profile. At offsets 0, {{ex17_offsets}} the score is
 # {{ex17_profile}}.
 
@@ -904,7 +904,8 @@ show(fig, alt="RoPE score of a vector with itself against the offset between pos
 # %% [markdown]
 # ## 18. Exploration: quantisation error against group size
 #
-# Section 8.2 quantises with one scale per row; 4-bit formats use one scale per group of a few
+# [The section on memory and quantization](../../part3/scale-and-diagnostics/#82-memory-and-quantization)
+# quantises with one scale per row; 4-bit formats use one scale per group of a few
 # dozen entries. With `BITS` bits and symmetric integer codes $-c_{\max},\dots,c_{\max}$, $c_{\max}=2^{\text{BITS}-1}-1$, a
 # group of $n_{\text{grp}}$ entries has the scale $\kappa=\max\lvert x\rvert/c_{\max}$ and an entry $x$ is stored as
 # $\hat x=\kappa\operatorname{round}(x/\kappa)$; its largest entry is exact and the others are

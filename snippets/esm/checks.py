@@ -88,6 +88,17 @@ def check_true(claim: str, condition, detail: str, *, eq: str | None = None) -> 
 
 def check_less(claim: str, smaller, larger, *, eq: str | None = None,
                names: tuple[str, str] = ("a", "b")) -> str:
-    """PASS when ``smaller < larger`` (both numbers)."""
+    """PASS when ``smaller < larger`` (both numbers). Where the short forms print alike, both are
+    printed with 17 significant digits, so that the line is true as printed."""
     a, b = names
-    return _emit(bool(smaller < larger), claim, f"{a} = {_fmt(smaller)} < {b} = {_fmt(larger)}", eq)
+    x, y = _fmt(smaller), _fmt(larger)
+    if x == y and isinstance(smaller, (float, np.floating)) and isinstance(larger, (float, np.floating)):
+        x, y = f"{float(smaller):.17g}", f"{float(larger):.17g}"
+
+    def side(name, text, value):       # a constant named by its own value prints once: "0.9 < ...", not "0.9 = 0.9 < ..."
+        try:
+            same = float(name) == float(value)
+        except (TypeError, ValueError):
+            same = False
+        return text if same else f"{name} = {text}"
+    return _emit(bool(smaller < larger), claim, f"{side(a, x, smaller)} < {side(b, y, larger)}", eq)

@@ -15,7 +15,7 @@ from conftest import demo_namespace
 def test_matrix_demo_sizes_against_a_count_of_rows():
     """2.1: the published sizes are counted row by row, not multiplied again."""
     ns = demo_namespace("part1/formal-definitions/matrix")
-    assert ns["big"].size == sum(ns["d_big"] for _ in range(ns["V_big"])) == 204_800_000
+    assert ns["big_size"] == sum(ns["d_big"] for _ in range(ns["V_big"])) == 204_800_000
     np.testing.assert_array_equal(ns["E"][ns["i"]], [12, 13, 14, 15])      # row 3 of 0..19 in a 5 x 4 grid
 
 

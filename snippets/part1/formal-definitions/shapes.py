@@ -34,9 +34,12 @@ print(check_close(f"flatten the ids to B x T = {B * T} entries, look up one by o
 print(check_equal("looking up the transposed ids gives (T, B, d): a different layout",
                   E[ids.T].shape, (T, B, d)))
 Bb, Tb, db = 8, 2048, 4096
-act = np.broadcast_to(np.float16(0), (Bb, Tb, db))   # shape only, no memory used
-print(check_equal(f"X for B={Bb}, T={Tb}, d={db} in fp16: bytes numpy reports vs 128 MiB (128 x 2^20)",
-                  act.nbytes, 128 * 2**20))
+act_bytes = Bb * Tb * db * np.dtype(np.float16).itemsize   # B T d numbers of 2 bytes each
+# Independent route: every factor is a power of two (2^3, 2^11, 2^12, 2^1), so the product is 2^27 bytes,
+# 2^27 / 2^20 = 128 MiB; the exponents are read off the factors by int.bit_length, not multiplied.
+exponent = sum(int(x).bit_length() - 1 for x in (Bb, Tb, db, 2))
+print(check_equal(f"X for B={Bb}, T={Tb}, d={db} in fp16: B T d x 2 bytes = 2^(sum of the factors' exponents)",
+                  act_bytes, 2 ** exponent))
 
 print(glue("sh_V_last", V - 1))
 print(glue("sh_ids_row0", ids[0]))
@@ -49,5 +52,5 @@ print(glue("sh_first", X[0, 0], ".1f"))
 print(glue("big_B", Bb))
 print(glue("big_T", Tb, ","))
 print(glue("act_d", db, ","))
-print(glue("act_bytes", int(act.nbytes), ","))
-print(glue("act_mib", act.nbytes // 2**20))
+print(glue("act_bytes", int(act_bytes), ","))
+print(glue("act_mib", act_bytes // 2**20))

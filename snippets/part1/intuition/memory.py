@@ -1,4 +1,6 @@
 """1.3 Embedding space as model memory: the table's size in parameters and in bytes."""
+import tracemalloc
+
 import numpy as np
 
 from esm import check_equal, glue, shape_table, table
@@ -23,9 +25,26 @@ def table_bytes(n_rows, width, n_bits):
     return n_rows * width * n_bits // 8
 
 
+def allocated_bytes(dtype, shape):
+    """The largest block the memory allocator hands out while numpy creates an array of this
+    format and shape (tracemalloc sees numpy's allocations): its data buffer, measured, not
+    computed from the array's own size and item size (which is what ndarray.nbytes is)."""
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    before = set(tracemalloc.take_snapshot().traces)
+    a = np.empty(shape, dtype=dtype)
+    new_blocks = set(tracemalloc.take_snapshot().traces) - before
+    if not was_tracing:
+        tracemalloc.stop()
+    del a
+    return max(t.size for t in new_blocks)
+
+
 for name, arr, bits in (("fp32", E32, 32), ("fp16", E16, 16), ("int8", E8, 8)):
-    print(check_equal(f"{name}: |V| d n_bits/8 equals the bytes numpy allocated for the array",
-                      table_bytes(V, d, bits), arr.nbytes, eq="table-memory"))
+    print(check_equal(f"{name}: |V| d n_bits/8 equals the data block the allocator hands out for a "
+                      f"{V} x {d} {arr.dtype} array (measured with tracemalloc)",
+                      table_bytes(V, d, bits), allocated_bytes(arr.dtype, (V, d)), eq="table-memory"))
     print(glue(f"demo_bytes_{name}", int(arr.nbytes), ","))
 
 # GPT-2 small (Radford et al., 2019): |V| = 50,257, d = 768, T_max = 1,024, L = 12 layers,

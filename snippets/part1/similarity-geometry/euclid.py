@@ -1,15 +1,17 @@
 """3.3 Euclidean distance: ||u - v||^2 = ||u||^2 + ||v||^2 - 2 u^T v; on unit vectors 2 - 2 cos."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine, cosine_matrix, glue, normalize_rows, shape_table, table, top_k
+from esm import check_close, check_equal, check_true, cosine, cosine_matrix, glue, normalize_rows, shape_table, table, top_k
 
 u = np.array([3.0, 4.0])
 v = np.array([4.0, 3.0])
+sq_uv = (u - v) @ (u - v)                        # quoted in the prose: the checked value itself
 print(check_close("u = (3, 4), v = (4, 3): ||u - v||^2 (squared differences) = 25 + 25 - 2 x 24",
-                  (u - v) @ (u - v), u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
+                  sq_uv, u @ u + v @ v - 2 * (u @ v), atol=1e-12, eq="euclid-expand"))
 uh, vh = u / 5, v / 5
+diff_sq = (uh - vh) ** 2
 print(check_close("unit vectors u/5, v/5: squared distance (summed differences) = 2 - 2 cos(u, v)",
-                  np.sum((uh - vh) ** 2), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
+                  np.sum(diff_sq), 2 - 2 * cosine(u, v), atol=1e-12, eq="euclid-unit"))
 
 rng = np.random.default_rng(33)
 n, d = 6, 5
@@ -35,6 +37,26 @@ same = all(np.array_equal(top_k(-D2u[a], 2, exclude=[a]), top_k(cosine_matrix(A)
 print(check_equal("unit rows: the 2 nearest by distance are the 2 most similar by cosine, for every row",
                   same, True))
 
+# The Gram route errs by about eps (||u||^2 + ||v||^2), not by a fraction of the distance: in float32, two
+# near-duplicate rows of length about 20 at distance 0.001 get a squared distance that is wrong by any factor.
+d_dup = 384
+u_dup = rng.normal(0.0, 1.0, d_dup)
+pair = np.stack([u_dup, u_dup + rng.normal(0.0, 1.0, d_dup) * 1e-3 / np.sqrt(d_dup)]).astype(np.float32)
+sq32 = np.sum(pair * pair, axis=1)
+gram32 = float(sq32[0] + sq32[1] - 2 * (pair @ pair.T)[0, 1])         # the library route, in float32
+exact = float(np.sum((pair[0].astype(float) - pair[1].astype(float)) ** 2))   # the same float32 rows, in float64
+direct32 = float(np.sum((pair[0] - pair[1]) ** 2))                    # subtract first, in float32
+scale32 = float(np.finfo(np.float32).eps * (sq32[0] + sq32[1]))
+print(check_close("near-duplicate float32 rows: subtracting first gives the squared distance of the float64 loop "
+                  "(relative 1e-5)", direct32, exact, rtol=1e-5, atol=0))
+print(check_true("... the Gram route in float32 misses it by more than half, and its error stays within "
+                 "(2d + 3) eps (||u||^2 + ||v||^2), the worst-case rounding bound of its three dot products and two sums",
+                 abs(gram32 - exact) > 0.5 * exact and abs(gram32 - exact) <= (2 * d_dup + 3) * scale32,
+                 f"exact {exact:.3e}, Gram route {gram32:.3e}, error {abs(gram32 - exact):.2e}, "
+                 f"eps (|u|^2 + |v|^2) = {scale32:.2e}"))
+print(glue("dup_len", float(np.sqrt(sq32[0])), ".1f"), glue("dup_dist", np.sqrt(exact), ".5f"),
+      glue("dup_gram", gram32, ".1e"), glue("dup_scale", scale32, ".1e"), glue("dup_exact", exact, ".1e"))
+
 # Without normalisation the two rankings can disagree.
 q = np.array([1.0, 0.0])
 far_same_dir = np.array([3.0, 0.3])       # almost the direction of q, but long
@@ -49,12 +71,12 @@ print(check_close("the two distances, against the expansion sqrt(||q||^2 + ||c||
 print(table(("candidate", "cosine with q = (1, 0)", "distance to q"),
             [("(3, 0.3)", f"{C[0]:.4f}", f"{dist[0]:.4f}"), ("(0.7, 0.7)", f"{C[1]:.4f}", f"{dist[1]:.4f}")]))
 
-print(glue("eu_sq", (u - v) @ (u - v), "g"))
+print(glue("eu_sq", sq_uv, "g"))
 print(glue("eu_u_sq", u @ u, "g"))
 print(glue("eu_uh", uh, "g"))
 print(glue("eu_vh", vh, "g"))
-print(glue("eu_diff_sq", (uh - vh) ** 2, "g"))
-print(glue("eu_sq_unit", np.sum((uh - vh) ** 2), ".2f"))
+print(glue("eu_diff_sq", diff_sq, "g"))
+print(glue("eu_sq_unit", np.sum(diff_sq), ".2f"))
 print(glue("eu_q", q, "g"))
 print(glue("eu_far", far_same_dir, "g"))
 print(glue("eu_near", near_other_dir, "g"))

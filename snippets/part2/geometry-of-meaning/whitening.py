@@ -51,12 +51,13 @@ def mean_cos(Y):
 
 raw, cen, whi = neighbours(X), neighbours(Xc), neighbours(Xw)
 kept_c = np.mean([len(a & b) for a, b in zip(raw, cen)])
-kept_w = np.mean([len(a & b) for a, b in zip(cen, whi)])
+kept_w = np.mean([len(a & b) for a, b in zip(raw, whi)])   # both measured against the raw neighbours
 print(check_less("mean pairwise cosine after centering < before", mean_cos(Xc), mean_cos(X),
                  names=("centred", "raw")))
-print(check_true(f"cosine neighbours change: of {k_nn} neighbours per row, how many survive each step",
+print(check_true(f"cosine neighbours change: of the {k_nn} raw neighbours per row, fewer than 4 on average are still "
+                 "neighbours after centring, and after whitening",
                  kept_c < 4 and kept_w < 4,
-                 f"raw -> centred keeps {kept_c:.2f} of {k_nn} on average, centred -> whitened keeps {kept_w:.2f}; "
+                 f"raw -> centred keeps {kept_c:.2f} of {k_nn} on average, raw -> whitened keeps {kept_w:.2f}; "
                  f"row 0: raw {sorted(raw[0])}, centred {sorted(cen[0])}, whitened {sorted(whi[0])}"))
 print(glue("cos_raw", mean_cos(X), ".3f"), glue("cos_cen", mean_cos(Xc), ".3f"), glue("k_nn", k_nn),
       glue("kept_c", kept_c, ".2f"), glue("kept_w", kept_w, ".2f"))

@@ -7,7 +7,7 @@ from esm import PALETTE, check_close, check_true, figure, glue, rope_angles, rop
 
 rng = np.random.default_rng(64)
 d, T, t_max = 16, 8, 4096
-omega = rope_angles(d)                           # omega_j = 10000^(-2j/d), j = 0..d/2-1
+omega = rope_angles(d)                           # omega_j = 10000^(-2j/d_k), j = 0..d_k/2-1 (d is one head's d_k here)
 
 
 def R(t):
@@ -26,12 +26,12 @@ pos_k = rng.integers(0, t_max, T)                # and s of the keys
 Qr = rope_rotate(Q, pos_q)
 Kr = rope_rotate(K, pos_k)
 
-print(shape_table({"T": T, "d": d, "d/2": d // 2}, [
-    ("queries", "Q", Q, "T d", "random, one per row"),
-    ("keys", "K", K, "T d", "random, one per row"),
-    ("frequencies", r"\omega_j", omega, "d/2", r"$10000^{-2j/d}$"),
-    ("rotated queries", r"R_{t}\mathbf q", Qr, "T d", "each row rotated by its own position"),
-    ("rotation", "R_t", R(int(pos_q[0])), "d d", "block diagonal, 2 x 2 blocks"),
+print(shape_table({"T": T, "d_k": d, "d_k/2": d // 2}, [
+    ("queries", "Q", Q, "T d_k", "random, one per row"),
+    ("keys", "K", K, "T d_k", "random, one per row"),
+    ("frequencies", r"\omega_j", omega, "d_k/2", r"$10000^{-2j/d_k}$"),
+    ("rotated queries", r"R_{t}\mathbf q", Qr, "T d_k", "each row rotated by its own position"),
+    ("rotation", "R_t", R(int(pos_q[0])), "d_k d_k", "block diagonal, 2 x 2 blocks"),
 ]))
 
 print(check_close(f"rope_rotate(q, t) = R_t q with R_t built block by block, all {T} rows", Qr,

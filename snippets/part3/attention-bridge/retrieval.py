@@ -1,4 +1,5 @@
-"""7.5 Embedding geometry in retrieval: mean-pooled token states, cosine scores, recall@k."""
+"""7.5 Embedding geometry in retrieval: mean pooling, cosine scores, recall@k. No encoder: a token's state is its row
+of a toy table whose rows cluster by topic (a stand-in for a trained encoder's states, see 9.9)."""
 import numpy as np
 
 from esm import check_close, check_equal, check_less, cosine, glue, shape_table, table, top_k
@@ -36,11 +37,11 @@ Qn = Qv / np.linalg.norm(Qv, axis=1, keepdims=True)
 scores = Qn @ Sn.T                                                   # cosine of every pair
 
 print(shape_table({"N": N, "T_max": T_max, "d": d, "n_q": n_topics, "V": n_words + 1}, [
-    ("token table", "E", E, "V d", "last row is the zero padding row"),
+    ("toy token table", "E", E, "V d", "stands in for an encoder: a token's state is its row; last row is the zero padding row"),
     ("document ids", "", ids, "N T_max", "padded with the pad id"),
     ("mask", r"\chi", mask, "N T_max", "1 for a real token, 0 for padding"),
-    ("document vectors", r"\bar{\mathbf h}", S, "N d", "masked mean of token states, one row per document"),
-    ("query vectors", "", Qv, "n_q d", "mean of the query's token states"),
+    ("document vectors", r"\bar{\mathbf h}", S, "N d", "masked mean of the tokens' rows, one row per document"),
+    ("query vectors", "", Qv, "n_q d", "mean of the query's rows"),
     ("scores", "", scores, "n_q N", r"$\cos(f(q), g(D))$"),
 ]))
 
@@ -66,7 +67,7 @@ print(check_close("non-zero padding state h_pad: the unmasked mean is (n h_bar +
 padded = np.flatnonzero(n_real < T_max)                              # documents with padding
 cos_shift = np.array([cosine(naive_nz[i], S[i]) for i in padded])
 print(check_less("with a non-zero padding state every padded document's direction changes (cosine < 1)",
-                 cos_shift.max(), 1 - 1e-6, names=("largest cosine", "1")))
+                 cos_shift.max(), 1 - 1e-6, names=("largest cosine", "1 - 1e-6")))
 
 def recall_at(k, sc=None):
     """Vectorised: share of each query's relevant documents found in its top-k."""

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import attention, check_close, check_equal, check_true, glue, shape_table, share_of_seeds
+from esm import attention, check_close, check_true, glue, shape_table
 
 T, d_k, TARGET = 8, 4, 0.9
 
@@ -37,9 +37,7 @@ print(check_close(f"(b) at tau* the best key's weight, computed by attention its
 lower, upper = g / math.log((T - 1) * TARGET / (1 - TARGET)), g / math.log(TARGET / (1 - TARGET))
 print(check_true("(c) g / log(9 (T-1)) <= tau* <= g / log 9, g the gap to the runner-up", lower <= ts <= upper,
                  f"{lower:.4f} <= {ts:.4f} <= {upper:.4f}"))
-inside = share_of_seeds(lambda k: (lambda s_: (lambda ts_, g_: g_ / math.log((T - 1) * 9) <= ts_ <= g_ / math.log(9))(
-    *tau_star(s_)))(setup(k)[2]), range(SEED, SEED + 50))
-print(check_equal("(c) over 50 seeds tau* lies in the bracket every time", inside, 1.0))
+# The bracket is a theorem (one term / T - 1 equal terms bound the sum), so it is checked on the seed shown, not
+# reported as a rate over seeds.
 print(glue("e11_T", T), glue("e11_dk", d_k), glue("e11_target", TARGET, ".0%"), glue("e11_tau", ts, ".4f"),
-      glue("e11_gap", g, ".4f"), glue("e11_lower", lower, ".4f"), glue("e11_upper", upper, ".4f"),
-      glue("e11_inside", inside, ".0%"), sep="")
+      glue("e11_gap", g, ".4f"), glue("e11_lower", lower, ".4f"), glue("e11_upper", upper, ".4f"), sep="")

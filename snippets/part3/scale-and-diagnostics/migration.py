@@ -50,7 +50,11 @@ print(check_close(f"'{text}': E[old ids] equals E'[new ids]", E[encode(text, old
 new_rows = [j for j, t in enumerate(new_vocab) if t not in old_vocab]
 print(check_close(f"the {len(new_rows)} new strings ({', '.join(new_vocab[j] for j in new_rows)}) start at the mean old row",
                   E_new[new_rows], np.tile(E.sum(0) / len(E), (len(new_rows), 1)), atol=1e-12))
-print(check_equal("the new table has one row per new id", E_new.shape, (len(new_vocab), d)))
+# Together, invariants 1 and 3 pin down every row of E' only if shared and new ids cover all new ids once
+# (a vocabulary with a repeated string would break this; E_new.shape alone would not show it).
+shared_ids = [new_vocab.index(t) for t in shared]
+print(check_equal("invariants 1 and 3 cover every new id exactly once (shared ids + new ids = 0 .. |V_new| - 1)",
+                  sorted(shared_ids + new_rows), list(range(len(new_vocab)))))
 # The wrong migration: keep the old table and address it with new ids (all below the old |V| here,
 # so the lookup raises nothing).
 wrong = E[encode(text, new_vocab)]

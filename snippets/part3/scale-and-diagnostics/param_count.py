@@ -15,7 +15,9 @@ def closed_form(c):
     """|V| d (input) + |V| d if untied (output) + T_max d (learned positions) + types * d."""
     return c["V"] * c["d"] * (1 + (not c["tied"])) + c["T_max"] * c["d"] + c["types"] * c["d"]
 
-# Independent: the embedding tensors as the checkpoints name them, counted from their shapes.
+# The embedding tensors as the checkpoints name them, with shapes typed from the same configurations: their
+# sum checks the closed form's bookkeeping (tied head, positions, types), not the numbers. The outside route
+# is the published total of each model, below.
 TENSORS = {
     "GPT-2 small": {"wte.weight": (50257, 768), "wpe.weight": (1024, 768)},
     "BERT-base": {"word_embeddings.weight": (30522, 768), "position_embeddings.weight": (512, 768),
@@ -39,10 +41,10 @@ rows = []
 for name, c in CONFIGS.items():
     n_emb = closed_form(c)
     n_tensors = sum(math.prod(s) for s in TENSORS[name].values())
-    print(check_equal(f"{name}: closed form equals the sum over its embedding tensors' shapes",
+    print(check_equal(f"{name}: closed form equals the sum over its named embedding tensors (shapes typed from the configuration)",
                       n_emb, n_tensors, eq="param-count"))
     total = whole_model(name, c)
-    print(check_equal(f"{name}: block-by-block total equals the published parameter count",
+    print(check_equal(f"{name}: block-by-block total equals the published parameter count (the outside route)",
                       total, PUBLISHED_TOTAL[name]))
     rows.append((name, f"{c['V'] * c['d']:,}",
                  "tied (0)" if c["tied"] else f"{c['V'] * c['d']:,}",

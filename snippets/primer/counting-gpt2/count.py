@@ -1,5 +1,6 @@
-"""P8 GPT-2 small's parameters, counted from its configuration three ways: the arrays of its
-checkpoint (names and shapes as in the released weights), the closed form, the published total."""
+"""P8 GPT-2 small's parameters, counted from its configuration two ways (the arrays of its checkpoint,
+named as in the released weights with shapes typed from the configuration; the closed form), and the
+total compared with the published figure, the one route from outside."""
 import math
 
 from esm import PALETTE, block_shapes, check_close, check_equal, figure, glue, svg, table
@@ -8,7 +9,8 @@ from esm import PALETTE, block_shapes, check_close, check_equal, figure, glue, s
 cfg = {"n_vocab": 50257, "n_ctx": 1024, "n_embd": 768, "n_layer": 12, "n_head": 12}
 V, T_max, d, L, H = (cfg[k] for k in ("n_vocab", "n_ctx", "n_embd", "n_layer", "n_head"))
 
-# Route 1: the checkpoint's arrays, named as in the released weights (c_attn holds W_Q, W_K, W_V side by side).
+# Route 1: the checkpoint's arrays, named as in the released weights (c_attn holds W_Q, W_K, W_V side by side);
+# their shapes are typed here from cfg, not read from the weights file.
 arrays = {"wte": (V, d), "wpe": (T_max, d), "ln_f.g": (d,), "ln_f.b": (d,)}
 for i in range(L):
     arrays |= {f"h{i}.ln_1.g": (d,), f"h{i}.ln_1.b": (d,), f"h{i}.attn.c_attn.w": (d, 3 * d), f"h{i}.attn.c_attn.b": (3 * d,),
@@ -36,7 +38,8 @@ closed = {"token table $E$": V * d, "position table $P$": T_max * d, "attention"
 formula = {"token table $E$": r"$\lvert\mathcal V\rvert d$", "position table $P$": r"$T_{\max}d$",
            "attention": "$L(4d^2+4d)$", "feed-forward": "$L(8d^2+5d)$", "layer norms in blocks": "$4Ld$",
            "final layer norm": "$2d$", "output head (tied to $E$)": "$0$"}
-print(check_equal("each component: the checkpoint's arrays = its closed form", parts, closed))
+print(check_equal("each component: the sum over its named arrays (shapes typed from the configuration) = its closed form",
+                  parts, closed))
 print(check_equal("blocks from chapter P6's array list: L (12 d^2 + 13 d)", L * sum(math.prod(s) for s in block_shapes(d).values()),
                   L * (12 * d * d + 13 * d), eq="gpt2-total"))
 print(check_equal("total = the published 124,439,808 (the released '124M' checkpoint)", total, 124_439_808, eq="gpt2-total"))
@@ -53,8 +56,6 @@ print(glue("n_blocks", L * (12 * d * d + 13 * d), ","), glue("n_tables", V * d +
 # Untying the head: one more d x V matrix (GPT-2's head has no bias).
 untied = total + d * V
 print(glue("n_head_matrix", d * V, ","), glue("untied", untied, ","), glue("untie_rise", untied / total - 1, ".1%"))
-print(check_equal("untied: the count grows by d |V|, counted as the array size of W_U", untied - total,
-                  math.prod((d, V))))
 
 # Heads cost nothing: 12 heads of 64 or 1 head of 768 hold the same W_Q, W_K, W_V, W_O.
 per_head = {h: h * 3 * (d * (d // h) + d // h) + d * d + d for h in (1, 12, 768)}

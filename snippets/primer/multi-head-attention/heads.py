@@ -35,6 +35,8 @@ print(shape_table({"T": T, "d": T, "H": H, "Hd_k": H * d_k}, [
 ]))
 print(check_equal("head 1 puts its largest weight on the previous token (queries 1..5)",
                   A[0, 1:].argmax(axis=1), np.arange(T - 1)))
+print(check_equal("head 2 puts its largest weight on the query's own position (every query)",
+                  A[1].argmax(axis=1), np.arange(T)))
 print(check_equal("head 3 puts its largest weight on token 0 for every query", A[2].argmax(axis=1), np.zeros(T, dtype=int)))
 print(check_close("head 4 (zero query) spreads evenly: row i is 1/(i+1) on keys 0..i", A[3],
                   np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None], atol=1e-12))

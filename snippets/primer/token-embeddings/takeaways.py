@@ -15,6 +15,7 @@ print(table(("concept", "what it means", "in numbers"), [
      ", ".join(f"{d:,} ({n})" for n, d in widths.items())),
     ("table size", r"$\lvert\mathcal V\rvert\,d$ trainable numbers",
      ", ".join(f"{s:,} ({n})" for n, s in size.items())),
-    ("semantic similarity", "related tokens get rows with a high cosine", "cosine near 1 for related rows, near 0 for unrelated ones"),
+    ("semantic similarity", "related tokens get rows with a high cosine", "higher for related rows than for unrelated ones; the baseline depends on the table (where all rows share "
+     "a common direction, unrelated rows also score well above 0)"),
     ("lookup table", "the embedding of id $i$ is row $i$; no arithmetic on the id", r"$\mathbf e_i^\top E=E_{i,:}$"),
 ]))
