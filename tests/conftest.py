@@ -33,8 +33,8 @@ INCLUDE = re.compile(r'--8<--\s+"([^"]+\.py)"')
 
 
 def demo_snippets() -> list[Path]:
-    """Every demo under snippets/ (the helper module esm.py is not a demo)."""
-    return sorted(p for p in SNIPPETS.rglob("*.py") if p.name != "esm.py" and "__pycache__" not in p.parts)
+    """Every demo under snippets/ (the helper modules esm.py and esm_train.py are not demos)."""
+    return sorted(p for p in SNIPPETS.rglob("*.py") if p.name not in ("esm.py", "esm_train.py") and "__pycache__" not in p.parts)
 
 
 def pages() -> list[Path]:
