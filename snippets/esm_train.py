@@ -483,34 +483,56 @@ def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=()):
     return model, np.array(curve), np.array(evals), snaps
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("ESM_TRAIN_CACHE", Path(__file__).resolve().parent.parent / ".cache" / "esm-train"))
+def _cache_dir() -> Path | None:
+    """Where finished runs are kept: ``$ESM_TRAIN_CACHE`` if set; else in a ``train/`` folder of the
+    execution cache (``$ESM_CACHE_DIR`` or .cache/esm-exec/), so that a build with an empty
+    execution cache trains afresh and `make clean` deletes the runs with it; None (keep runs in
+    this process only) when the execution cache is off (``ESM_CACHE=0``)."""
+    if os.environ.get("ESM_TRAIN_CACHE"):
+        return Path(os.environ["ESM_TRAIN_CACHE"])
+    if os.environ.get("ESM_CACHE", "1").strip().lower() in {"0", "off", "no", "false"}:
+        return None
+    root = Path(__file__).resolve().parent.parent
+    return Path(os.environ.get("ESM_CACHE_DIR") or root / ".cache" / "esm-exec") / "train"
+
+
+_RUNS: dict[str, dict] = {}          # runs of this process, when nothing is kept on disk
 
 
 def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
-    """`train`, run once: the result is kept in .cache/esm-train/ under a hash of everything that
-    makes it (this module's source, the tokens, V, the settings, the snapshot steps), so that the
-    several blocks of P11 that need the trained model share one run. A lock makes a block that asks
-    while another process trains wait for that run instead of repeating it."""
+    """`train`, run once: the result is kept (see `_cache_dir`) under a hash of everything that
+    makes it (this module's source, the tokens, V, the settings, the snapshot steps, numpy's
+    version), so that the blocks of P11 that need the trained model share one run. A lock makes a
+    block that asks while another process trains wait for that run instead of repeating it."""
     key = hashlib.sha256()
     key.update(Path(__file__).read_bytes())
     for part in (np.asarray(train_tokens, np.int64).tobytes(), np.asarray(val_tokens, np.int64).tobytes(),
                  json.dumps([V, cfg, list(snapshots)], sort_keys=True).encode(), np.__version__.encode()):
         key.update(hashlib.sha256(part).digest())
+    name = key.hexdigest()[:32]
+
+    def run() -> dict:
+        model, curve, evals, snaps = train(train_tokens, val_tokens, V, cfg, snapshots=snapshots)
+        arrays = {f"final/{k}": v for k, v in param_arrays(model).items()}
+        arrays |= {f"snap{s}/{k}": v for s, d in snaps.items() for k, v in d.items()}
+        return {"curve": curve, "evals": evals, **arrays}
+
     folder = _cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{key.hexdigest()[:32]}.npz"
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.exists():
-            model, curve, evals, snaps = train(train_tokens, val_tokens, V, cfg, snapshots=snapshots)
-            arrays = {f"final/{k}": v for k, v in param_arrays(model).items()}
-            arrays |= {f"snap{s}/{k}": v for s, d in snaps.items() for k, v in d.items()}
-            tmp = path.with_suffix(".tmp.npz")
-            np.savez(tmp, curve=curve, evals=evals, **arrays)
-            os.replace(tmp, path)
-    with np.load(path) as f:
-        data = {k: f[k] for k in f.files}
+    if folder is None:
+        if name not in _RUNS:
+            _RUNS[name] = run()
+        data = _RUNS[name]
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.npz"
+        with open(folder / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                tmp = folder / f"{name}.tmp.npz"
+                np.savez(tmp, **run())
+                os.replace(tmp, path)
+        with np.load(path) as f:
+            data = {k: f[k] for k in f.files}
 
     def build(prefix):
         m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float32)

@@ -21,7 +21,7 @@ import learner  # noqa: E402
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
                    "softmax-and-scores", "multi-head-attention", "transformer-block", "full-model",
-                   "counting-gpt2", "training-signal", "decoding", "training"]
+                   "counting-gpt2", "training-signal", "decoding", "training", "modern-block"]
 
 
 def checks() -> list[dict]:
