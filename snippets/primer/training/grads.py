@@ -1,5 +1,6 @@
 """P11 Gradients of the whole model by backpropagation, checked by finite differences on entries
 of every array; one AdamW step and gradient clipping against their closed forms."""
+import inspect
 import math
 
 import numpy as np
@@ -68,5 +69,7 @@ print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {l
 share = float(np.mean(np.abs(np.abs(moved - np.concatenate([(lr * wd * before[k] if a.ndim == 2 else 0 * a).ravel()
                       for k, a in param_arrays(model).items()])) - lr) < lr * 1e-3))
 print(glue("sign_share", share, ".1%"))
+b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
+print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"))
 print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"), glue("wd", wd, ".1f"), glue("clip_at", TRAIN["clip"], ".1f"),
       glue("warmup", TRAIN["warmup"]), glue("batch", TRAIN["batch"]), glue("steps", TRAIN["steps"]))

@@ -1,5 +1,6 @@
 """P11 The model at initialisation: P7's tiny GPT at the size trained here, GPT-2's initialisation,
 and the initial loss against log |V| (and against P7's demonstration scale 0.3)."""
+import inspect
 import math
 
 import numpy as np
@@ -8,9 +9,11 @@ from esm import check_close, check_less, glue, gpt_forward, init_gpt, shape_tabl
 from esm_train import TRAIN, VOCAB_SIZE, data, evaluate, forward, init_gpt2, param_arrays
 
 D = data()
+LOUD = 0.3                                                # P7's scale (esm.init_gpt's default)
 V, T, d, L, H = VOCAB_SIZE, TRAIN["T"], TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
 model = init_gpt2(TRAIN["seed"], V, T, d, L, H)
 n_params = sum(a.size for a in param_arrays(model).values())
+print(glue("std", inspect.signature(init_gpt2).parameters["std"].default, ".2f"), glue("loud", LOUD, ".1f"))
 print(glue("d", d), glue("L", L), glue("H", H), glue("T", T), glue("n_params", n_params, ","),
       glue("std_res", 0.02 / math.sqrt(2 * L), ".4f"))
 
@@ -50,7 +53,7 @@ print(check_close("loss of a batch = log|V| + mean(z) - z_y + Var(z)/2, the seco
 print(glue("loss_x", loss_x, ".4f"), glue("second", second, ".4f"))
 
 # P7's demonstration initialisation (every weight N(0, 0.3^2), gains 1 + N(0, 0.3^2)) at the same size.
-loud = init_gpt(TRAIN["seed"], V, T, d, L, H, scale=0.3)
+loud = init_gpt(TRAIN["seed"], V, T, d, L, H, scale=LOUD)
 loss_loud = evaluate(loud, D.val)
 print(glue("loss_loud", loss_loud, ".2f"), glue("sd_z_loud", float(np.sqrt(forward(loud, x).var(axis=-1).mean())), ".1f"))
 print(check_less("with P7's std 0.3 the untrained model is worse than a uniform guess, by more than a nat",
