@@ -129,4 +129,4 @@ browser:
 	  fi; }
 
 clean:
-	rm -rf site .pytest_cache mutants .cache/esm-exec .cache/esm-fonts .cache/esm-train book.pdf zensical-site
+	rm -rf site .pytest_cache mutants .cache/esm-exec .cache/esm-fonts book.pdf zensical-site
