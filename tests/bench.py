@@ -146,6 +146,22 @@ def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
     return seconds
 
 
+# -- the training run of primer chapter P11 -------------------------------------------------------
+
+TRAIN_RUN = ("import sys; sys.path.insert(0, 'snippets'); import esm.train as et; D = et.data(); "
+             "et.trained(D.train, D.val, et.VOCAB_SIZE, et.TRAIN, snapshots=(0, et.TRAIN['steps'] // 2))")
+
+
+def training_cpu(project: Path, python: str, cache: Path) -> float:
+    """CPU seconds (user + system) of P11's training run in a fresh process, its runs kept in
+    ``cache``: an empty folder times the run itself, a filled one its reuse."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    timed([python, "-c", TRAIN_RUN], cwd=project, env=dict(env_for(None), ESM_TRAIN_CACHE=str(cache)))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 # -- mkdocs serve --------------------------------------------------------------------------------
 
 class Server(ServeProcess):
@@ -274,10 +290,21 @@ def main() -> int:
                      ("serve: a snippet edit shows", edits["snippet"], None),
                      ("serve: a notebook prose edit shows", edits["notebook"], None),
                      ("serve: an esm.py edit is rebuilt", edits["esm"], None)]
+        runs = work / "train-runs"
+        cold_cpu, warm_cpu = [], []
+        for k in range(args.rounds):
+            print(f"round {k + 1}/{args.rounds}: P11's training run, clean then reused ...", file=sys.stderr)
+            shutil.rmtree(runs, ignore_errors=True)
+            cold_cpu.append(training_cpu(project, python, runs))
+            warm_cpu.append(training_cpu(project, python, runs))
         load = os.getloadavg()
         note = (f"Measured on {os.cpu_count()} CPUs, load average {load[0]:.1f} at the end, "
                 f"tree {root}. Ratios are taken round by round (bare and the three builds timed one after the other).")
-        text = table(rows, args.rounds, note)
+        text = table(rows, args.rounds, note) + (
+            f"\nP11's training run (snippets/esm/train.py, one BLAS thread), CPU seconds (user + system) of a "
+            f"fresh process, medians of {args.rounds}: {statistics.median(cold_cpu):.1f} with no run kept "
+            f"(a clean build), {statistics.median(warm_cpu):.1f} with the run kept (corpus and BPE included; "
+            f"a warm build reuses the blocks' output and runs neither).\n")
         print(text)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")

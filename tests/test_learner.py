@@ -19,7 +19,7 @@ from mkdocs_esm import glue, learner, output  # noqa: E402
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
                    "softmax-and-scores", "multi-head-attention", "transformer-block", "full-model",
-                   "counting-gpt2", "training-signal", "decoding"]
+                   "counting-gpt2", "training-signal", "decoding", "training", "modern-block"]
 
 
 def checks() -> list[dict]:

@@ -1,0 +1,62 @@
+"""P11 What the trained token table learned: nearest neighbours, row length against frequency,
+the mean cosine, and the frequency prior the tied head keeps in the table."""
+import math
+
+import numpy as np
+
+from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, table, top_k
+from esm.train import TRAIN, VOCAB_SIZE, data, forward, trained
+
+D = data()
+V = VOCAB_SIZE
+model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=(0, TRAIN["steps"] // 2))
+E, E0 = model["E"].astype(float), snaps[0]["E"].astype(float)
+tokens = list(D.alphabet) + [a + b for a, b in D.merges]
+count = np.bincount(D.train, minlength=V)
+
+
+def shown(s):
+    return "`" + s.replace(" ", "␣").replace("\n", "↵") + "`"
+
+
+C = cosine_matrix(E)
+probes = [" the", " I", "ing", ",", "A"]
+rows = []
+for t in probes:
+    i = tokens.index(t)
+    rows.append([shown(t), f"{count[i]:,}", " ".join(shown(tokens[j]) for j in top_k(C[i], 4, exclude=[i]))])
+print(table(["token", "count in training", "4 nearest by cosine"], rows))
+# One row by another route: cosines by math.fsum of products, sorted.
+i = tokens.index(" the")
+loop = sorted(((math.fsum(a * b for a, b in zip(E[i], E[j])) / math.sqrt(math.fsum(a * a for a in E[i]) * math.fsum(b * b for b in E[j])), j)
+               for j in range(V) if j != i), reverse=True)
+print(check_equal("nearest neighbours of ' the' = by a loop of explicit dot products", [j for _, j in loop[:4]],
+                  top_k(C[i], 4, exclude=[i]).tolist()))
+
+
+def spearman(a, b):
+    ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+rho, rho0 = spearman(np.linalg.norm(E, axis=1), count), spearman(np.linalg.norm(E0, axis=1), count)
+cos_bar, cos_bar0 = mean_pairwise_cosine(E), mean_pairwise_cosine(E0)
+print(glue("rho", rho, ".2f"), glue("rho0", rho0, ".2f"), glue("cos_bar", cos_bar, ".3f"), glue("cos_bar0", cos_bar0, ".3f"))
+print(check_less("row length and frequency: rank correlation below -0.2 after training (rarer tokens, longer rows)", rho, -0.2,
+                 names=("Spearman rho", "-0.2")))
+print(check_less("... and at initialisation within +-0.2 (no relation yet)", abs(rho0), 0.2, names=("|rho_0|", "0.2")))
+off = ~np.eye(V, dtype=bool)
+print(check_close("mean cosine over pairs (4.3's O(Nd) form) = mean of the off-diagonal cosine matrix", cos_bar,
+                  float(C[off].mean()), atol=1e-12))
+
+# The tied head: the mean logit of token j over positions is <mean final state, E_j> (linearity), and
+# it follows the token's frequency: the unigram prior lives in one direction of the shared table.
+starts = np.linspace(0, len(D.val) - TRAIN["T"] - 1, 32).astype(int)
+x = np.stack([D.val[s:s + TRAIN["T"]] for s in starts])
+Z, (_, _, Xf, _) = forward(model, x, keep=True)
+mu = Xf.reshape(-1, Xf.shape[-1]).mean(0).astype(float)
+print(check_close("mean logits over positions = E mu_f, mu_f the mean final state (the head is the table)",
+                  Z.reshape(-1, V).mean(0).astype(float), E @ mu, atol=1e-4))
+r_prior = float(np.corrcoef(E @ mu, np.log(count))[0, 1])
+print(glue("r_prior", r_prior, ".2f"), glue("mu_norm", float(np.linalg.norm(mu)), ".1f"))
+print(check_less("the mean logit E mu_f correlates with log frequency above 0.5", 0.5, r_prior, names=("0.5", "Pearson r")))

@@ -1,0 +1,60 @@
+"""P11 The model at initialisation: P7's tiny GPT at the size trained here, GPT-2's initialisation,
+and the initial loss against log |V| (and against P7's demonstration scale 0.3)."""
+import inspect
+import math
+
+import numpy as np
+
+from esm import check_close, check_less, glue, gpt_forward, init_gpt, shape_table
+from esm.train import TRAIN, VOCAB_SIZE, data, evaluate, forward, init_gpt2, param_arrays
+
+D = data()
+LOUD = 0.3                                                # P7's scale (esm.init_gpt's default)
+V, T, d, L, H = VOCAB_SIZE, TRAIN["T"], TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
+model = init_gpt2(TRAIN["seed"], V, T, d, L, H)
+n_params = sum(a.size for a in param_arrays(model).values())
+print(glue("std", inspect.signature(init_gpt2).parameters["std"].default, ".2f"), glue("loud", LOUD, ".1f"))
+print(glue("d", d), glue("L", L), glue("H", H), glue("T", T), glue("n_params", n_params, ","),
+      glue("std_res", 0.02 / math.sqrt(2 * L), ".4f"))
+
+x = np.stack([D.val[s:s + T] for s in (0, 1000, 2000, 3000)])
+Z = forward(model, x)
+print(shape_table({"B": 4, "T": T, "V": V, "d": d}, [
+    ("token table (and head)", "E", model["E"], "V d", "tied: logits $=X_{\\mathrm f}E^\\top$"),
+    ("position table", "P", model["P"], "T d", "learned, one row per position"),
+    ("a batch of windows", "X", x, "B T", "token ids"),
+    ("logits", "Z", Z, "B T V", "row $t$ scores token $t+1$"),
+]))
+# The model is P7's: esm.gpt_forward (chapter P7's code) gives the same logits.
+print(check_close("logits of this module's forward pass = P7's gpt_forward on the same weights", Z, gpt_forward(x, model),
+                  atol=1e-12))
+# [init]: the residual projections' spread is 0.02 / sqrt(2L), the other matrices' 0.02.
+std_O = np.std(np.concatenate([b[k].ravel() for b in model["blocks"] for k in ("W_O", "W_2")]))
+std_Q = np.std(np.concatenate([b[k].ravel() for b in model["blocks"] for k in ("W_Q", "W_K", "W_V", "W_1")]))
+print(check_close("sample std of the entries of W_O and W_2 = 0.02 / sqrt(2L)", std_O, 0.02 / math.sqrt(2 * L),
+                  rtol=0.02, atol=0, eq="init"))
+print(check_close("sample std of the entries of W_Q, W_K, W_V and W_1 = 0.02", std_Q, 0.02, rtol=0.02, atol=0, eq="init"))
+
+# [init-loss]: at initialisation the logits are small, so the loss is close to log |V|: to second
+# order in the logits, log sum_j e^(z_j) - z_y = log|V| + (mean_j z_j - z_y) + Var_j(z) / 2.
+y = np.stack([D.val[s + 1:s + T + 1] for s in (0, 1000, 2000, 3000)])
+z_y = np.take_along_axis(Z, y[..., None], -1)[..., 0]
+lse = np.log(np.exp(Z).sum(-1))
+loss_x = float((lse - z_y).mean())
+second = float((math.log(V) + Z.mean(-1) - z_y + Z.var(-1) / 2).mean())
+loss0 = evaluate(model, D.val)
+var_z = float(Z.var(axis=-1).mean())
+print(glue("loss0", loss0, ".3f"), glue("logV", math.log(V), ".3f"), glue("sd_z", math.sqrt(var_z), ".3f"),
+      glue("excess", loss0 - math.log(V), ".4f"))
+print(check_close("initial loss on the validation windows = log |V|, within 0.05 nats", loss0, math.log(V), atol=0.05,
+                  eq="init-loss"))
+print(check_close("loss of a batch = log|V| + mean(z) - z_y + Var(z)/2, the second-order expansion, within 0.001",
+                  loss_x, second, atol=0.001, eq="init-loss"))
+print(glue("loss_x", loss_x, ".4f"), glue("second", second, ".4f"))
+
+# P7's demonstration initialisation (every weight N(0, 0.3^2), gains 1 + N(0, 0.3^2)) at the same size.
+loud = init_gpt(TRAIN["seed"], V, T, d, L, H, scale=LOUD)
+loss_loud = evaluate(loud, D.val)
+print(glue("loss_loud", loss_loud, ".2f"), glue("sd_z_loud", float(np.sqrt(forward(loud, x).var(axis=-1).mean())), ".1f"))
+print(check_less("with P7's std 0.3 the untrained model is worse than a uniform guess, by more than a nat",
+                 math.log(V) + 1, loss_loud, names=("log|V| + 1", "loss")))

@@ -1,0 +1,101 @@
+"""P11 The training run: loss curves against the unigram and bigram baselines of the same split,
+and samples decoded greedily and with top-p at the first step, half-way and at the end."""
+import math
+import re
+
+import numpy as np
+
+from esm import PALETTE, check_close, check_less, figure, glue, gpt_forward, svg, table
+from esm.train import (TRAIN, VOCAB_SIZE, bigram_loss, bpe_decode, data, evaluate, sample_tokens, trained,
+                       unigram_loss)
+
+D = data()
+V, steps = VOCAB_SIZE, TRAIN["steps"]
+half = steps // 2
+model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=(0, half))
+snaps[steps] = model
+
+# Baselines on the same split. The bigram's smoothing alpha is chosen on the validation tokens
+# themselves, which can only flatter it.
+uni = unigram_loss(D.train, D.val, V)
+alphas = (0.01, 0.03, 0.1, 0.3, 1.0)
+bis = [bigram_loss(D.train, D.val, V, a) for a in alphas]
+alpha = alphas[int(np.argmin(bis))]
+bi = min(bis)
+final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
+margin = 0.05
+print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
+      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"), glue("margin", margin, ".2f"),
+      glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
+      glue("ppl_bi", math.exp(bi), ".1f"))
+
+# [bigram] by another route: counts in a dictionary, one log per validation token.
+counts, totals = {}, {}
+for a, b in zip(D.train[:-1].tolist(), D.train[1:].tolist()):
+    counts[a, b] = counts.get((a, b), 0) + 1
+    totals[a] = totals.get(a, 0) + 1
+loop = -sum(math.log((counts.get((a, b), 0) + alpha) / (totals.get(a, 0) + alpha * V))
+            for a, b in zip(D.val[:-1].tolist(), D.val[1:].tolist())) / (len(D.val) - 1)
+print(check_close(f"bigram baseline (alpha = {alpha}) = a loop over the validation tokens with counts in a dict", bi, loop,
+                  atol=1e-9, eq="bigram"))
+
+fig, ax = figure(size=(6.4, 3.0))
+window = 20
+smooth = np.convolve(curve, np.ones(window) / window, mode="valid")
+ax.plot(np.arange(len(curve)), curve, color=PALETTE[0], lw=0.6, alpha=0.35)
+ax.plot(np.arange(window - 1, len(curve)), smooth, color=PALETTE[0], lw=1.4, label=f"training batches ({window}-step mean)")
+ax.plot(evals[:, 0], evals[:, 2], "o-", color=PALETTE[1], ms=3.5, lw=1.2, label="validation")
+for level, name, col in ((math.log(V), "uniform, log |V|", "#888888"),
+                         (uni, "unigram", PALETTE[2]), (bi, "bigram", PALETTE[3])):
+    ax.axhline(level, color=col, lw=1.0, ls="--")
+    ax.text(steps, level + 0.03, name, ha="right", va="bottom", fontsize=7, color=col)
+ax.set_xlabel("step")
+ax.set_ylabel("loss (nats per token)")
+ax.set_ylim(bi - 0.6, math.log(V) + 0.2)
+ax.legend(fontsize=7, loc="upper center")
+print(svg(fig, alt=f"Loss curves of the training run: the training loss of each batch and the validation loss every "
+          f"{TRAIN['eval_every']} steps fall from about {math.log(V):.2f} nats (the uniform guess) past the unigram "
+          f"baseline {uni:.2f} and the bigram baseline {bi:.2f}, ending at {final_val:.2f} on validation.",
+          caption=f"Training and validation loss of the tiny GPT over {steps} steps of AdamW, against three baselines "
+          f"computed on the same split: a uniform guess, and unigram and bigram counts of the training tokens."))
+
+print(check_less(f"final validation loss beats the bigram baseline by more than {margin} nats", final_val + margin, bi,
+                 names=("val + margin", "bigram")))
+print(check_less("and it beats the unigram baseline", final_val, uni, names=("val", "unigram")))
+print(check_close("first training batch's loss = log|V| within 0.05 (the initialisation's check, on another batch)",
+                  float(curve[0]), math.log(V), atol=0.05))
+# The run is in float32; the trained weights in float64 through P7's gpt_forward give the same loss.
+w64 = {k: (v.astype(float) if isinstance(v, np.ndarray) else v) for k, v in model.items()}
+w64["blocks"] = [{k: v.astype(float) for k, v in b.items()} for b in model["blocks"]]
+starts = np.linspace(0, len(D.val) - TRAIN["T"] - 2, TRAIN["eval_batches"] * TRAIN["batch"]).astype(int)
+x = np.stack([D.val[s:s + TRAIN["T"]] for s in starts])
+y = np.stack([D.val[s + 1:s + TRAIN["T"] + 1] for s in starts])
+Z = gpt_forward(x, w64)
+lse = np.log(np.exp(Z - Z.max(-1, keepdims=True)).sum(-1)) + Z.max(-1)
+val64 = float((lse - np.take_along_axis(Z, y[..., None], -1)[..., 0]).mean())
+print(check_close("final validation loss of the float32 run = the same weights in float64 through P7's gpt_forward",
+                  final_val, val64, atol=1e-4))
+
+# Samples: the same prompt, greedy and top-p (xi = 0.9, a fixed seed), at three points of the run.
+breaks = [i for i, t in enumerate(D.val[:400].tolist()) if bpe_decode([t], D.alphabet, D.merges) == "\n\n"]
+prompt = D.val[breaks[0] + 1:breaks[0] + 25]             # from the start of a speech
+xi = 0.9
+rows = []
+for step in (0, half, steps):
+    greedy = bpe_decode(sample_tokens(snaps[step], prompt, 60), D.alphabet, D.merges)
+    nucleus = bpe_decode(sample_tokens(snaps[step], prompt, 60, np.random.default_rng(1), top_p=xi), D.alphabet, D.merges)
+    rows.append((step, greedy, nucleus))
+# How many of the words sampled (top-p, 240 tokens from the same prompt) are words of the training text?
+known = set(re.findall(r"[A-Za-z]+", bpe_decode(D.train, D.alphabet, D.merges)))
+real = {}
+for step in (0, half, steps):
+    words = re.findall(r"[A-Za-z]+", bpe_decode(sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=xi),
+                                                D.alphabet, D.merges))
+    real[step] = sum(w in known for w in words) / len(words)
+print(glue("xi", xi, ".1f"), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
+      glue("real_end", real[steps], ".0%"))
+print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
+                 names=("share at step 0", "at the end")))
+print("**Prompt** (validation tokens, from the start of the first speech):\n\n```text\n" + bpe_decode(prompt, D.alphabet, D.merges) + "\n```\n")
+for step, greedy, nucleus in rows:
+    print(f"**Step {step}**, greedy:\n\n```text\n{greedy}\n```\n\ntop-p ($\\xi$ = {xi}):\n\n```text\n{nucleus}\n```\n")
