@@ -38,8 +38,13 @@ def demo_snippets() -> list[Path]:
                   and "__pycache__" not in p.parts)
 
 
+#: The maintainers' docs (docs/dev/): excluded from the book (mkdocs.yml exclude_docs), not lessons.
+DEV_DOCS = DOCS / "dev"
+
+
 def pages() -> list[Path]:
-    return sorted(DOCS.rglob("*.md"))
+    """Every page of the book's Markdown source (docs/dev/ is not part of the book)."""
+    return sorted(p for p in DOCS.rglob("*.md") if not p.is_relative_to(DEV_DOCS))
 
 
 def page_includes(page: Path) -> list[Path]:

@@ -3,12 +3,13 @@ decimal number typed by hand into a page's prose, tables, captions or formulas i
 nothing checks. Each one left must be in tests/typed_decimals.toml with its reason (a figure
 quoted from a cited source, a constant of a definition), and each part of the book has a cap.
 
-Counted: numbers with a decimal point in the Markdown of docs/, in the markdown cells of
-the theory notebook and in the text of the skill checks (docs/skill-checks/*.yml: each
-question's prompt, choices and explanation, which quote computed values as
-{{page.md#name}}, hooks/learner.py), outside code fences, inline code, HTML comments and
-{{references}}. A skill check counts with its part: part1.yml and part2.yml with parts 1-2,
-part3.yml with part 3, primer-*.yml with the primer.
+Counted: numbers with a decimal point in the Markdown of docs/ (not docs/dev/, the
+maintainers' docs, which are not part of the book), in the markdown cells of the theory
+notebook and in the text of the skill checks (docs/skill-checks/*.yml: each question's
+prompt, choices and explanation, which quote computed values as {{page.md#name}},
+hooks/learner.py), outside code fences, inline code, HTML comments and {{references}}. A
+skill check counts with its part: part1.yml and part2.yml with parts 1-2, part3.yml with
+part 3, primer-*.yml with the primer.
 Not counted: section and equation numbers (a heading's own number; "section 2.4",
 "sections 1.1 and 1.2", "exercise 10.1", "mistake 9.10", "the demo of 4.1", "(2.3)"), which
 are references.
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import yaml
 from conftest import DOCS, ROOT
+from conftest import pages as book_pages
 
 ALLOW = ROOT / "tests" / "typed_decimals.toml"
 NOTEBOOK = DOCS / "notebook" / "theory.py"
@@ -89,7 +91,7 @@ def typed_decimals(text: str) -> list[str]:
 
 
 def pages() -> dict[str, list[str]]:
-    out = {p.relative_to(DOCS).as_posix(): typed_decimals(prose_of(p)) for p in sorted(DOCS.rglob("*.md"))}
+    out = {p.relative_to(DOCS).as_posix(): typed_decimals(prose_of(p)) for p in book_pages()}
     out["notebook/theory.py"] = typed_decimals(prose_of(NOTEBOOK))
     for path in sorted(SKILL_CHECKS.glob("*.yml")):
         out[path.relative_to(DOCS).as_posix()] = typed_decimals(skill_check_prose(path))
