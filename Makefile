@@ -1,6 +1,8 @@
 # Embedding Space Math: set-up, build, serve and test.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
+#   make check   the quick tier for authors: helpers, glue, demos and lesson pages; no site build,
+#                no browser, no PDF (under a minute on 2 cores)
 #   make upgrade every Python package to its newest allowed release in requirements-lock.txt;
 #                prints what changed (package: old -> new). `make lock` after editing pyproject.toml
 #   make build   install what is missing, write the site to site/ (--strict)
@@ -28,7 +30,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+.PHONY: serve build test check bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade
 
 serve: deps
@@ -37,9 +39,24 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
-# pytest-xdist: one worker per CPU; the workers share one strict build of the site.
+# pytest-xdist: one worker per CPU; the workers share one strict build of the site. The last
+# line gives the wall time, the CPU time of pytest and all its children, and the host's CPU index
+# (Lighthouse's benchmark, run in chromium: tools/timed.py), to compare hosts and runs.
 test: deps browser
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
+
+# The quick tier, for authors: the helper module's tests (snippets/esm.py), the glue, every demo
+# run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
+# needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
+# What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
+# font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
+CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
+               tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
+               tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
+               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook
+check: deps
+	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
+	  -m "not build and not site" $(CHECK_TESTS)
 
 bench: deps
 	$(BIN)/python tools/bench.py
