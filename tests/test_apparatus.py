@@ -52,10 +52,10 @@ def test_a_stale_section_number_fails(warm_copy, tmp_path):
 
 
 def test_the_conversion_script_has_nothing_left_to_convert():
-    """tests/tools/convert_xrefs.py finds no plain-text reference left (re-run it after merging)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "convert_xrefs.py"), "--check"],
+    """tools/convert_xrefs.py finds no plain-text reference left (re-run it after merging)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "convert_xrefs.py"), "--check"],
                           capture_output=True, text=True)
-    assert done.returncode == 0, f"plain-text references left; run tests/tools/convert_xrefs.py:\n{done.stdout}"
+    assert done.returncode == 0, f"plain-text references left; run tools/convert_xrefs.py:\n{done.stdout}"
 
 
 def test_every_cited_key_is_in_the_bibliography_and_unused_entries_are_reported():

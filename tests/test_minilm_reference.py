@@ -1,6 +1,6 @@
 """The numpy MiniLM encoder of snippets/esm.py against an independent implementation:
 sentence-transformers / transformers on PyTorch (float32). Their outputs are stored in
-tests/data/minilm_reference.json (how they were made: tests/minilm_reference.py); when torch and
+tests/data/minilm_reference.json (how they were made: tools/minilm_reference.py); when torch and
 sentence-transformers are importable the route is also run live."""
 
 from __future__ import annotations

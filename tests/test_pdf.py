@@ -38,7 +38,7 @@ def book(tmp_path_factory, site):
     out = tmp_path_factory.mktemp("pdf") / "book.pdf"
     env = {k: v for k, v in os.environ.items() if k != "ESM_CACHE"}
     env["ESM_CACHE_DIR"] = str(site.cache)
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "pdf.py"), "-o", str(out)],
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "pdf.py"), "-o", str(out)],
                           capture_output=True, text=True, timeout=3600, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     from pypdf import PdfReader

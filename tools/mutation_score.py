@@ -6,8 +6,8 @@ mutated line, with the reason it cannot change any result) is reported as judged
 every other survivor is a gap in the tests. Exits 1 when the score is below 90 % or a mutant
 was not checked.
 
-    python tests/mutation_score.py [--all]     # --all: list the equivalent ones too
-    python tests/mutation_score.py --gaps      # the mutmut names of the unreviewed survivors
+    python tools/mutation_score.py [--all]     # --all: list the equivalent ones too
+    python tools/mutation_score.py --gaps      # the mutmut names of the unreviewed survivors
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def main() -> int:
     show_all = "--all" in sys.argv
     if "--gaps" in sys.argv:
         # mutmut keeps a survivor's verdict until its function changes: after tests were added,
-        # `mutmut run $(python tests/mutation_score.py --gaps)` examines these again.
+        # `mutmut run $(python tools/mutation_score.py --gaps)` examines these again.
         keys = {key.rpartition(".")[2]: key for key in codes}
         print("\n".join(keys[n] for n in gaps if status[n] == "survived"))
         return 0

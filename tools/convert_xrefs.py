@@ -1,7 +1,7 @@
 """Turn the plain-text cross-references of docs/ into labelled ones (hooks/xref.py).
 
-    python tests/tools/convert_xrefs.py          # rewrite docs/**/*.md in place
-    python tests/tools/convert_xrefs.py --check  # list what would change, exit 1 if anything
+    python tools/convert_xrefs.py          # rewrite docs/**/*.md in place
+    python tools/convert_xrefs.py --check  # list what would change, exit 1 if anything
 
 Re-runnable and idempotent: it reads the section numbers from the headings as they are now,
 so run it again on merged sources. It converts, outside code, math and headings:
@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 from mkdocs_esm import xref  # noqa: E402
 

@@ -1,6 +1,6 @@
 """`make zensical-canary`: build the site with the current Zensical release and report.
 
-    python3 tests/tools/zensical_canary.py
+    python3 tools/zensical_canary.py
 
 Makes ``.zensical-venv/`` (Zensical plus what the demos import; never the project's .venv),
 runs ``zensical build`` on mkdocs.yml into ``zensical-site/``, and prints what works and what
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".zensical-venv"
 SITE = ROOT / "zensical-site"
 CHECK, KATEX, RAW, EQ = 'class="esm-check', 'class="katex"', 'class="arithmatex"', 'id="eq-'

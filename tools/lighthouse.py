@@ -1,6 +1,6 @@
 """Lighthouse (pinned in package.json) on one page of each type of a built site, offline.
 
-    python tests/lighthouse.py SITE_DIR [--runs 3] [--pages part1/intuition/ ...] [--json OUT] [--reports DIR]
+    python tools/lighthouse.py SITE_DIR [--runs 3] [--pages part1/intuition/ ...] [--json OUT] [--reports DIR]
 
 Serves SITE_DIR on a loopback port as a static host would (gzip for text, a 10-minute cache
 lifetime like GitHub Pages), runs Lighthouse's mobile profile (simulated throttling, its

@@ -1,7 +1,7 @@
 """`make pdf`: the whole book as one PDF, with an outline and page numbers.
 
-    python tests/tools/pdf.py                    # builds with mkdocs-pdf.yml, writes book.pdf
-    python tests/tools/pdf.py --site DIR -o X.pdf  # print an existing mkdocs-pdf.yml build
+    python tools/pdf.py                    # builds with mkdocs-pdf.yml, writes book.pdf
+    python tools/pdf.py --site DIR -o X.pdf  # print an existing mkdocs-pdf.yml build
 
 mkdocs-print-site-plugin assembles every page of the nav into ``print_page/`` (math already
 rendered by KaTeX, figures inline SVG); Debian's Chromium, driven by Playwright, prints it
@@ -24,7 +24,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from screenshot import find_chromium  # noqa: E402  (the tests' one lookup: $CHROMIUM, PATH, Debian's)
 FOOTER = ('<div style="font-size:8px;width:100%;text-align:center;color:#666">'

@@ -1,9 +1,9 @@
 """`make bench`: how long authors wait, as medians over several rounds, on a copy of the project.
 
-    python tests/bench.py                  # 3 rounds, this project
-    python tests/bench.py --rounds 5 --out /tmp/bench.md
-    python tests/bench.py --bare           # only run the lesson code, once (what "bare" times)
-    python tests/bench.py --root /path/to/other/checkout   # the same table for another tree
+    python tools/bench.py                  # 3 rounds, this project
+    python tools/bench.py --rounds 5 --out /tmp/bench.md
+    python tools/bench.py --bare           # only run the lesson code, once (what "bare" times)
+    python tools/bench.py --root /path/to/other/checkout   # the same table for another tree
 
 Rows (each a whole process or a whole rebuild, wall-clock seconds):
 
@@ -40,9 +40,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin  # noqa: E402  (the tests' builds and serve)
+
 PAGE = "part1/intuition.md"
 SNIPPET = "part1/intuition/lookup.py"
 NOTEBOOK = load_hook("notebook").NOTEBOOK     # the theory notebook's source

@@ -1,0 +1,126 @@
+"""Run a command (`make test`, `make check`), then print how long it took and how fast the host is.
+
+    python tools/timed.py "make test" -- .venv/bin/python -m pytest -n auto
+    python tools/timed.py --index-only     # only the host's CPU index
+
+The closing line gives the wall time, the CPU time of the command and of every process it
+started and waited for (user + sys: pytest, its xdist workers, the builds, the demos, the browsers),
+and the host's CPU index, so that two hosts, or two moments of one host, can be compared:
+
+    make test: 301.2 s wall, 498.7 s CPU (user 471.0 + sys 27.7), CPU index 1187 (...); load 1.9 at start
+
+The CPU index is Lighthouse's BenchmarkIndex (what `make lighthouse` prints in its "CPU index"
+column, from each report's environment.benchmarkIndex): Lighthouse's own function
+``computeBenchmarkIndex`` (node_modules/lighthouse/core/lib/page-functions.js; older releases
+called it ``ultradumbBenchmark``), taken from the pinned Lighthouse and run as Lighthouse runs it,
+inside a page of Debian's Chromium (driven by Playwright, as the browser tests drive it: its
+chromium-headless-shell where installed, the V8 of the same Chromium release as the chromium
+Lighthouse drives, in a browser that starts in half the time), the median of three runs of
+about one second each, after the command. Like Lighthouse's, the index counts iterations in a
+fixed time: on a loaded host it falls with the share of a CPU the benchmark gets (the line
+gives the load average for that reason). Where no Chromium is found
+(`make check` does not need one) it runs in node instead, and says so: node's V8 scores the
+same function about four times lower than Chromium's, so the two are not to be compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIGHTHOUSE = ROOT / "node_modules" / "lighthouse"
+PAGE_FUNCTIONS = LIGHTHOUSE / "core" / "lib" / "page-functions.js"
+RUNS = 3
+
+
+def benchmark_source() -> str:
+    """The source of Lighthouse's computeBenchmarkIndex, as Lighthouse sends it to the page."""
+    code = (f"import {{pageFunctions}} from {json.dumps(PAGE_FUNCTIONS.as_uri())};"
+            "process.stdout.write(pageFunctions.computeBenchmarkIndex.toString());")
+    done = subprocess.run(["node", "--input-type=module", "-e", code], capture_output=True, text=True, timeout=60)
+    if done.returncode != 0 or "function computeBenchmarkIndex" not in done.stdout:
+        raise RuntimeError(f"cannot read Lighthouse's benchmark: {done.stderr.strip()[-300:]}")
+    return done.stdout
+
+
+def index_in_chromium(source: str, chromium: str) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from screenshot import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            return [float(page.evaluate(f"({source})()")) for _ in range(RUNS)]
+        finally:
+            browser.close()
+
+
+def index_in_node(source: str) -> list[float]:
+    code = f"const f = {source};\nfor (let k = 0; k < {RUNS}; k++) console.log(f());"
+    done = subprocess.run(["node", "-e", code], capture_output=True, text=True, timeout=60, check=True)
+    return [float(v) for v in done.stdout.split()]
+
+
+def cpu_index() -> str:
+    """``"1187 (Lighthouse 12.8.2's computeBenchmarkIndex in chromium, median of 3)"``, or why not."""
+    try:
+        version = json.loads((LIGHTHOUSE / "package.json").read_text())["version"]
+        source = benchmark_source()
+    except (OSError, RuntimeError, subprocess.SubprocessError, ValueError) as e:
+        return f"unknown (Lighthouse not installed? `make deps`: {e})"
+    sys.path.insert(0, str(ROOT / "tests"))
+    from screenshot import find_chromium
+
+    chromium = find_chromium(headless_shell=True)
+    where = Path(chromium).name if chromium else "node (not comparable with Lighthouse's: no Chromium found)"
+    try:
+        values = index_in_chromium(source, chromium) if chromium else index_in_node(source)
+    except Exception as e:                  # noqa: BLE001 - the timing line is printed all the same
+        return f"unknown ({type(e).__name__}: {str(e)[:200]})"
+    return (f"{statistics.median(values):.0f} (Lighthouse {version}'s computeBenchmarkIndex in {where}, "
+            f"median of {len(values)}: {', '.join(f'{v:.0f}' for v in values)})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("label", nargs="?", default="command")
+    parser.add_argument("--index-only", action="store_true")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    if args.index_only:
+        print(f"CPU index {cpu_index()}")
+        return 0
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command to run")
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    proc = subprocess.Popen(command)
+    try:
+        code = proc.wait()
+    except KeyboardInterrupt:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait()
+    wall = time.perf_counter() - start
+    # Every child this process waited for, and every descendant they waited for in turn.
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"\n{args.label}: {wall:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s CPU "
+          f"(user {usage.ru_utime:.1f} + sys {usage.ru_stime:.1f}), CPU index {cpu_index()}; "
+          f"load average {load:.1f} at start, {os.cpu_count()} CPUs", flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
