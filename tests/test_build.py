@@ -59,7 +59,7 @@ def test_math_pages_link_katex_css_and_fonts_exist(site):
     assert fonts and all(f.endswith(".woff2") for f in fonts)
     for font in fonts:
         assert (css.parent / font).is_file(), font
-    # Pages link one bundle of every stylesheet (hooks/stylesheets.py): KaTeX's is in it, and
+    # Pages link one bundle of every stylesheet (mkdocs_esm/stylesheets.py): KaTeX's is in it, and
     # its fonts resolve from the bundle's place.
     bundle = re.search(r'<link rel="stylesheet" href="((?:\.\./)*assets/stylesheets/site\.[0-9a-f]{8}\.css)">',
                        site.html("part1/intuition.md"))
@@ -81,7 +81,7 @@ def test_no_page_holds_a_style_element(site):
 
 
 def test_the_stylesheet_purge_leaves_no_custom_property_unset(site):
-    """`mkdocs build` drops the custom properties that no kept rule reads (hooks/stylesheets.py):
+    """`mkdocs build` drops the custom properties that no kept rule reads (mkdocs_esm/stylesheets.py):
     none that the bundle, a page or a script reads was dropped. (The rules it drops are checked
     in the browser, tests/browser/test_pages.py.)"""
     stylesheets = site.dir / "assets" / "stylesheets"

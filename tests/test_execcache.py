@@ -1,4 +1,4 @@
-"""The execution cache (hooks/execcache.py) on its own: an output is reused only while every
+"""The execution cache (mkdocs_esm/execcache.py) on its own: an output is reused only while every
 input it recorded is unchanged; failures are never stored; a corrupt entry is never served."""
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def test_local_modules_count_transitively_even_when_already_imported(run, module
     # helper_a is in sys.modules now; an edit to helper_b must still be seen
     (modules / "helper_b.py").write_text("VALUE = 2\n")
     for name in ("helper_a", "helper_b"):
-        del sys.modules[name]           # what hooks/execution.py does before each build
+        del sys.modules[name]           # what mkdocs_esm/execution.py does before each build
     run.cache.new_build()
     assert run(code) == "2\n" and run.runs == 2
     run.cache.new_build()

@@ -1,4 +1,4 @@
-"""hooks/fontcache.py: a font subset is reused only for the same font, characters, code and
+"""mkdocs_esm/fontcache.py: a font subset is reused only for the same font, characters, code and
 versions; a damaged entry is made again, never served; ESM_CACHE=0 turns the cache off."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Computed prose (hooks/glue.py, esm.glue): values published by a page's blocks are quoted
+"""Computed prose (mkdocs_esm/glue.py, esm.glue): values published by a page's blocks are quoted
 by name in its text, as text or as math, and every misuse fails the build naming page, line
 and name."""
 

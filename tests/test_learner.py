@@ -1,4 +1,4 @@
-"""Learner features at build time (hooks/learner.py): the skill-check data, where each
+"""Learner features at build time (mkdocs_esm/learner.py): the skill-check data, where each
 check is shown, the review links of its questions, the practice page, reading time, and
 the safety of question text. The browser side is tested in tests/browser/."""
 

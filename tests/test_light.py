@@ -16,7 +16,7 @@ def pages(site):
 
 def test_no_search_placeholder_left(site):
     left = [p.relative_to(site.dir).as_posix() for p in pages(site) if "<esm-x " in p.read_text(encoding="utf-8")]
-    assert not left, f"hooks/search.py left placeholders in {left}"
+    assert not left, f"mkdocs_esm/search.py left placeholders in {left}"
 
 
 def test_code_blocks_have_no_plain_spans(site):

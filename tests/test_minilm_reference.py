@@ -1,4 +1,4 @@
-"""The numpy MiniLM encoder of snippets/esm.py against an independent implementation:
+"""The numpy MiniLM encoder of snippets/esm/ against an independent implementation:
 sentence-transformers / transformers on PyTorch (float32). Their outputs are stored in
 tests/data/minilm_reference.json (how they were made: tools/minilm_reference.py); when torch and
 sentence-transformers are importable the route is also run live."""

@@ -1,4 +1,4 @@
-"""docs/overview.md describes how hooks/learner.py computes reading time. Those numbers are the
+"""docs/overview.md describes how mkdocs_esm/learner.py computes reading time. Those numbers are the
 hook's constants, not values of an executed block, so the glue mechanism cannot quote them:
 this test ties the prose to the code instead (change one, and it fails until the other follows)."""
 

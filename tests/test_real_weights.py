@@ -1,4 +1,4 @@
-"""The real pretrained weights (issue 14): the packages' files, the loaders of snippets/esm.py,
+"""The real pretrained weights (issue 14): the packages' files, the loaders of snippets/esm/,
 and the tokenizer, each against something independent of the code under test."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`mkdocs serve` rebuilds an edited page alone only when no other page can change, and what it
-serves then is byte for byte what a full rebuild serves (hooks/serve.py).
+serves then is byte for byte what a full rebuild serves (mkdocs_esm/serve.py).
 
 The staleness faults run one `mkdocs serve` on a copy of the project with its own execution cache
 and read the site directory it serves. "Full rebuild" below is serve's own: touching mkdocs.yml
@@ -52,7 +52,7 @@ def test_snapshot_sees_edits_additions_and_deletions_not_caches(tmp_path):
 
 
 def test_the_notebook_takes_the_one_page_route_only_while_the_cache_holds_its_run(tmp_path):
-    """hooks/notebook.py's serve_remake: an edit to Markdown cells (the cache holds the outputs of
+    """mkdocs_esm/notebook.py's serve_remake: an edit to Markdown cells (the cache holds the outputs of
     the code cells as they are) makes the notebook again (the page's source and the shipped
     notebook) and names the page; an edit to a code cell or to a code cell's tags, or another
     file, is left to serve's full rebuild, which runs the cells beside the other pages (None)."""
@@ -273,7 +273,7 @@ def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
 
 @pytest.mark.build
 def test_a_practice_page_edit_keeps_the_values_its_questions_quote(served):
-    """The practice page quotes values computed on other pages (skill checks, hooks/learner.py):
+    """The practice page quotes values computed on other pages (skill checks, mkdocs_esm/learner.py):
     rebuilt alone, it still finds them."""
     page = served.project / "served-docs" / "practice.md"
     with edited(served, page, None, "\nA sentence added by the test.\n") as log:
@@ -303,7 +303,7 @@ NOTEBOOK_ALONE = {"notebook/theory/index.html", DOWNLOAD, "search/search_index.j
 
 @pytest.mark.build
 def test_a_notebook_prose_edit_rebuilds_its_page_alone_without_a_kernel(served):
-    """A Markdown cell edited: hooks/notebook.py makes the notebook again (serve_remake), the page
+    """A Markdown cell edited: mkdocs_esm/notebook.py makes the notebook again (serve_remake), the page
     takes the fast route with the cells' outputs from the cache (no kernel starts), and the
     shipped notebook is written with it: the edited text, the values of the run quoted in it."""
     source = served.project / "served-docs" / NOTEBOOK
@@ -368,7 +368,7 @@ def test_a_title_edit_shows_in_every_pages_navigation(served):
 @pytest.mark.build
 def test_a_referenced_heading_renamed_fails_the_rebuild_and_its_fix_rebuilds(served):
     page = served.project / "served-docs" / PAGE
-    whole = served.project / "docs" / PAGE          # where hooks/xref.py reads every page's labels
+    whole = served.project / "docs" / PAGE          # where mkdocs_esm/xref.py reads every page's labels
     old, new = REFERENCED
     original = whole.read_text(encoding="utf-8")
     whole.write_text(original.replace(old, new), encoding="utf-8")

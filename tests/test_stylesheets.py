@@ -1,4 +1,4 @@
-"""hooks/stylesheets.py's bundle, on sheets made for the test: the site's own sheets lose their
+"""mkdocs_esm/stylesheets.py's bundle, on sheets made for the test: the site's own sheets lose their
 comments (strings that hold a comment opener keep it), minified sheets are copied as they are,
 relative url()s point from the bundle's place. The expected bundle is written out by hand.
 The purge of `mkdocs build`: what it reads from pages and scripts, and what PurgeCSS keeps of

@@ -1,4 +1,4 @@
-"""Typed decimals: the prose quotes computed numbers by name ({{name}}, hooks/glue.py), so a
+"""Typed decimals: the prose quotes computed numbers by name ({{name}}, mkdocs_esm/glue.py), so a
 decimal number typed by hand into a page's prose, tables, captions or formulas is a number
 nothing checks. Each one left must be in tests/typed_decimals.toml with its reason (a figure
 quoted from a cited source, a constant of a definition), and each part of the book has a cap.
@@ -7,7 +7,7 @@ Counted: numbers with a decimal point in the Markdown of docs/ (not docs/dev/, t
 maintainers' docs, which are not part of the book), in the markdown cells of the theory
 notebook and in the text of the skill checks (docs/skill-checks/*.yml: each question's
 prompt, choices and explanation, which quote computed values as {{page.md#name}},
-hooks/learner.py), outside code fences, inline code, HTML comments and {{references}}. A
+mkdocs_esm/learner.py), outside code fences, inline code, HTML comments and {{references}}. A
 skill check counts with its part: part1.yml and part2.yml with parts 1-2, part3.yml with
 part 3, primer-*.yml with the primer.
 Not counted: section and equation numbers (a heading's own number; "section 2.4",

@@ -16,7 +16,7 @@ Rows (each a whole process or a whole rebuild, wall-clock seconds):
 - warm build: the same with a full execution cache and nothing changed;
 - ``mkdocs serve``: the time from saving an edit until the served page shows it (a sentence
   added to a page's prose, a line printed by one snippet, words added to a Markdown cell of the
-  theory notebook) or until the rebuild is done (an edit to ``snippets/esm.py``, which every
+  theory notebook) or until the rebuild is done (an edit to ``snippets/esm/checks.py``, which every
   block imports).
 
 Each round times bare, clean and warm one after the other, so that the ratios to bare are taken
@@ -85,13 +85,12 @@ def notebook_code(root: Path) -> list[str]:
     if not source.exists():
         return []
     hook = load_hook("notebook", root)
-    nb = hook.build_notebook(source, root / "snippets" / "esm.py")
+    nb = hook.build_notebook(source, root / "snippets" / "esm")
     return [c.source for c in hook.code_cells(nb)]
 
 
 def run_bare(root: Path) -> int:
     """Run the lesson code of ``root`` in this process; exit status 1 if any block fails."""
-    os.environ["ESM_OUTPUT"] = "html"
     os.environ.setdefault("MPLBACKEND", "Agg")
     sys.path.insert(0, str(root / "snippets"))
     blocks = executed_blocks(root)
@@ -105,7 +104,6 @@ def run_bare(root: Path) -> int:
         except Exception as error:      # noqa: BLE001 - counted and reported
             failed += 1
             print(f"{page}: {type(error).__name__}: {error}", file=sys.stderr)
-    os.environ.pop("ESM_OUTPUT")
     namespace: dict = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()):
         for code in cells:
@@ -198,7 +196,7 @@ class Server(ServeProcess):
 def serve_edits(project: Path, cache: Path, rounds: int) -> dict[str, list[float]]:
     server = Server(project, cache)
     times: dict[str, list[float]] = {"prose": [], "snippet": [], "notebook": [], "esm": []}
-    page, snippet, esm = project / "docs" / PAGE, project / "snippets" / SNIPPET, project / "snippets" / "esm.py"
+    page, snippet, esm = project / "docs" / PAGE, project / "snippets" / SNIPPET, project / "snippets" / "esm" / "checks.py"
     notebook = project / "docs" / NOTEBOOK
     originals = {p: p.read_text(encoding="utf-8") for p in (page, snippet, notebook, esm)}
     try:
@@ -285,12 +283,12 @@ def main() -> int:
                 ("uncached strict build (ESM_CACHE=0)", uncached, [u / b for u, b in zip(uncached, bare)]),
                 ("warm build (nothing changed)", warm, [w / b for w, b in zip(warm, bare)])]
         if not args.no_serve:
-            print("mkdocs serve: prose, snippet and esm.py edits ...", file=sys.stderr)
+            print("mkdocs serve: prose, snippet and esm edits ...", file=sys.stderr)
             edits = serve_edits(project, serve_cache, args.rounds)
             rows += [("serve: a prose edit shows", edits["prose"], None),
                      ("serve: a snippet edit shows", edits["snippet"], None),
                      ("serve: a notebook prose edit shows", edits["notebook"], None),
-                     ("serve: an esm.py edit is rebuilt", edits["esm"], None)]
+                     ("serve: an esm edit is rebuilt", edits["esm"], None)]
         runs = work / "train-runs"
         cold_cpu, warm_cpu = [], []
         for k in range(args.rounds):

@@ -1,4 +1,4 @@
-"""Turn the plain-text cross-references of docs/ into labelled ones (hooks/xref.py).
+"""Turn the plain-text cross-references of docs/ into labelled ones (mkdocs_esm/xref.py).
 
     python tools/convert_xrefs.py          # rewrite docs/**/*.md in place
     python tools/convert_xrefs.py --check  # list what would change, exit 1 if anything

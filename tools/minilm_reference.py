@@ -1,5 +1,5 @@
 """Reference outputs of all-MiniLM-L6-v2 from an independent implementation, for the numpy encoder
-of snippets/esm.py (issue 14).
+of snippets/esm/ (issue 14).
 
 The stored file tests/data/minilm_reference.json was written by this script, run with PyTorch
 and sentence-transformers in a throwaway virtualenv (nothing of it is a dependency of the site):

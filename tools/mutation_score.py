@@ -1,5 +1,5 @@
-"""The score of `make mutate`: killed / total mutants of snippets/esm.py, read from mutmut's
-results (mutants/snippets/esm.py.meta), the survivors listed with their diffs.
+"""The score of `make mutate`: killed / total mutants of the helper package snippets/esm/, read
+from mutmut's results (mutants/snippets/esm/<module>.py.meta), the survivors listed with their diffs.
 
 A survivor whose mutated line is listed in tests/mutation_equivalent.toml (function and the
 mutated line, with the reason it cannot change any result) is reported as judged equivalent;
@@ -21,8 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-META = ROOT / "mutants" / "snippets" / "esm.py.meta"
-MUTATED = ROOT / "mutants" / "snippets" / "esm.py"
+PACKAGE = ROOT / "mutants" / "snippets" / "esm"     # mutmut's copy of snippets/esm/, mutated
 EQUIVALENT = ROOT / "tests" / "mutation_equivalent.toml"
 TARGET = 0.90
 
@@ -31,12 +30,14 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", None: "not checked", 5: "no t
 
 
 def mutant_diffs() -> dict[str, tuple[str, str]]:
-    """Mutant function name -> (original line, mutated line), from mutmut's mutated module."""
-    src = MUTATED.read_text(encoding="utf-8")
-    lines = src.splitlines()
-    tree = ast.parse(src).body
-    nodes = tree + [m for c in tree if isinstance(c, ast.ClassDef) for m in c.body]   # methods too
-    funcs = {n.name: lines[n.lineno - 1:n.end_lineno] for n in nodes if isinstance(n, ast.FunctionDef)}
+    """Mutant function name -> (original line, mutated line), from mutmut's mutated modules."""
+    funcs = {}
+    for path in sorted(PACKAGE.glob("*.py")):
+        src = path.read_text(encoding="utf-8")
+        lines = src.splitlines()
+        tree = ast.parse(src).body
+        nodes = tree + [m for c in tree if isinstance(c, ast.ClassDef) for m in c.body]   # methods too
+        funcs |= {n.name: lines[n.lineno - 1:n.end_lineno] for n in nodes if isinstance(n, ast.FunctionDef)}
     out = {}
     for name, body in funcs.items():
         if "__mutmut_" not in name or name.endswith("__mutmut_orig"):
@@ -56,10 +57,12 @@ def mutant_diffs() -> dict[str, tuple[str, str]]:
 
 
 def main() -> int:
-    if not META.exists():
+    metas = sorted(PACKAGE.glob("*.py.meta"))
+    if not metas:
         print("no results: run `make mutate` (mutmut run) first")
         return 1
-    codes = json.loads(META.read_text(encoding="utf-8"))["exit_code_by_key"]
+    codes = {key: code for meta in metas
+             for key, code in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].items()}
     status = {key.rpartition(".")[2]: STATUS.get(code, "suspicious") for key, code in codes.items()}
     reviewed = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))["equivalent"] if EQUIVALENT.exists() else []
     diffs = mutant_diffs()
@@ -95,7 +98,7 @@ def main() -> int:
             print(f"    why: {judged[name]}")
     score = killed / total if total else 0.0
     n_eq = sum(1 for n in survivors if judged[n])
-    print(f"\nmutants of snippets/esm.py: {total}; killed {killed} ({counts['timeout']} by timeout); "
+    print(f"\nmutants of snippets/esm/: {total}; killed {killed} ({counts['timeout']} by timeout); "
           f"survived {counts['survived']}, of which {n_eq} judged equivalent; not checked {counts['not checked']}")
     print(f"mutation score: {killed}/{total} = {score:.1%} killed "
           f"({killed}/{total - n_eq} = {killed / max(total - n_eq, 1):.1%} of the non-equivalent ones)")

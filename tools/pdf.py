@@ -50,7 +50,7 @@ def check(site: Path) -> None:
     formulas, visual = html.count('<span class="katex">'), html.count('<span class="katex-html"')
     if "<esm-x " in html or formulas == 0 or visual != formulas:
         raise SystemExit(f"the print page is incomplete: {formulas} formulas, {visual} with their visual HTML, "
-                         f"{html.count('<esm-x ')} placeholders of hooks/search.py left")
+                         f"{html.count('<esm-x ')} placeholders of mkdocs_esm/search.py left")
 
 
 #: Chromium stops printing a very long document early (the ~420-page book ended at page 223,

@@ -5,8 +5,8 @@
 Makes ``.zensical-venv/`` (Zensical plus what the demos import; never the project's .venv),
 runs ``zensical build`` on mkdocs.yml into ``zensical-site/``, and prints what works and what
 does not: pages, executed demos (markdown-exec), KaTeX rendering and equation numbers
-(hooks/katex.py), cross-references and citations (hooks/xref.py, hooks/cite.py, autorefs),
-the theory notebook (mkdocs-jupyter), search, learner features (hooks/learner.py). Not part
+(mkdocs_esm/katex.py), cross-references and citations (mkdocs_esm/xref.py, mkdocs_esm/cite.py, autorefs),
+the theory notebook (mkdocs-jupyter), search, learner features (mkdocs_esm/learner.py). Not part
 of `make test`: it reports, it does not fail on what Zensical lacks.
 """
 
@@ -48,7 +48,7 @@ def main() -> int:
     start = time.perf_counter()
     build = run([VENV / "bin" / "zensical", "build", "--clean", "-f", config.name],
                 env={"PATH": f"{VENV / 'bin'}:/usr/bin:/bin", "HOME": str(Path.home()),
-                     "PYTHONPATH": str(ROOT / "snippets"), "ESM_OUTPUT": "html", "MPLBACKEND": "Agg",
+                     "PYTHONPATH": str(ROOT / "snippets"), "MPLBACKEND": "Agg",
                      "NO_COLOR": "1"})
     seconds = time.perf_counter() - start
     log = re.sub(r"\x1b\[[0-9;]*m", "", build.stdout + build.stderr)
@@ -70,18 +70,18 @@ def main() -> int:
         ("build exits 0", build.returncode == 0, f"rc {build.returncode}, {seconds:.0f} s"),
         ("pages written", len(pages) > 20, f"{len(pages)} index.html"),
         ("executed demos (markdown-exec)", "esm-check" in text, f"{text.count(CHECK)} PASS lines"),
-        ("math rendered by KaTeX at build time (hooks/katex.py)", 'class="katex"' in text,
+        ("math rendered by KaTeX at build time (mkdocs_esm/katex.py)", 'class="katex"' in text,
          f"{text.count(KATEX)} KaTeX spans, {text.count(RAW)} raw arithmatex"),
         ("equation numbers and anchors", 'id="eq-' in text, f"{text.count(EQ)} #eq- anchors"),
-        ("cross-references numbered (hooks/xref.py + autorefs)", "autorefs-internal" in text,
+        ("cross-references numbered (mkdocs_esm/xref.py + autorefs)", "autorefs-internal" in text,
          f"{len(re.findall(XREF, text))} unresolved [..#..][label] left as text"),
-        ("citations and bibliography (hooks/cite.py)", "references/index.html" in html,
+        ("citations and bibliography (mkdocs_esm/cite.py)", "references/index.html" in html,
          f"{len(re.findall(CITE, text))} raw [@key] left"),
         ("theory notebook page (mkdocs-jupyter)", "notebook/theory/index.html" in html, ""),
         ("search index", any(SITE.glob("search*/*.json")) or (SITE / "search.json").exists(), ""),
-        ("learner features (hooks/learner.py: notes, skill checks)", "esm-notes" in text, ""),
+        ("learner features (mkdocs_esm/learner.py: notes, skill checks)", "esm-notes" in text, ""),
         ("KaTeX CSS and fonts shipped", (SITE / "assets/katex/katex.min.css").exists(), ""),
-        ("failed blocks fail the build (hooks/execution.py)", False,
+        ("failed blocks fail the build (mkdocs_esm/execution.py)", False,
          "hooks are not run: a failing demo would be published"),
     ]
     print(f"# Zensical canary: zensical {version or '?'}\n")

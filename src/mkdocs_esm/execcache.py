@@ -7,7 +7,7 @@ cache format) and is then *validated* against the dependencies recorded when it 
 - files: every file the code opened for reading while it ran (an audit hook on ``open``
   events: data files read with ``np.load``, ``open``, ``pathlib``; the source files of the
   modules it imported for the first time) and the files of the local modules it imports, found
-  transitively from the import statements of its code and of those modules (``esm.py``
+  transitively from the import statements of its code and of those modules (``esm``
   included). Each is stored with the SHA-256 of its bytes (or as absent);
 - distributions: a file inside an installed distribution (site-packages) and every module
   imported from one stand for that distribution's name and version, with the versions of the
@@ -194,7 +194,7 @@ class Environment:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-@functools.lru_cache(maxsize=1024)       # esm.py is parsed once per process, not once per block
+@functools.lru_cache(maxsize=1024)       # esm's modules are parsed once per process, not once per block
 def imports_of(code: str) -> frozenset[str]:
     """Absolute module names imported anywhere in ``code`` (functions included), and string
     constants shaped like a module name: a package found by name (``find_spec("pkg")``,

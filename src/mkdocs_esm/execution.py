@@ -7,7 +7,7 @@ included snippet, and the exception's last line, so nothing is published.
 
 It also keeps formulas and checks in step, page by page: every display formula carries a
 ``\\label{name}``, and the page's executed output holds a check naming ``eq="name"``
-(snippets/esm.py). A formula without a check, a check naming no formula on its page, or a
+(snippets/esm/). A formula without a check, a check naming no formula on its page, or a
 display formula without a label each fail the build.
 
 Python blocks are formatted by a formatter of our own, registered in markdown-exec's public

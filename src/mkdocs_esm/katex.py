@@ -9,7 +9,7 @@ screen readers read). An invalid formula fails the build naming the page and the
 Display formulas carry ``\\label{name}``: the label becomes the anchor ``#eq-name`` and an
 equation number ``(P.k)``, P taken from the page's leading section number (or
 ``eq_prefix`` in its front matter), k counting the page's display formulas. Links with
-class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm.py) get that
+class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm/) get that
 number as their text.
 
 Each distinct formula is rendered once: renderings are kept by formula and options (the

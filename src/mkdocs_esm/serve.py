@@ -21,7 +21,7 @@ time and size of every file under the watched paths) and takes one of four route
   the page and the files to write with it (the shipped notebook); the page then takes the route
   above;
 - anything else (a title, a heading, an anchor or an equation number changed; ``mkdocs.yml``, a
-  the theme override, ``esm.py`` or a data file changed; a file added or deleted; an error
+  the theme override, ``esm`` or a data file changed; a file added or deleted; an error
   or a warning in the fast route): serve's own full rebuild.
 
 The rebuilt pages are the same bytes as a full build's (tests/test_serve.py checks it against a
@@ -150,7 +150,7 @@ def _includers(path: str, config, sources: dict[str, str]) -> list[str] | None:
     for module in list(sys.modules.values()):
         origin = getattr(module, "__file__", None)
         if origin and os.path.realpath(origin) == real:
-            return None          # imported (esm.py): its importers may be anywhere
+            return None          # imported (esm): its importers may be anywhere
     named = re.compile(rf"(?<![\w.-]){re.escape(os.path.basename(path))}")   # lookup.py, not batch_lookup.py
     includers = [src for src, text in sources.items() if rel in _INCLUDE.findall(text)]
     if any(named.search(text) for src, text in sources.items() if src not in includers):

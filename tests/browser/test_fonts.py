@@ -1,4 +1,4 @@
-"""The KaTeX font subsets (hooks/fonts.py) hold every character the formulas draw in them,
+"""The KaTeX font subsets (mkdocs_esm/fonts.py) hold every character the formulas draw in them,
 by an independent route: Chromium's own cascade says which face (family, weight, style)
 each character of a formula is drawn in, and fontTools reads which characters the shipped
 subset and the full font hold. A character the full font has must be in the subset (one it

@@ -157,7 +157,7 @@ TOO_WIDE = """
 }
 """
 #: matplotlib styles its SVG with one rule, *{stroke-linejoin: round; stroke-linecap: butt}; the
-#: figures carry it as their root's presentation attributes instead (snippets/esm.py). The rule's
+#: figures carry it as their root's presentation attributes instead (snippets/esm/). The rule's
 #: meaning, checked against the browser's cascade: every element of a figure draws the cap and
 #: join its own style attribute gives it, and otherwise butt and round. Elements that differ.
 STROKES = r"""
@@ -176,7 +176,7 @@ STROKES = r"""
 }
 """
 #: `mkdocs build` takes out of Material's and KaTeX's sheets the rules that no page uses
-#: (hooks/stylesheets.py, PurgeCSS reading the pages' tags and the scripts' words). Checked here
+#: (mkdocs_esm/stylesheets.py, PurgeCSS reading the pages' tags and the scripts' words). Checked here
 #: by the browser's own selector engine, on the page as its scripts left it: no selector taken
 #: out (those of the whole third-party sheets that the purged part of the bundle lacks, one by
 #: one, as Chromium parses them: it drops a -moz- one from both) matches an element, once
@@ -264,7 +264,7 @@ def visible_fraction(png: bytes, bg: tuple[int, int, int]) -> float:
 
 @functools.cache
 def sheets_of(site: str) -> dict[str, str]:
-    """The third-party sheets whole (as hooks/stylesheets.py merges them) and what the purge left
+    """The third-party sheets whole (as mkdocs_esm/stylesheets.py merges them) and what the purge left
     of them in the bundle the pages link (which the site's own sheets, whole, close)."""
     from mkdocs_esm import stylesheets
     root = Path(site)

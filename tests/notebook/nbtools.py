@@ -20,7 +20,7 @@ KERNEL_NAME = "esm-numpy-matplotlib-only"
 
 @cache
 def hook():
-    """hooks/notebook.py as a module, loaded once."""
+    """mkdocs_esm/notebook.py as a module, loaded once."""
     return load_hook("notebook")
 
 

@@ -141,7 +141,7 @@ def test_cells_have_stable_ids_and_no_outputs(nb):
 
 
 def test_the_cells_run_again_when_a_code_cell_changes_not_a_markdown_cell(nb, monkeypatch):
-    """The key of the executed cells (hooks/notebook.py's run_parts) holds every code cell, in
+    """The key of the executed cells (mkdocs_esm/notebook.py's run_parts) holds every code cell, in
     order, with its tags, and the kernel spec and the ESM_* environment, and no Markdown cell:
     an edited sentence re-renders the page from the cached outputs; an edited, added or
     reordered code cell, a tag that changes how the kernel runs a cell, another kernel or

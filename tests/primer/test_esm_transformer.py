@@ -1,4 +1,4 @@
-"""The primer's helpers in esm.py (split_heads, merge_heads, layer_norm) against loops."""
+"""The primer's helpers of esm (split_heads, merge_heads, layer_norm) against loops."""
 
 from __future__ import annotations
 
