@@ -43,8 +43,8 @@ def main() -> int:
     source = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     tags = sorted(set(re.findall(r"!(relative|ENV)\b", source)))
     config = ROOT / ".zensical-mkdocs.yml"
-    config.write_text(re.sub(r"!relative \$config_dir/", "", re.sub(r"!ENV \[SITE_URL, \"\"\]", '""', source)),
-                      encoding="utf-8")
+    written = re.sub(r"!ENV \[\w+, ([^\]]*)\]", r"\1", source)      # each variable's default
+    config.write_text(re.sub(r"!relative \$config_dir/", "", written), encoding="utf-8")
     start = time.perf_counter()
     build = run([VENV / "bin" / "zensical", "build", "--clean", "-f", config.name],
                 env={"PATH": f"{VENV / 'bin'}:/usr/bin:/bin", "HOME": str(Path.home()),
