@@ -11,7 +11,8 @@ from esm.train import TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, init_gpt2
 D = data()
 V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
 # The trained size, a short batch (2 windows of 8 tokens), float64. Gains, shifts and biases start
-# at 1 and 0; a small random nudge makes every array's gradient generic (no entry is special).
+# at 1 and 0, where a backward pass that forgot a gain or a bias would still be right; a small random
+# nudge of every parameter makes such a mistake show.
 model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, L, H)
 rng = np.random.default_rng(0)
 for a in param_arrays(model).values():
@@ -68,7 +69,7 @@ print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {l
                   moved, closed, atol=1e-12, eq="adamw"))
 g_all = np.concatenate([grads[k].ravel() for k in param_arrays(model)])
 share = float(np.mean(np.abs(g_all) >= 1e-5))          # |g| >= 1000 eps: the move is lr sign(g) to 0.1%
-print(glue("sign_share", share, ".1%"))
+print(glue("sign_share", share, ".1%"), glue("sign_tol", 1e-8 / 1e-5, ".1%"))      # eps / |g| at the threshold
 
 # Which entries have no gradient in this batch? Predicted without the backward pass: the rows of P
 # past the window length (the windows read positions 0..7 only), and every b_K, because adding the

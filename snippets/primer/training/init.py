@@ -43,14 +43,12 @@ lse = np.log(np.exp(Z).sum(-1))
 loss_x = float((lse - z_y).mean())
 second = float((math.log(V) + Z.mean(-1) - z_y + Z.var(-1) / 2).mean())
 loss0 = evaluate(model, D.val)
-var_z = float(Z.var(axis=-1).mean())
-print(glue("loss0", loss0, ".3f"), glue("logV", math.log(V), ".3f"), glue("sd_z", math.sqrt(var_z), ".3f"),
+print(glue("loss0", loss0, ".3f"), glue("logV", math.log(V), ".3f"),
       glue("excess", loss0 - math.log(V), ".4f"))
 print(check_close("initial loss on the validation windows = log |V|, within 0.05 nats", loss0, math.log(V), atol=0.05,
                   eq="init-loss"))
 print(check_close("loss of a batch = log|V| + mean(z) - z_y + Var(z)/2, the second-order expansion, within 0.001",
                   loss_x, second, atol=0.001, eq="init-loss"))
-print(glue("loss_x", loss_x, ".4f"), glue("second", second, ".4f"))
 
 # The same comparison on all the validation windows of the run's evaluation (those of esm.train.evaluate):
 # the excess of the loss over log|V| against its two terms, half the logits' variance and mean(z) - z_y.

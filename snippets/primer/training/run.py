@@ -28,7 +28,7 @@ bi = min(bis)
 final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
 margin = 0.05
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
-      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"), glue("margin", margin, ".2f"),
+      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
       glue("ppl_bi", math.exp(bi), ".1f"))
 
@@ -108,6 +108,8 @@ for step in (0, half, steps):
     words = re.findall(r"[A-Za-z]+", bpe_decode(sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=xi),
                                                 D.alphabet, D.merges))
     real[step] = sum(w in known for w in words) / len(words)
+val_half = float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2])      # the evaluation nearest the half-way step
+print(glue("val_half", val_half, ".2f"), glue("val_end", final_val, ".2f"))
 print(glue("xi", xi, ".1f"), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
       glue("real_end", real[steps], ".0%"))
 print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
