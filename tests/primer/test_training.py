@@ -102,6 +102,18 @@ def test_every_gradient_entry_matches_finite_differences():
         assert np.allclose(g[name], esm.numerical_grad(f, a.copy()), atol=1e-7), name
 
 
+def test_key_bias_has_no_gradient_and_does_not_change_the_loss():
+    # Adding one vector to every key shifts each query's scores by a constant, which softmax ignores.
+    m = _tiny()
+    x = np.array([[1, 4, 2, 9, 0], [5, 5, 7, 1, 10]])
+    y = np.array([[4, 2, 9, 0, 3], [5, 7, 1, 10, 2]])
+    loss, g = et.loss_and_grads(m, x, y)
+    for ell, p in enumerate(m["blocks"], start=1):
+        assert np.abs(g[f"block{ell}.b_K"]).max() < 1e-15
+        p["b_K"] += np.random.default_rng(ell).normal(size=p["b_K"].shape) * 3
+    assert abs(et.loss_and_grads(m, x, y)[0] - loss) < 1e-12
+    assert np.abs(g["block1.b_Q"]).max() > 1e-6          # the query bias does matter
+
 def test_loss_is_p9s_cross_entropy():
     m = _tiny()
     x = np.array([[1, 4, 2, 9, 0]])

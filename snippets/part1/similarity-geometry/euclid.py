@@ -55,7 +55,13 @@ print(check_true("... the Gram route in float32 misses it by more than half, and
                  f"exact {exact:.3e}, Gram route {gram32:.3e}, error {abs(gram32 - exact):.2e}, "
                  f"eps (|u|^2 + |v|^2) = {scale32:.2e}"))
 print(glue("dup_len", float(np.sqrt(sq32[0])), ".1f"), glue("dup_dist", np.sqrt(exact), ".5f"),
-      glue("dup_gram", gram32, ".1e"), glue("dup_scale", scale32, ".1e"), glue("dup_exact", exact, ".1e"))
+      glue("dup_gram", gram32, ".1e"), glue("dup_scale", scale32, ".1e"), glue("dup_exact", exact, ".1e"),
+      glue("eps32", float(np.finfo(np.float32).eps), ".1e"))
+# Clipped at 0, as libraries do, the Gram route reports distance 0: the two rows look identical,
+# though the float64 loop over their entries says they differ.
+print(check_true("clipped at 0, the Gram route's squared distance is 0, where the float64 loop finds a positive one",
+                 max(gram32, 0.0) == 0.0 and exact > 0, f"Gram route {gram32:.2e}, clipped {max(gram32, 0.0):g}; "
+                 f"loop {exact:.3e}"))
 
 # Without normalisation the two rankings can disagree.
 q = np.array([1.0, 0.0])
@@ -80,7 +86,5 @@ print(glue("eu_sq_unit", np.sum(diff_sq), ".2f"))
 print(glue("eu_q", q, "g"))
 print(glue("eu_far", far_same_dir, "g"))
 print(glue("eu_near", near_other_dir, "g"))
-print(glue("eu_cos_far", C[0], ".4f"))
-print(glue("eu_cos_near", C[1], ".4f"))
-print(glue("eu_dist_far", dist[0], ".4f"))
-print(glue("eu_dist_near", dist[1], ".4f"))
+print(glue("eu_cos_far", C[0], ".3f"))
+print(glue("eu_dist_near", dist[1], ".2f"))

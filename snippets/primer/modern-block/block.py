@@ -1,15 +1,20 @@
 """P12 The modern block: RMSNorm against layer norm, SwiGLU against the GELU MLP (formula and
-parameter count), RoPE inside causal attention, and one Llama-style block at the size of P11's model."""
+parameter count), RoPE inside causal attention, and one Llama-style block at d = 48, not P11's 64: the
+SwiGLU width that matches GPT-2's parameter count, 8d/3, is whole at 48 and not at 64."""
 import math
 
 import numpy as np
 
 from esm import (attention, block_shapes, causal_mask, check_close, check_equal, check_true, glue, layer_norm,
                  merge_heads, rope_rotate, shape_table, sigmoid, split_heads)
+from esm.train import TRAIN
 
 rng = np.random.default_rng(12)
 d, H, T = 48, 4, 10                                    # a width where 8d/3 is whole, 4 heads, a short window
 d_k = d // H
+print(check_true(f"8d/3 is whole at d = {d} and not at P11's d = {TRAIN['d']}", 8 * d % 3 == 0 and 8 * TRAIN["d"] % 3 != 0,
+                 f"8d mod 3: {8 * d % 3} at {d}, {8 * TRAIN['d'] % 3} at {TRAIN['d']}"))
+print(glue("d_mod", d), glue("d_p11", TRAIN["d"]))
 
 
 def rms_norm(X, g, eps=1e-6):
@@ -36,6 +41,9 @@ print(check_close("RMSNorm = g_i x_i / sqrt(mean of x^2 + eps), row by row in a 
 Xc = X - X.mean(-1, keepdims=True)
 print(check_close("on rows of mean 0, RMSNorm (gain 1) = layer norm (P6's esm.layer_norm)", rms_norm(Xc, 1.0, eps=1e-5),
                   layer_norm(X), atol=1e-12, eq="rmsnorm"))
+# Mean square = variance + mean^2, row by row: numpy's var and mean against a loop of squares.
+print(check_close("mean of x^2 = s^2 + mu^2 on every row (np.var + np.mean^2 against a loop over the entries)",
+                  X.var(-1) + X.mean(-1) ** 2, [math.fsum(v * v for v in x) / d for x in X], atol=1e-12, eq="rmsnorm"))
 gap = float(np.abs(rms_norm(X, 1.0, eps=1e-5) - layer_norm(X)).max())
 print(glue("rms_gap", gap, ".2f"), glue("row_mean", float(X.mean()), ".1f"))
 print(check_true("on the raw rows (mean about 0.7) they differ: RMSNorm does not subtract the mean", gap > 0.1,
@@ -76,6 +84,18 @@ def llama_block(X, p, positions):
 p = {f"W_{n}": rng.normal(size=(d, d)) * 0.1 for n in "QKVO"}
 p |= {"W_1": W_1, "W_3": W_3, "W_2": W_2, "g_1": np.ones(d), "g_2": np.ones(d)}
 Y = llama_block(X, p, np.arange(T))
+# R_t q_t: pair j of each head (coordinates 2j, 2j+1) turned by t omega_j, omega_j = 10000^(-2j/d_k),
+# by explicit 2x2 rotations in a loop, against esm.rope_rotate on the heads.
+Qh = split_heads(rms_norm(X, 1.0) @ p["W_Q"], H)
+R_loop = Qh.copy()
+for h in range(H):
+    for t in range(T):
+        for j in range(d_k // 2):
+            a = t * 10000.0 ** (-2 * j / d_k)
+            x0, x1 = Qh[h, t, 2 * j], Qh[h, t, 2 * j + 1]
+            R_loop[h, t, 2 * j], R_loop[h, t, 2 * j + 1] = math.cos(a) * x0 - math.sin(a) * x1, math.sin(a) * x0 + math.cos(a) * x1
+print(check_close("R_t q_t: each head's pair j turned by t 10000^(-2j/d_k), 2x2 rotations in a loop = rope_rotate",
+                  rope_rotate(Qh, np.arange(T)), R_loop, atol=1e-12))
 print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k, "f": f_swi}, [
     ("stream", "X", X, "T d", "no position rows added"),
     ("queries of one head, rotated", "R_t\\mathbf q_t", rope_rotate(split_heads(rms_norm(X, 1.0) @ p["W_Q"], H), np.arange(T))[0],

@@ -24,7 +24,7 @@ trace = {}
 Z = gpt_forward(inputs, model, trace=trace)
 loss = loss_of(Z)
 print(glue("T", T), glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
-      glue("ppl", math.exp(loss), ".1f"))
+      glue("ppl", math.exp(loss), ".1f"), glue("V_size", V))
 
 # The initial loss depends on the init scale. The tiny model draws its weights with std 0.3 (init_gpt's default);
 # redrawn with GPT-2's std 0.02 its logits barely spread, and the loss starts near log|V|. Independent route: the

@@ -41,7 +41,7 @@ line = "To be, or not to be: that is the question:"
 assert line in text                                       # a line of Hamlet, as the corpus has it
 ours = ["".join((list(alphabet) + [a + b for a, b in merges])[i]) for i in bpe_encode(line, alphabet, merges)]
 wp = wordpieces(line)
-print(glue("n_ours", len(ours)), glue("n_wp", len(wp)), glue("wp_ratio", minilm().tokenizer.get_vocab_size() / V, ".0f"))
+print(glue("n_ours", len(ours)), glue("n_wp", len(wp)))
 print(table(["tokenizer", "tokens", "the line in tokens"],
             [[f"BPE learned here ($\\lvert\\mathcal V\\rvert$ = {V})", len(ours), " ".join(shown(t) for t in ours)],
              [f"MiniLM's WordPiece ({minilm().tokenizer.get_vocab_size():,})", len(wp), " ".join(shown(t) for t in wp)]]))

@@ -1,12 +1,26 @@
-"""P11 exercise: a training loop that forgets to shift the targets, against the correct loop, for
-the same few steps from the same initialisation."""
+"""P11 exercises: the initial loss at a standard deviation between GPT-2's and P7's, predicted with a
+pencil and then measured; a training loop that forgets to shift the targets, against the correct
+loop, for the same few steps from the same initialisation."""
+import math
+
 import numpy as np
 
-from esm import check_less, glue
+from esm import check_close, check_less, glue
 from esm.train import (TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, evaluate, init_gpt2, loss_and_grads, lr_at,
                        param_arrays)
 
 D = data()
+# Exercise 1: std 0.1. Pencil: a logit sums d products of size ~1 (the normed state) and ~std (the
+# head), so Var(z) ~ d std^2 and the loss ~ log|V| + d std^2 / 2 ([init-loss]).
+mid = 0.1
+d = TRAIN["d"]
+pencil = math.log(VOCAB_SIZE) + d * mid ** 2 / 2
+measured = evaluate(init_gpt2(TRAIN["seed"], VOCAB_SIZE, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], std=mid), D.val)
+print(glue("mid", mid, ".1f"), glue("mid_sd", mid * math.sqrt(d), ".1f"), glue("mid_half_var", d * mid ** 2 / 2, ".2f"),
+      glue("mid_pencil", pencil, ".2f"), glue("mid_loss", measured, ".2f"))
+print(check_close(f"initial loss at std {mid}, measured on the validation windows = the pencil estimate "
+                  "log|V| + d std^2 / 2, within 0.05 nats", measured, pencil, atol=0.05, eq="init-loss"))
+
 T, B, n_steps = TRAIN["T"], TRAIN["batch"], 40
 results = {}
 for shift in (1, 0):

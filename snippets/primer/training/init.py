@@ -43,14 +43,26 @@ lse = np.log(np.exp(Z).sum(-1))
 loss_x = float((lse - z_y).mean())
 second = float((math.log(V) + Z.mean(-1) - z_y + Z.var(-1) / 2).mean())
 loss0 = evaluate(model, D.val)
-var_z = float(Z.var(axis=-1).mean())
-print(glue("loss0", loss0, ".3f"), glue("logV", math.log(V), ".3f"), glue("sd_z", math.sqrt(var_z), ".3f"),
+print(glue("loss0", loss0, ".3f"), glue("logV", math.log(V), ".3f"),
       glue("excess", loss0 - math.log(V), ".4f"))
 print(check_close("initial loss on the validation windows = log |V|, within 0.05 nats", loss0, math.log(V), atol=0.05,
                   eq="init-loss"))
 print(check_close("loss of a batch = log|V| + mean(z) - z_y + Var(z)/2, the second-order expansion, within 0.001",
                   loss_x, second, atol=0.001, eq="init-loss"))
-print(glue("loss_x", loss_x, ".4f"), glue("second", second, ".4f"))
+
+# The same comparison on all the validation windows of the run's evaluation (those of esm.train.evaluate):
+# the excess of the loss over log|V| against its two terms, half the logits' variance and mean(z) - z_y.
+n_win = TRAIN["eval_batches"] * TRAIN["batch"]
+starts = np.linspace(0, len(D.val) - T - 2, n_win).astype(int)
+xs, ys = np.stack([D.val[s:s + T] for s in starts]), np.stack([D.val[s + 1:s + T + 1] for s in starts])
+Zv = np.concatenate([forward(model, xs[i:i + 8]) for i in range(0, n_win, 8)])
+zv_y = np.take_along_axis(Zv, ys[..., None], -1)[..., 0]
+half_var, gap_mean = float(Zv.var(-1).mean() / 2), float((Zv.mean(-1) - zv_y).mean())
+print(check_close("loss on the validation windows - log|V| = (mean(z) - z_y) + Var(z)/2 averaged over them, "
+                  "the second-order expansion, within 0.001", loss0 - math.log(V), gap_mean + half_var, atol=0.001,
+                  eq="init-loss"))
+print(glue("half_var", half_var, ".4f"), glue("gap_mean", gap_mean, ".4f"), glue("n_win", n_win),
+      glue("expansion", math.log(V) + gap_mean + half_var, ".3f"))
 
 # P7's demonstration initialisation (every weight N(0, 0.3^2), gains 1 + N(0, 0.3^2)) at the same size.
 loud = init_gpt(TRAIN["seed"], V, T, d, L, H, scale=LOUD)

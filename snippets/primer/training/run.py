@@ -5,13 +5,16 @@ import re
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, figure, glue, gpt_forward, svg, table
+from esm import PALETTE, check_close, check_equal, check_less, figure, glue, gpt_forward, svg, table
 from esm.train import (TRAIN, VOCAB_SIZE, bigram_loss, bpe_decode, data, evaluate, sample_tokens, trained,
                        unigram_loss)
 
 D = data()
 V, steps = VOCAB_SIZE, TRAIN["steps"]
 half = steps // 2
+# The run is the page's one expensive computation: esm.train.trained keeps its result in the execution
+# cache's folder under a hash of everything that makes it (the training code, the tokens, the settings),
+# so that this block and the next share one run, and the execution cache reuses both blocks' output.
 model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=(0, half))
 snaps[steps] = model
 
@@ -25,9 +28,22 @@ bi = min(bis)
 final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
 margin = 0.05
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
-      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"), glue("margin", margin, ".2f"),
+      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
       glue("ppl_bi", math.exp(bi), ".1f"))
+
+# What the training loss measures: windows drawn uniformly from the training tokens, which are
+# Hamlet and then the first scenes of Macbeth; over the run the model reads each token about
+# steps * batch * T / len(train) times.
+piece_len = np.array([len(bpe_decode([t], D.alphabet, D.merges)) for t in range(V)])
+offsets = np.concatenate([[0], np.cumsum(piece_len[D.train])[:-1]])
+play_start = D.text.index("Macbeth\n\nACT I")
+hamlet_share = float(np.mean(offsets < play_start))
+seen = steps * TRAIN["batch"] * TRAIN["T"]
+print(check_equal("characters of the training tokens, summed piece by piece = the length of the decoded training text",
+                  int(piece_len[D.train].sum()), len(bpe_decode(D.train, D.alphabet, D.merges))))
+print(glue("hamlet_share", hamlet_share, ".0%"), glue("n_train", len(D.train), ","), glue("seen", seen, ","),
+      glue("passes", seen / len(D.train), ".1f"))
 
 # [bigram] by another route: counts in a dictionary, one log per validation token.
 counts, totals = {}, {}
@@ -92,6 +108,8 @@ for step in (0, half, steps):
     words = re.findall(r"[A-Za-z]+", bpe_decode(sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=xi),
                                                 D.alphabet, D.merges))
     real[step] = sum(w in known for w in words) / len(words)
+val_half = float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2])      # the evaluation nearest the half-way step
+print(glue("val_half", val_half, ".2f"), glue("val_end", final_val, ".2f"))
 print(glue("xi", xi, ".1f"), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
       glue("real_end", real[steps], ".0%"))
 print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
