@@ -10,15 +10,17 @@ from esm.train import TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, init_gpt2
 
 D = data()
 V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
-# The trained size, a short batch (2 windows of 8 tokens), float64. Gains, shifts and biases start
+# The trained size, a short batch (fd_B windows of fd_T tokens), float64. Gains, shifts and biases start
 # at 1 and 0; a small random nudge makes every array's gradient generic (no entry is special).
 model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, L, H)
 rng = np.random.default_rng(0)
 for a in param_arrays(model).values():
     a += rng.normal(size=a.shape) * 0.02
-x = np.stack([D.train[0:8], D.train[500:508]])
-y = np.stack([D.train[1:9], D.train[501:509]])
+fd_B, fd_T = 2, 8
+x = np.stack([D.train[s:s + fd_T] for s in (0, 500)])
+y = np.stack([D.train[s + 1:s + fd_T + 1] for s in (0, 500)])
 loss, grads = loss_and_grads(model, x, y)
+print(glue("fd_B", fd_B), glue("fd_T", fd_T))
 
 # [softmax-back] and the rest of backpropagation: 3 entries of every array, each moved by +-1e-6 in
 # the whole model, against the hand-written backward pass.
@@ -28,6 +30,8 @@ for name, a in param_arrays(model).items():
              for k in rng.choice(a.size, size=min(3, a.size), replace=False)]
     if name == "E":                                      # one row the batch reads, as well as random ones
         picks[0] = (int(x[0, 0]), 0)
+    if name == "P":                                      # rows fd_T and beyond are never read: gradient 0
+        picks[0] = (int(rng.integers(fd_T)), int(rng.integers(d)))
 
     def loss_at(v, a=a, picks=picks):
         old = [a[p] for p in picks]
@@ -43,6 +47,12 @@ for name, a in param_arrays(model).items():
     n_checked += len(picks)
 n_arrays = len(grads)
 print(glue("n_arrays", n_arrays), glue("n_fd", n_checked), glue("fd_err", worst, ".0e"))
+# b_K's picks test a zero: adding one vector b to every key adds q_t . b to every score of row t,
+# a constant within the row, which softmax ignores (shift invariance). So its gradient is 0 for
+# any weights and batch, and the finite differences above agree with that.
+bK = max(float(np.abs(grads[k]).max()) for k in grads if k.endswith("b_K"))
+print(check_close("gradient of every b_K = 0 by shift invariance (softmax ignores a constant added to a row of scores)",
+                  bK, 0.0, atol=1e-12))
 print(check_close(f"backpropagation = central differences through the whole model, {n_checked} entries of all "
                   f"{n_arrays} arrays (largest difference)", worst, 0.0, atol=1e-8, eq="softmax-back"))
 print(check_equal("every array has its gradient, of its own shape", all(grads[k].shape == a.shape for k, a in param_arrays(model).items()),
@@ -62,7 +72,8 @@ before = {k: a.copy() for k, a in param_arrays(model).items()}
 lr, wd = TRAIN["lr"], TRAIN["weight_decay"]
 adamw_step(param_arrays(model), grads, {}, lr, weight_decay=wd)
 moved = np.concatenate([(before[k] - a).ravel() for k, a in param_arrays(model).items()])
-closed = np.concatenate([(lr * (grads[k] / (np.abs(grads[k]) + 1e-8) + (wd * before[k] if a.ndim == 2 else 0))).ravel()
+eps = inspect.signature(adamw_step).parameters["eps"].default
+closed = np.concatenate([(lr * (grads[k] / (np.abs(grads[k]) + eps) + (wd * before[k] if a.ndim == 2 else 0))).ravel()
                          for k, a in param_arrays(model).items()])
 print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {len(moved):,} entries: no moments, no bias corrections",
                   moved, closed, atol=1e-12, eq="adamw"))
@@ -70,6 +81,6 @@ share = float(np.mean(np.abs(np.abs(moved - np.concatenate([(lr * wd * before[k]
                       for k, a in param_arrays(model).items()])) - lr) < lr * 1e-3))
 print(glue("sign_share", share, ".1%"))
 b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
-print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"))
+print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"), glue("adam_eps", eps, ".0e"))
 print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"), glue("wd", wd, ".1f"), glue("clip_at", TRAIN["clip"], ".1f"),
       glue("warmup", TRAIN["warmup"]), glue("batch", TRAIN["batch"]), glue("steps", TRAIN["steps"]))
