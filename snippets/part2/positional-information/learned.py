@@ -55,7 +55,7 @@ except IndexError as err:
     raised = type(err).__name__
 print(check_equal(f"position {T_max} has no row: indexing P[T_max] fails", raised, "IndexError"))
 
-# A hand-written fallback (no library default; nn.Embedding raises): clamp positions to the last row. Without a mask, attention then cannot tell
+# Clamp positions to the last row (JAX's default for x[ids] out of range, section 9.5; nn.Embedding raises instead). Without a mask, attention then cannot tell
 # the order of the tokens at positions T_max - 1 and beyond, while it still can before them.
 W_Q, W_K, W_V = (rng.normal(0, 1 / np.sqrt(d), (d, d)) for _ in range(3))
 long_ids = rng.integers(0, V, T_max + 4)

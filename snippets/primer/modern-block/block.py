@@ -60,7 +60,10 @@ print(check_close("SwiGLU = (SiLU(x W_1) * x W_3) W_2, hidden units one at a tim
                   atol=1e-10, eq="swiglu"))
 n_gelu, n_swi = 2 * d * f, sum(a.size for a in (W_1, W_3, W_2))
 print(glue("f_swi", f_swi), glue("n_gelu", n_gelu, ","), glue("n_swi", n_swi, ","))
-print(check_equal(f"SwiGLU of width f = {f_swi} (2/3 of 4d) has 3 d f weights (sizes of its arrays)",
+# The two counts below are bookkeeping: the arrays were made with these shapes, so summing their sizes
+# checks the formula's terms (three matrices of d x f; four d x d, three of SwiGLU, two gains), not a
+# measurement. The outside route is Llama 2 7B's published intermediate size, and 8.1's published total.
+print(check_equal(f"bookkeeping: SwiGLU of width f = {f_swi} (2/3 of 4d) has 3 d f weights (the sizes of the arrays made)",
                   n_swi, 3 * d * f_swi, eq="swiglu-count"))
 print(check_equal("... which is 8 d^2, the GELU MLP's", n_swi, n_gelu, eq="swiglu-count"))
 # Llama 2 7B's width: 2/3 of 4d rounded up to a multiple of 256 (the rule of its reference code).
@@ -109,7 +112,7 @@ Y_late = llama_block(np.vstack([X[:6], rng.normal(size=(T - 6, d))]), p, np.aran
 print(check_equal("causal: changing tokens 6..9 leaves rows 0..5 bit for bit unchanged", Y_late[:6], Y[:6]))
 n_block = sum(a.size for a in p.values())
 print(glue("n_block", n_block, ","), glue("n_gpt2_block", sum(math.prod(s) for s in block_shapes(d).values()), ","))
-print(check_equal("parameters of this block = 4 d^2 + 3 d f + 2 d (the per-block count of 8.1's Llama formula)", n_block,
+print(check_equal("bookkeeping: sizes of this block's arrays = 4 d^2 + 3 d f + 2 d (the per-block count of 8.1's Llama formula)", n_block,
                   4 * d * d + 3 * d * f_swi + 2 * d, eq="llama-block"))
 print(check_equal("GPT-2's block (12 d^2 + 13 d, P6's block_shapes) minus this one = 11 d: biases and shifts",
                   sum(math.prod(s) for s in block_shapes(d).values()) - n_block, 11 * d))

@@ -10,16 +10,18 @@ from esm.train import TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, init_gpt2
 
 D = data()
 V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
-# The trained size, a short batch (2 windows of 8 tokens), float64. Gains, shifts and biases start
+# The trained size, a short batch (fd_B windows of fd_T tokens), float64. Gains, shifts and biases start
 # at 1 and 0, where a backward pass that forgot a gain or a bias would still be right; a small random
 # nudge of every parameter makes such a mistake show.
 model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, L, H)
 rng = np.random.default_rng(0)
 for a in param_arrays(model).values():
     a += rng.normal(size=a.shape) * 0.02
-x = np.stack([D.train[0:8], D.train[500:508]])
-y = np.stack([D.train[1:9], D.train[501:509]])
+fd_B, fd_T = 2, 8
+x = np.stack([D.train[s:s + fd_T] for s in (0, 500)])
+y = np.stack([D.train[s + 1:s + fd_T + 1] for s in (0, 500)])
 loss, grads = loss_and_grads(model, x, y)
+print(glue("fd_B", fd_B), glue("fd_T", fd_T))
 
 # [softmax-back] and the rest of backpropagation: 3 entries of every array, each moved by +-1e-6 in
 # the whole model, against the hand-written backward pass.
@@ -29,6 +31,8 @@ for name, a in param_arrays(model).items():
              for k in rng.choice(a.size, size=min(3, a.size), replace=False)]
     if name == "E":                                      # one row the batch reads, as well as random ones
         picks[0] = (int(x[0, 0]), 0)
+    if name == "P":                                      # rows fd_T and beyond are never read: gradient 0
+        picks[0] = (int(rng.integers(fd_T)), int(rng.integers(d)))
 
     def loss_at(v, a=a, picks=picks):
         old = [a[p] for p in picks]
@@ -44,6 +48,7 @@ for name, a in param_arrays(model).items():
     n_checked += len(picks)
 n_arrays = len(grads)
 print(glue("n_arrays", n_arrays), glue("n_fd", n_checked), glue("fd_err", worst, ".0e"))
+# (b_K's picks test a zero: see the shift-invariance check below.)
 print(check_close(f"backpropagation = central differences through the whole model, {n_checked} entries of all "
                   f"{n_arrays} arrays (largest difference)", worst, 0.0, atol=1e-8, eq="softmax-back"))
 print(check_equal("every array has its gradient, of its own shape", all(grads[k].shape == a.shape for k, a in param_arrays(model).items()),
@@ -63,7 +68,8 @@ before = {k: a.copy() for k, a in param_arrays(model).items()}
 lr, wd = TRAIN["lr"], TRAIN["weight_decay"]
 adamw_step(param_arrays(model), grads, {}, lr, weight_decay=wd)
 moved = np.concatenate([(before[k] - a).ravel() for k, a in param_arrays(model).items()])
-closed = np.concatenate([(lr * (grads[k] / (np.abs(grads[k]) + 1e-8) + (wd * before[k] if a.ndim == 2 else 0))).ravel()
+eps = inspect.signature(adamw_step).parameters["eps"].default
+closed = np.concatenate([(lr * (grads[k] / (np.abs(grads[k]) + eps) + (wd * before[k] if a.ndim == 2 else 0))).ravel()
                          for k, a in param_arrays(model).items()])
 print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {len(moved):,} entries: no moments, no bias corrections",
                   moved, closed, atol=1e-12, eq="adamw"))
@@ -76,7 +82,7 @@ print(glue("sign_share", share, ".1%"), glue("sign_tol", 1e-8 / 1e-5, ".1%"))   
 # same vector b to every key adds q_t . b / sqrt(d_k) to all of query t's scores, a constant per row
 # that softmax ignores. (The backward pass gives b_K a sum of terms that cancel: 0 up to rounding,
 # below 1e-18 here, where every other gradient is above 1e-7.)
-T_b = x.shape[1]
+T_b = fd_T
 predicted = np.concatenate([(np.arange(a.size).reshape(a.shape) >= T_b * d).ravel() if k == "P"
                             else np.full(a.size, k.endswith(".b_K")) for k, a in param_arrays(model).items()])
 print(check_equal(f"entries with |gradient| < 1e-15 (0 up to rounding) = the rows of P past position {T_b - 1} and the b_K of every "
@@ -91,10 +97,10 @@ b_K[...] = kept
 print(check_close("moving block 1's b_K by a random vector of entries ~1 leaves the loss unchanged (full forward pass, "
                   "the closed form: a constant per row of scores)", loss_moved, loss_shift, atol=1e-12))
 n_small = int(np.sum((np.abs(g_all) >= 1e-15) & (np.abs(g_all) < 1e-5)))
-print(glue("n_p_rows", param_arrays(model)["P"].shape[0] - T_b), glue("T_b", T_b),
+print(glue("n_p_rows", param_arrays(model)["P"].shape[0] - T_b),
       glue("n_bK", sum(a.size for k, a in param_arrays(model).items() if k.endswith(".b_K"))),
       glue("n_small", n_small, ","), glue("n_entries", g_all.size, ","))
 b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
-print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"))
+print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"), glue("adam_eps", eps, ".0e"))
 print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"), glue("wd", wd, ".1f"), glue("clip_at", TRAIN["clip"], ".1f"),
       glue("warmup", TRAIN["warmup"]), glue("batch", TRAIN["batch"]), glue("steps", TRAIN["steps"]))
