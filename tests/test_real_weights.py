@@ -26,7 +26,7 @@ def test_minilm_checksum_is_the_upstream_file():
 
 
 def test_minilm_loader_refuses_a_changed_file(monkeypatch):
-    monkeypatch.setattr(esm, "MINILM_SHA256", "0" * 64)
+    monkeypatch.setattr(esm.weights, "MINILM_SHA256", "0" * 64)   # where minilm() reads it
     esm.minilm.cache_clear()
     try:
         with pytest.raises(esm.MissingData, match="sha256"):

@@ -132,8 +132,9 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.execution.on_page_content(html, page)
         html = self.learner.on_page_content(html, page, files)
         self.cite.on_page_content(page, config)
+        self.xref.register_headings(page, config)
         html = self.katex.on_page_content(html, page)
-        self.xref.on_page_content(page, config)
+        self.xref.register_equations(page, config)
         html = codeblocks.unwrap(html)
         return self.search.on_page_content(html, page)
 

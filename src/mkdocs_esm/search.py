@@ -9,7 +9,8 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
 - every ``<pre>``: demo and notebook code (the notebook's helper cell included) and printed
   output;
 - inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
-  measured details of a check line (its ``<code>``; the sentence stays).
+  check lines (a check restates, with its measured values, what the prose around it says: a
+  search finds the prose).
 
 Each such element is swapped for an empty placeholder in on_page_content and put back in
 on_post_page, so the pages served are unchanged (``Search.unhold`` puts them back in a copy
@@ -41,7 +42,7 @@ from .compat import material
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
 _OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
                   r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"')
-_CHECK_CODE = re.compile(r'(<div class="esm-check"[^>]*>(?:(?!</div>).)*?)(<code>.*?</code>)', re.S)
+_CHECK = re.compile(r'<div class="esm-check"[^>]*>(?:(?!</div>).)*</div>', re.S)
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 
@@ -109,7 +110,7 @@ class Search:
             held.append(fragment)
             return f'<esm-x n="{len(held) - 1}"></esm-x>'
 
-        html = _CHECK_CODE.sub(lambda m: m[1] + hold(m[2]), html)
+        html = _CHECK.sub(lambda m: hold(m[0]), html)
         out, pos = [], 0
         while (m := _OUT.search(html, pos)):
             tag = next(g for g in m.groups() if g)

@@ -41,7 +41,7 @@ from mkdocs.exceptions import PluginError
 log = logging.getLogger("mkdocs.plugins.esm.xref")
 
 #: A cross-reference in Markdown source: [text with #][label].
-REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9.-]*)\]")
+REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9._-]*)\]")
 _AUTOREF = re.compile(r'<autoref (?P<attrs>[^>]*?)identifier="(?P<label>[^"]+)"(?P<rest>[^>]*)>'
                       r"(?P<text>[^<]*#[^<]*)</autoref>")
 _NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
@@ -138,8 +138,10 @@ class Xref:
         if label != anchor:   # an anchor that is already a heading id needs no alias
             plugin.register_anchor(page, label, anchor, primary=True)
 
-    def on_page_content(self, page, config) -> None:
-        """Register the page's labels (after katex numbered its formulas)."""
+    def register_headings(self, page, config) -> None:
+        """Register the labels of the page's numbered headings, from their titles as the source
+        writes them (before katex renders the math of the table of contents, so that a heading
+        with math has the label source_labels gives it)."""
         plugin = config.plugins["autorefs"]
         src = page.file.src_uri
         kind = str(page.meta.get("xref_kind", "sec"))
@@ -159,6 +161,11 @@ class Xref:
                 if num != f"{top}.{count}":
                     raise PluginError(f"{src}: heading '{title}' should be numbered {top}.{count}")
             self._register(page, heading_label(kind, m["title"]), num, item.id, plugin)
+
+    def register_equations(self, page, config) -> None:
+        """Register the page's equation labels (after katex numbered its formulas)."""
+        plugin = config.plugins["autorefs"]
+        src = page.file.src_uri
         for name, number in self.state.page(src).equations.items():
             self._register(page, eq_label(src, name), number, f"eq-{name}", plugin)
 

@@ -37,7 +37,7 @@ margin = 0.05
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
       glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
-      glue("ppl_bi", math.exp(bi), ".1f"), glue("n_win", len(starts)), glue("T_win", TRAIN["T"]),
+      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]),
       glue("n_scored", y.size, ","))
 
 # What the training loss measures: windows drawn uniformly from the training tokens, which are
