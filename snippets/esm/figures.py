@@ -10,8 +10,6 @@ import io
 import numpy as np
 import re
 
-from .tables import table
-
 __all__ = ['PALETTE', 'figure', 'svg']
 
 # ---------------------------------------------------------------------------------------------

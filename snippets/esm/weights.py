@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import json
 import numpy as np
 from collections.abc import Mapping
 from pathlib import Path

@@ -48,12 +48,10 @@ from __future__ import annotations
 import ast
 import copy
 import html as htmllib
-import importlib.util
 import logging
 import os
 import re
 import shutil
-import sys
 import tempfile
 import threading
 from pathlib import Path
