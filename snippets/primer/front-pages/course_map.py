@@ -64,8 +64,7 @@ rows.append(("**[Theory notebook](notebook/theory.py)**",
              "run and change the code yourself"))
 print(table(("", "pages", "what you compute"), rows))
 
-print(glue("n_parts", words(len(parts))), glue("n_chapters", words(len(chapters))),
-      glue("n_nb_demos", len(demos)))
+print(glue("n_parts", words(len(parts))), glue("n_chapters", words(len(chapters))))
 print(check_equal("the primer's chapters are numbered P1, P2, ... in navigation order (their eq_prefix)",
                   [title(p).split()[0] for p in chapters], [f"P{k}" for k in range(1, len(chapters) + 1)]))
 print(check_equal("the notebook's demos are numbered 1, 2, ... without a gap",
