@@ -1,7 +1,8 @@
 # %% [markdown]
 # # Theory notebook
 #
-# One small computation per topic of the lesson, from token ids to positions and diagnostics.
+# Small computations on topics of Parts 1 to 3, one demo each, from token ids to positions and
+# diagnostics (not every section has one, and the transformer primer has none).
 # Each demo states one claim, computes it twice by independent routes (a loop, a closed form,
 # finite differences, a published value) and prints one `PASS` line per check; a check that
 # fails raises, so a wrong claim stops the notebook and the site's build. Figures are drawn
