@@ -1,7 +1,8 @@
 # %% [markdown]
 # # Theory notebook
 #
-# One small computation per topic of the lesson, from token ids to positions and diagnostics.
+# Small computations on topics of Parts 1 to 3, one demo each, from token ids to positions and
+# diagnostics (not every section has one, and the transformer primer has none).
 # Each demo states one claim, computes it twice by independent routes (a loop, a closed form,
 # finite differences, a published value) and prints one `PASS` line per check; a check that
 # fails raises, so a wrong claim stops the notebook and the site's build. Figures are drawn
@@ -731,9 +732,9 @@ print(check_true("the row keeps its direction: cos >= sqrt(1 - r^2) from the kap
 #
 # The second formula sets the tolerance of each check: the mean of `N_PAIRS` squared cosines
 # must lie within four standard errors of $1/d$. Over the published run, $\sqrt d$ times the
-# standard deviation of the cosine is {{ex15_scaled}} for $d$ in {{ex15_dims}}; the share of
-# pairs with $\lvert\cos\theta\rvert>{{ex15_thr}}$ falls from {{ex15_wide_lo}} at $d={{ex15_dmin}}$ to
-# {{ex15_wide_hi}} at $d={{ex15_dmax}}$.
+# standard deviation of the cosine stays close to 1 for every $d$ in {{ex15_dims}} (printed
+# below). The share of pairs with $\lvert\cos\theta\rvert>{{ex15_thr}}$ falls from
+# {{ex15_wide_lo}} at $d={{ex15_dmin}}$ to {{ex15_wide_hi}} at $d={{ex15_dmax}}$.
 
 # %%
 rng = np.random.default_rng(SEED + 15)
@@ -750,6 +751,7 @@ for d in DIMS:
     sds.append(float(np.std(cos_ab)))
     wide.append(float(np.mean(np.abs(cos_ab) > WIDE)))
 scaled = [s * math.sqrt(d) for s, d in zip(sds, DIMS)]
+print("sqrt(d) x sd of the cosine:", ", ".join(f"{v:.2f} (d = {d})" for v, d in zip(scaled, DIMS)))
 print(glue("ex15_thr", WIDE, "g"), glue("ex15_scaled", scaled, ".2f"), glue("ex15_dims", list(DIMS)), glue("ex15_dmin", DIMS[0]),
       glue("ex15_dmax", DIMS[-1]), glue("ex15_wide_lo", wide[0], ".0%"), glue("ex15_wide_hi", wide[-1], ".1%"), sep="")
 
@@ -783,8 +785,8 @@ show(fig, alt="Log-log plot of the standard deviation of the cosine of random pa
 # $\log T-\mathcal H$ settles at $\sigma_S^2/(2\tau^2)$ ($\sigma_S^2={{ex16_sigma2}}$ in the published
 # run), and settles later at lower temperature (the finite-$T$ error is of order
 # $(e^{\sigma_S^2/\tau^2}-1)/T$).
-# At $T={{ex16_T}}$ the measured gaps are {{ex16_gaps}} against the predicted {{ex16_pred}} for
-# $\tau$ in {{ex16_taus}}.
+# At $T={{ex16_T}}$ the measured gap matches $\sigma_S^2/(2\tau^2)$ at every $\tau$ in
+# {{ex16_taus}}, within the tolerance of the checks under the cell.
 
 # %%
 rng = np.random.default_rng(SEED + 16)
@@ -854,12 +856,10 @@ show(fig, alt="Gap between log T and the attention entropy against the number of
 # the score is $\lVert\mathbf q\rVert^2$ at offset 0 and smaller in magnitude at every other
 # offset: the sine terms cancel, so the score is $\sum_j(q_{2j}^2+q_{2j+1}^2)\cos\big((s-t)\omega_j\big)$,
 # every $\lvert\cos\rvert\le1$, and for pair 0 ($\omega_0=1$) $\lvert\cos(s-t)\rvert<1$ at every
-# integer offset $s-t\ne0$, since no such integer is a multiple of $\pi$. It does not
-# fall steadily with the offset: its largest magnitude over offsets {{ex17_windows}} is
-# {{ex17_envelope}} in the published run.
+# integer offset $s-t\ne0$, since no such integer is a multiple of $\pi$. It need not fall
+# steadily with the offset, as the profile of the figure below shows.
 # The long-range decay that RoFormer describes ([Su et al., 2021b](../../references/#ref-su2021roformer)) is the decay of an upper bound
-# on such sums, not of every profile. At offsets 0, {{ex17_offsets}} the score is
-# {{ex17_profile}}.
+# on such sums, not of every profile.
 
 # %%
 rng = np.random.default_rng(SEED + 17)
@@ -881,16 +881,12 @@ print(check_close(f"all {len(pos)}^2 RoPE scores equal the closed form in s - t"
                   eq="rope-offset"))
 spread = max(float(np.ptp(np.diagonal(S17, k))) for k in range(-len(pos) + 1, len(pos)))
 self_profile = [offset_score(q17, q17, o) for o in range(len(pos))]
-shown = [1, 4, 16, 64]
 print(check_less("q = k: offset 0 scores more than any other offset", max(abs(x) for x in self_profile[1:]),
                  self_profile[0], names=("max |score|, offset > 0", "|q|^2")))
 edges = [1, 8, 16, 32, 64, 128]
 windows = [(a, min(b, len(pos))) for a, b in zip(edges, edges[1:]) if a < len(pos)]
 envelope = [max(abs(x) for x in self_profile[a:b]) for a, b in windows]
-print(glue("ex17_toeplitz", spread, ".1e"), glue("ex17_offsets", shown),
-      glue("ex17_profile", [self_profile[0]] + [self_profile[o] for o in shown], ".1f"),
-      glue("ex17_windows", ", ".join(f"{a}-{b - 1}" for a, b in windows)),
-      glue("ex17_envelope", envelope, ".1f"), sep="")
+print(glue("ex17_toeplitz", spread, ".1e"), sep="")
 
 fig, ax = figure(size=(5.6, 2.8))
 ax.plot(pos, self_profile, color=PALETTE[0])
@@ -920,9 +916,9 @@ show(fig, alt="RoPE score of a vector with itself against the offset between pos
 # Smaller groups have smaller scales (a group's maximum is smaller), so smaller errors, at the
 # price of more scales to store: with a 16-bit scale a code costs $\text{BITS}+16/n_{\text{grp}}$ bits. On a
 # {{ex18_rows}} $\times$ {{ex18_d}} table at {{ex18_bits}} bits, the root-mean-square error grows
-# from {{ex18_rms_lo}} at $n_{\text{grp}}={{ex18_gmin}}$ ({{ex18_cost_lo}} bits per entry) to {{ex18_rms_hi}} at
-# $n_{\text{grp}}={{ex18_gmax}}$ ({{ex18_cost_hi}} bits per entry); the uniform model predicts every
-# group size's mean square error to within {{ex18_model}}.
+# from {{ex18_rms_lo}} at $n_{\text{grp}}={{ex18_gmin}}$ to {{ex18_rms_hi}} at $n_{\text{grp}}={{ex18_gmax}}$, while
+# the cost per entry falls towards {{ex18_bits}} bits (both printed below). The uniform model
+# predicts every group size's mean square error to within {{ex18_model}}.
 
 # %%
 rng = np.random.default_rng(SEED + 18)
@@ -944,6 +940,8 @@ for g in GROUP_SIZES:
     print(check_close(f"n_grp = {g}: the mean square error matches the uniform rounding model",
                       mse / predicted, 1.0, atol=tol))
     rms.append(math.sqrt(mse)); cost.append(BITS + 16 / g); model_gap.append(abs(mse / predicted - 1))
+for g, c, r in zip(GROUP_SIZES, cost, rms):
+    print(f"n_grp = {g}: {c:.2f} bits per entry, root-mean-square error {r:.4f}")
 print(glue("ex18_rows", QUANT_ROWS), glue("ex18_d", QUANT_D), glue("ex18_bits", BITS),
       glue("ex18_rms_lo", rms[0], ".4f"), glue("ex18_rms_hi", rms[-1], ".4f"),
       glue("ex18_gmin", GROUP_SIZES[0]), glue("ex18_gmax", GROUP_SIZES[-1]),

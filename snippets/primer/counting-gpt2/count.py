@@ -49,9 +49,9 @@ print(table(("component", "formula", "parameters", "share"),
 
 print(glue("V", V, ","), glue("T_max", T_max, ","), glue("d", d), glue("L", L), glue("H", H), glue("total", total, ","))
 print(glue("n_blocks", L * (12 * d * d + 13 * d), ","), glue("n_tables", V * d + T_max * d, ","),
-      glue("tok_share", V * d / total, ".1%"), glue("ffn_share", closed["feed-forward"] / total, ".1%"),
-      glue("attn_share", closed["attention"] / total, ".1%"),
-      glue("rest_share", (T_max * d + L * 4 * d + 2 * d) / total, ".1%"))
+      glue("tok_share", V * d / total, ".0%"), glue("ffn_share", closed["feed-forward"] / total, ".0%"),
+      glue("attn_share", closed["attention"] / total, ".0%"),
+      glue("rest_share", (T_max * d + L * 4 * d + 2 * d) / total, ".0%"))
 
 # Untying the head: one more d x V matrix (GPT-2's head has no bias).
 untied = total + d * V

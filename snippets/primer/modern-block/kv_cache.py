@@ -66,7 +66,8 @@ print(check_equal(f"memory held by the cache after {T} tokens, measured by the a
 print(glue("kv_T", T), glue("kv_bytes16", held16, ","), glue("kv_err16", worst16, ".0e"))
 
 # Published configurations: L, d, the context length, heads of keys and values = heads (both use
-# multi-head attention); parameter totals as 8.1 counts them block by block.
+# multi-head attention); parameter totals as P8 (GPT-2) and section 8.1 (Llama 2) count them. Sizes in
+# decimal units, as the notation page fixes: 1 kB = 10^3, 1 MB = 10^6, 1 GB = 10^9 bytes.
 MODELS = {"GPT-2 small": dict(L=12, d=768, T=1024, params=124_439_808),
           "Llama 2 7B": dict(L=32, d=4096, T=4096, params=6_738_415_616)}
 b = 2                                                 # bytes per number in 16-bit floats
@@ -75,14 +76,14 @@ for name, c in MODELS.items():
     cache = 2 * c["L"] * c["T"] * c["d"] * b
     weights = c["params"] * b
     out[name] = (cache, weights)
-    rows.append([name, c["L"], f"{c['d']:,}", f"{c['T']:,}", f"{cache / 2**20:,.0f} MiB", f"{weights / 2**20:,.0f} MiB",
+    rows.append([name, c["L"], f"{c['d']:,}", f"{c['T']:,}", f"{cache / 1e6:,.0f} MB", f"{weights / 1e6:,.0f} MB",
                  f"{cache / weights:.0%}"])
 print(table(["model", "$L$", "$d$", "context $T$", "KV cache, one sequence", "weights", "cache / weights"], rows))
 g_cache, g_w = out["GPT-2 small"]
 l_cache, l_w = out["Llama 2 7B"]
-print(glue("kv_gpt2", g_cache / 2**20, ",.0f"), glue("w_gpt2", g_w / 2**20, ",.0f"), glue("kv_llama", l_cache / 2**30, ".0f"),
-      glue("w_llama", l_w / 2**30, ".1f"), glue("kv_share_llama", l_cache / l_w, ".0%"),
+print(glue("kv_gpt2", g_cache / 1e6, ",.0f"), glue("w_gpt2", g_w / 1e6, ",.0f"), glue("kv_llama", l_cache / 1e9, ".1f"),
+      glue("w_llama", l_w / 1e9, ".1f"), glue("kv_share_llama", l_cache / l_w, ".0%"),
       glue("batch_even", int(np.ceil(l_w / l_cache))))
 per_token = 2 * MODELS["Llama 2 7B"]["L"] * MODELS["Llama 2 7B"]["d"] * b     # bytes per token: formula, no check
-print(glue("per_token_kib", per_token / 1024, ".0f"), glue("T_llama", MODELS["Llama 2 7B"]["T"], ","),
+print(glue("per_token_kb", per_token / 1e3, ".0f"), glue("T_llama", MODELS["Llama 2 7B"]["T"], ","),
       glue("T_gpt2", MODELS["GPT-2 small"]["T"], ","))

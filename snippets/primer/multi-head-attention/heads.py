@@ -31,14 +31,14 @@ A = attention(split_heads(P @ W_Q_hand, H), split_heads(P @ W_K_hand, H), split_
 print(shape_table({"T": T, "d": T, "H": H, "Hd_k": H * d_k}, [
     ("inputs (one-hot positions)", "X", P, "T d", "hand-set"),
     ("query weights, 4 heads", "W_Q", W_Q_hand, "d Hd_k", "hand-set, one block per head"),
-    ("attention weights", "A^{(1..H)}", A, "H T T", "one pattern per head"),
+    ("attention weights", "A^{(0..H-1)}", A, "H T T", "one pattern per head"),
 ]))
-print(check_equal("head 1 puts its largest weight on the previous token (queries 1..5)",
+print(check_equal("head 0 puts its largest weight on the previous token (queries 1..5)",
                   A[0, 1:].argmax(axis=1), np.arange(T - 1)))
-print(check_equal("head 2 puts its largest weight on the query's own position (every query)",
+print(check_equal("head 1 puts its largest weight on the query's own position (every query)",
                   A[1].argmax(axis=1), np.arange(T)))
-print(check_equal("head 3 puts its largest weight on token 0 for every query", A[2].argmax(axis=1), np.zeros(T, dtype=int)))
-print(check_close("head 4 (zero query) spreads evenly: row i is 1/(i+1) on keys 0..i", A[3],
+print(check_equal("head 2 puts its largest weight on token 0 for every query", A[2].argmax(axis=1), np.zeros(T, dtype=int)))
+print(check_close("head 3 (zero query) spreads evenly: row i is 1/(i+1) on keys 0..i", A[3],
                   np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None], atol=1e-12))
 
 fig, axes = figure(1, 4, size=(7.6, 2.3))

@@ -32,32 +32,32 @@ print(check_equal("the inline split and merge are esm.split_heads and esm.merge_
 print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
     ("inputs", "X", X, "T d", "one row per token"),
     ("query weights, all heads", "W_Q", W_Q, "d d", "columns of head $h$: $W_Q^{(h)}$"),
-    ("queries of all heads", "Q^{(1..H)}", Qh, "H T d_k", "$Q^{(h)}=XW_Q^{(h)}$"),
-    ("attention weights", "A^{(1..H)}", A, "H T T", "one $T\\times T$ pattern per head"),
-    ("head outputs", "\\text{head}_{1..H}", heads, "H T d_k", "each head mixes its own values"),
-    ("concatenation", "[\\text{head}_1,\\dots,\\text{head}_H]", concat, "T d", "heads side by side"),
+    ("queries of all heads", "Q^{(0..H-1)}", Qh, "H T d_k", "$Q^{(h)}=XW_Q^{(h)}$"),
+    ("attention weights", "A^{(0..H-1)}", A, "H T T", "one $T\\times T$ pattern per head"),
+    ("head outputs", "\\text{head}_{0..H-1}", heads, "H T d_k", "each head mixes its own values"),
+    ("concatenation", "[\\text{head}_0,\\dots,\\text{head}_{H-1}]", concat, "T d", "heads side by side"),
     ("output projection", "W_O", W_O, "d d", "mixes the heads"),
     ("output", "\\operatorname{MHA}(X)", out, "T d", "same shape as the input"),
 ]))
 
 loop_q = np.stack([X @ W_Q[:, h * d_k:(h + 1) * d_k] for h in range(H)])
-print(check_close("head h's queries are X times columns (h-1) d_k .. h d_k - 1 of W_Q, h = 1..12 (loop over heads)", Qh, loop_q,
+print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 of W_Q, h = 0..11 (loop over heads)", Qh, loop_q,
                   eq="split", atol=1e-12))
 loop_heads = [attention(X @ W_Q[:, c], X @ W_K[:, c], X @ W_V[:, c], mask)[0]
               for c in (slice(h * d_k, (h + 1) * d_k) for h in range(H))]
-print(check_close("each head is an ordinary attention on its own projections (head 8 computed alone)", heads[7],
+print(check_close("each head is an ordinary attention on its own projections (head 7 computed alone)", heads[7],
                   loop_heads[7], eq="head", atol=1e-12))
 print(check_close("concatenate then project: np.concatenate of the 12 heads times W_O", out,
                   np.concatenate(loop_heads, axis=1) @ W_O, eq="multihead", atol=1e-10))
 print(check_close("the helper esm.multi_head_attention gives the same output", multi_head_attention(X, W_Q, W_K, W_V, W_O, H,
                   mask), out, atol=1e-10))
 
-# Heads split the projections, not the embedding: head 1 reads every input coordinate.
+# Heads split the projections, not the embedding: head 0 reads every input coordinate.
 X2 = X.copy()
 X2[:, 700] += 1.0                                   # a coordinate far outside 'columns 0..63'
 moved = float(np.abs(attention(split_heads(X2 @ W_Q, H), split_heads(X2 @ W_K, H), split_heads(X2 @ W_V, H),
                                mask)[0][0] - heads[0]).max())
-print(check_true("changing input coordinate 700 changes the output of head 1 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
+print(check_true("changing input coordinate 700 changes the output of head 0 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
 print(glue("moved", moved, ".2f"), glue("n_mha", 4 * d * d + 4 * d, ","))
 
 # Parameters do not depend on the number of heads: count the per-head arrays for each H.

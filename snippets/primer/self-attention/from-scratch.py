@@ -53,14 +53,14 @@ print(check_equal("no weight on future keys: entries above the diagonal", A[np.t
                   np.zeros(T * (T - 1) // 2)))
 print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
 
-# 'bank': the same input row in two different contexts gets two different outputs.
+# Context: the same input row in two different contexts gets two different outputs.
 Y = X.copy()
 Y[:3] = rng.normal(size=(3, d))                     # change the context before position 3 only
 Z2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
 # Token 3 keeps its input row: Y is a copy of X with rows 0..2 redrawn (so Y[3] is X[3] by construction).
 gap = float(np.linalg.norm(Z2[3] - Z[3]))
 print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|z_3 - z_3'| = {gap:.3f} > 0.1"))
-print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("bank_gap", gap, ".2f"))
+print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("context_gap", gap, ".2f"))
 
 # Order without positions: no mask, attention is permutation-equivariant (chapter P2); with the causal
 # mask it is not, because each query sees a different prefix. (The rows of X here carry no positions.)

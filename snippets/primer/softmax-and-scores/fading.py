@@ -29,7 +29,8 @@ w_grid = math.exp(2) * Tgrid / (math.exp(2) * Tgrid + Tgrid - 1)
 print(check_true("for T = 10 .. 100,000 it decreases and stays in [limit, value at 10]",
                  bool(np.all(np.diff(w_grid) < 0) and w_grid.min() > limit and w_grid.max() <= at10),
                  f"range {w_grid.min():.4f} .. {w_grid.max():.4f}, limit {limit:.4f}"))
-print(glue("Ts", Ts), glue("delta", delta, ".0f"), glue("w_fixed", closed, ".3f"), glue("w_grow", grow, ".3f"),
+print(glue("Ts", Ts), glue("delta", delta, ".0f"), glue("w_fixed", closed, ".3f"),
+      glue("w_fixed_first", closed[0], ".2f"), glue("w_fixed_last", closed[-1], ".3f"), glue("T_last", Ts[-1], ","), glue("w_grow", grow, ".3f"),
       glue("w_limit", limit, ".3f"), glue("w_at10", at10, ".3f"), glue("w_at2", math.exp(2) * 2 / (math.exp(2) * 2 + 1), ".3f"))
 rng = np.random.default_rng(6)
 rand = [float(softmax(rng.normal(size=(200, T)), axis=1).max(axis=1).mean()) for T in Ts]

@@ -16,7 +16,8 @@ rows = [(f"{t:g}", *[f"{v:.3f}" for v in softmax(s, temperature=t)], f"{entropy(
         for t in taus]
 print(table(("$\\tau$", "key 0 (score 2)", "key 1 (score 4)", "key 2 (score 1)", "entropy (nats)"), rows))
 for name, t in (("half", 0.5), ("one", 1.0), ("two", 2.0)):
-    print(glue(f"tau_{name}", t, "g"), glue(f"w_{name}", softmax(s, temperature=t), ".3f"))
+    print(glue(f"tau_{name}", t, "g"), glue(f"w_{name}", softmax(s, temperature=t), ".3f"),
+          glue(f"top_{name}", float(softmax(s, temperature=t).max()), ".2f"))
 print(glue("log3", float(np.log(3)), ".4f"))
 print(check_close("tau = 0.5 is the same as doubling the scores", softmax(s, temperature=0.5), softmax(2 * s),
                   eq="temperature", atol=1e-12))

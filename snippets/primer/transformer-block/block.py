@@ -52,6 +52,14 @@ def ln_row(x, g, b):
 
 ln_loop = np.array([ln_row(list(X[t]), p["g_1"], p["beta_1"]) for t in range(T)])
 print(check_close("layer norm, vectorised vs row by row with Python sums", N1, ln_loop, eq="layer-norm", atol=1e-12))
+# By hand: the row (0, 0, 4, 4) has mean 2 and variance (4 + 4 + 4 + 4) / 4 = 4, so without a gain, a
+# shift or eps it becomes (x - 2) / 2 = (-1, -1, 1, 1).
+x_hand = np.array([0.0, 0.0, 4.0, 4.0])
+print(check_close("by hand: LN(0, 0, 4, 4) = (x - 2) / 2 = (-1, -1, 1, 1) (gamma = 1, beta = 0, eps = 0)",
+                  layer_norm(x_hand, eps=0.0), np.array([-1.0, -1.0, 1.0, 1.0]), atol=1e-15))
+print(check_close("with GPT-2's eps = 1e-5 it is (x - 2) / sqrt(4 + eps)", layer_norm(x_hand),
+                  (x_hand - 2.0) / math.sqrt(4.0 + 1e-5), atol=1e-15))
+print(glue("ln_hand", [int(v) for v in layer_norm(x_hand, eps=0.0)]))
 ffn_loop = np.array([gelu(N2[t] @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"] for t in range(T)])
 print(check_close("the feed-forward acts on each token separately (loop over tokens)", ffn, ffn_loop, eq="ffn", atol=1e-12))
 

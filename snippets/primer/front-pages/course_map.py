@@ -1,0 +1,76 @@
+"""Home: the map of the course, read from mkdocs.yml's navigation and the pages themselves, so that
+no count or title on the home page can go stale."""
+import re
+from pathlib import Path
+
+import yaml
+
+from esm import check_equal, check_true, glue, table, weights
+
+root = Path.cwd()
+while not (root / "mkdocs.yml").exists():            # the project's root, wherever this runs from
+    root = root.parent
+docs, snippets = root / "docs", root / "snippets"
+
+
+class _Loader(yaml.SafeLoader):                     # mkdocs.yml's !ENV and !relative tags: not needed here
+    pass
+
+
+_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+nav = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+
+
+def words(n):
+    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else f"{n:,}"
+
+
+def title(page):
+    """A page's title as its first heading writes it; a primer chapter is prefixed by its number."""
+    text = (docs / page).read_text(encoding="utf-8")
+    number = re.search(r"^eq_prefix:\s*(\S+)", text, re.M)
+    heading = re.search(r"^# (.+)$", text, re.M)[1].strip()
+    return f"{number[1]} {heading.split(':')[0]}" if number else heading
+
+
+# What a reader computes in each section of the navigation (the only hand-written column).
+WHAT = {
+    "Part 1": "lookups, one-hot products, table sizes, dot products, cosines, distances, nearest neighbours",
+    "Part 2": "analogies, probes, anisotropy, whitening, loss gradients, skip-gram, GloVe, sinusoids, RoPE, ALiBi",
+    "Part 3": "queries, keys and values, attention as a soft lookup, PCA, retrieval, parameter counts, int8, "
+              "dashboards, migrations",
+    "Transformer primer": "the whole model assembled from the ideas of Parts 1 to 3: the block, GPT-2 small's count, "
+                          "the loss, decoding, one training run, the modern block",
+}
+sections = [(name, pages) for item in nav for name, pages in item.items() if isinstance(pages, list)]
+rows, n_pages = [], 0
+for name, pages in sections:
+    what = [text for key, text in WHAT.items() if name.startswith(key)]
+    assert what, f"the navigation has a section '{name}' that the home page's map does not describe (WHAT)"
+    links = ", ".join(f"[{title(p)}]({p})" for p in pages)
+    rows.append((f"**{name}**", links, what[0]))
+    n_pages += len(pages)
+chapters = [p for p in dict(sections)["Transformer primer"] if re.search(r"^eq_prefix:", (docs / p).read_text(), re.M)]
+parts = [name for name, _ in sections if name.startswith("Part")]
+
+# The theory notebook: its demos are its numbered headings; "Exploration" marks the free ones.
+notebook = (docs / "notebook" / "theory.py").read_text(encoding="utf-8")
+demos = re.findall(r"^# ## (\d+)\. (.*)$", notebook, re.M)
+explorations = [t for _, t in demos if t.startswith("Exploration")]
+rows.append(("**[Theory notebook](notebook/theory.py)**",
+             f"{len(demos)} demos in one notebook, downloadable as `.ipynb`: {len(demos) - len(explorations)} "
+             f"that recompute results of Parts 1 to 3 and {len(explorations)} explorations",
+             "run and change the code yourself"))
+print(table(("", "pages", "what you compute"), rows))
+
+print(glue("n_parts", words(len(parts))), glue("n_chapters", words(len(chapters))))
+print(check_equal("the primer's chapters are numbered P1, P2, ... in navigation order (their eq_prefix)",
+                  [title(p).split()[0] for p in chapters], [f"P{k}" for k in range(1, len(chapters) + 1)]))
+print(check_equal("the notebook's demos are numbered 1, 2, ... without a gap",
+                  [int(n) for n, _ in demos], list(range(1, len(demos) + 1))))
+on_disk = sorted(p.relative_to(docs).as_posix() for folder in ("part1", "part2", "part3", "primer")
+                 for p in (docs / folder).glob("*.md"))
+linked = sorted(re.findall(r"\]\(([^)]+\.md)\)", "".join(r[1] for r in rows)))
+print(check_true("the map links every page file of docs/part1-3 and docs/primer once (the files on disk)",
+                 linked == on_disk, f"{len(linked)} links, {len(on_disk)} page files"))
