@@ -27,7 +27,7 @@ print(check_close("by hand: M_1 PE_t = PE_(t+1) for t = 0..3 (integer arithmetic
 dots_toy = [int(by_hand[0] @ by_hand[kk]) for kk in range(4)]
 print(check_close("by hand: PE_0 . PE_k = cos(k pi/2) for k = 0..3", dots_toy,
                   [math.cos(kk * w_toy) for kk in range(4)], atol=1e-12, eq="pe-dot"))
-print(glue("pe_toy", ", ".join(f"({a}, {b})" for a, b in by_hand[:4])), glue("M1_toy", f"$M_1={tex(M1_toy)}$"),
+print(glue("pe_toy", ", ".join(f"$({a},{b})$" for a, b in by_hand[:3]) + " and $({},{})$".format(*by_hand[3])), glue("M1_toy", f"$M_1={tex(M1_toy)}$"),
       glue("dots_toy", dots_toy))
 
 T, d, k, t_far = 64, 32, 5, 5000
