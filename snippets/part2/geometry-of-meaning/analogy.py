@@ -53,8 +53,7 @@ queen_rank = ranked.index("queen") + 1
 print(check_true("queen only comes third when the inputs compete", queen_rank == 3,
                  f"ranking {ranked[:4]}; cos(target, king) = {scores[c]:.3f}, "
                  f"cos(target, woman) = {scores[a_star]:.3f}, cos(target, queen) = {scores[idx['queen']]:.3f}"))
-print(glue("cos_king", scores[c], ".3f"), glue("cos_woman", scores[a_star], ".3f"),
-      glue("cos_queen", scores[idx["queen"]], ".3f"), glue("queen_rank", queen_rank),
+print(glue("cos_king", scores[c], ".3f"), glue("cos_queen", scores[idx["queen"]], ".3f"), glue("queen_rank", queen_rank),
       glue("top_all", ranked[0]), glue("top_excl", words[answer]))
 
 # Why the input wins: the planted relation is shorter than what king and queen do not share.

@@ -89,7 +89,7 @@ print(glue("H_al", H), glue("T_al", T), glue("dk_al", d_k), glue("h_loop", h), g
       glue("loop_err", loop_err, ".0e"), glue("far_first", far[0], ".4f"), glue("far_last", far[-1], ".3f"),
       glue("inv_m1", round(1 / m[0])), glue("inv_mH", round(1 / m[-1])), glue("pen9", m[0] * (T - 1), ".1f"),
       glue("dist9", T - 1), glue("L_test", L_test), glue("pen_gentle", gentle * L_test, ".0f"),
-      glue("pen_steep", steep * L_test, ".0f"), glue("factor_gentle", math.exp(-gentle * L_test), ".1e"),
+      glue("factor_gentle", math.exp(-gentle * L_test), ".1e"),
       glue("win_steep", window[0], ".0f"), glue("win_gentle", window[-1], ",.0f"))
 
 fig, axes = figure(1, 3, size=(8.0, 2.9), gridspec_kw={"width_ratios": [10, 0.6, 13], "wspace": 0.55})

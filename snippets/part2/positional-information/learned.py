@@ -63,7 +63,7 @@ print(check_true(f"clamped: swapping the tokens at positions {T_max} and {T_max 
                  f"max |Attn(swapped) - swapped Attn|: {late_gap:.1e} for {T_max} <-> {T_max + 2}, "
                  f"{early_gap:.3f} for {early_a} <-> {early_b}"))
 print(glue("clamp_first", T_max - 1), glue("clamp_last", T_max + 3), glue("swap_a", T_max), glue("swap_b", T_max + 2),
-      glue("late_gap", late_gap, ".0e"), glue("early_a", early_a), glue("early_b", early_b), glue("early_gap", early_gap, ".2f"))
+      glue("late_gap", late_gap, ".0e"), glue("early_a", early_a), glue("early_b", early_b))
 
 # Train on sequences of length T < T_max. The gradient is scattered onto the rows of P that the
 # positions read, through the same indexing for every row, so rows T..T_max-1 could move if read.
@@ -96,7 +96,7 @@ print(check_true(f"rows 0..{T - 1} moved", moved.min() > 0,
                  f"smallest change {moved.min():.3f}, largest {moved.max():.3f}; initial row norms about "
                  f"{np.linalg.norm(P0, axis=1).mean():.3f}"))
 print(glue("T_max_l", T_max), glue("d_l", d), glue("T_l", T), glue("T_l_last", T - 1), glue("T_max_last", T_max - 1),
-      glue("steps_l", steps), glue("moved_min", moved.min(), ".2f"), glue("init_norm", np.linalg.norm(P0, axis=1).mean(), ".2f"))
+      glue("steps_l", steps))
 
 fig, ax = figure(size=(6.4, 2.5))
 change = np.linalg.norm(P - P0, axis=1)

@@ -65,8 +65,7 @@ print(check_close(f"PE_t . PE_(t+k) = sum_j cos(k omega_j) for all {len(pairs)} 
 sq = (PE ** 2).sum(axis=1)
 print(check_close("every PE_t has squared norm d/2 (sin^2 + cos^2 = 1 per pair)", sq, np.full(T, d / 2), atol=1e-12))
 print(glue("d_pe", d), glue("T_pe", T), glue("j_last", d // 2 - 1), glue("exp_last", 2 * (d // 2 - 1)),
-      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("omega_last", omega[-1], ".1e"),
-      glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
+      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
       glue("t_far", t_far), glue("sq_norm", sq.mean(), ".0f"))
 
 fig, (ax, cax) = figure(1, 2, size=(6.4, 3.0), gridspec_kw={"width_ratios": [30, 1]})

@@ -91,15 +91,13 @@ print(check_true("the 3/4 power lowers the commonest word and raises the rarest"
 print(check_less(f"mean loss on fixed negatives after {epochs} epochs < at the start", history[-1], start,
                  names=("after", "start")))
 print(glue("n_sentences", n_sentences), glue("n_tokens", len(corpus)), glue("n_types", V), glue("n_pairs_sg", N),
-      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("lr_sg", lr, ".2f"), glue("epochs", epochs),
+      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("epochs", epochs),
       glue("loss_start", start, ".3f"), glue("loss_end", history[-1], ".3f"),
-      glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"),
-      glue("uni_with", uni[idx["with"]], ".4f"), glue("nu_with", noise[idx["with"]], ".4f"))
+      glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"))
 after = cosine(C[idx["cat"]], C[idx["dog"]]), cosine(C[idx["cat"]], C[idx["bread"]])
 print(check_true("cat and dog end up closer than cat and bread", after[0] > after[1] and after[0] > before[0],
                  f"cos(cat, dog) {before[0]:.2f} -> {after[0]:.2f}; cos(cat, bread) {before[1]:.2f} -> {after[1]:.2f}"))
-print(glue("cd_before", before[0], ".2f"), glue("cd_after", after[0], ".2f"), glue("cb_before", before[1], ".2f"),
-      glue("cb_after", after[1], ".2f"))
+print(glue("cd_before", before[0], ".2f"), glue("cd_after", after[0], ".2f"), glue("cb_after", after[1], ".2f"))
 
 fig, axes = figure(1, 2, size=(7.2, 2.6))
 axes[0].plot(range(epochs + 1), [start] + history, color=PALETTE[0])
