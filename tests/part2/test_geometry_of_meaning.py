@@ -87,6 +87,17 @@ def test_mean_cosine_closed_form_equals_the_pair_average(n, d, seed):
     assert math.isclose(sum(pairs) / len(pairs), (S @ S - n) / (n * (n - 1)), abs_tol=1e-12)
 
 
+def test_isotropy_by_hand():
+    ns = demo("isotropy")
+    from fractions import Fraction as F
+    X = [(1, 0), (0, 1), (-1, 0), (0, -1)]                          # unit vectors: cosine = dot product
+    cos = [a[0] * b[0] + a[1] * b[1] for a in X for b in X if a != b]
+    assert F(sum(cos), len(cos)) == F(-1, 3) == ns["mean_h"]
+    shifted = [(a + 2, b) for a, b in X]
+    assert min(a[0] * b[0] + a[1] * b[1] for i, a in enumerate(shifted) for b in shifted[i + 1:]) == min(ns["dots_h"]) > 0
+    assert "{{mean_h}}" in PAGE and "{{aniso_h}}" in PAGE
+
+
 def test_common_direction_prediction():
     ns = demo("isotropy")
     assert math.isclose(ns["aniso"], 32 / (32 + 32), abs_tol=0.01) and math.isclose(ns["predicted"], 0.5, abs_tol=1e-12)
