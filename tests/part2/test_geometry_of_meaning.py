@@ -87,6 +87,17 @@ def test_mean_cosine_closed_form_equals_the_pair_average(n, d, seed):
     assert math.isclose(sum(pairs) / len(pairs), (S @ S - n) / (n * (n - 1)), abs_tol=1e-12)
 
 
+def test_analogy_by_hand():
+    ns = demo("analogy")
+    rows = {"man": (3, 0), "woman": (3, 1), "king": (0, 3), "queen": (1, 4), "apple": (4, -3)}
+    assert ns["hand"] == rows
+    t = tuple(k - m + w for k, m, w in zip(rows["king"], rows["man"], rows["woman"]))
+    cos = {w: (v[0] * t[0] + v[1] * t[1]) / math.hypot(*v) / math.hypot(*t) for w, v in rows.items()}
+    assert max(cos, key=cos.get) == ns["best_all"] == "king"
+    assert max((w for w in cos if w not in ("man", "woman", "king")), key=cos.get) == ns["best_excl"] == "queen"
+    assert "{{best_excl_h}}" in PAGE and "{{cos_queen_h}}" in PAGE
+
+
 def test_isotropy_by_hand():
     ns = demo("isotropy")
     from fractions import Fraction as F
