@@ -53,8 +53,16 @@ def test_lm_gradient_numbers():
     W2 = [[W[j][c] + eta * ((1.0 if j == y else 0.0) - p[j]) * h[c] for c in range(len(h))] for j in range(len(W))]
     assert math.isclose(ns["loss"] - ce(W2, h, y), ns["drop"], abs_tol=1e-12)
     assert ns["drop"] < ns["first_order"] < 1.05 * ns["drop"]
-    for name in ("p_y", "loss_lm", "coef_y", "drop", "first_order", "step_y"):
+    for name in ("coef_y", "coef_fav", "w0_h", "p_h", "coef_h", "gh_h", "W1_h", "z1_h"):
         assert "{{" + name + "}}" in PAGE
+    # the by-hand example in exact fractions: equal logits, then the step with eta = 3/2
+    from fractions import Fraction as F
+    Wh, hh, yh, eh = [[1, 0], [0, 1], [-1, 2]], [1, 1], 0, F(3, 2)
+    assert [ns["W_h"][j][c] for j in range(3) for c in range(2)] == [x for row in Wh for x in row]
+    ph = [F(1, 3)] * 3
+    W1 = [[Wh[j][c] - eh * (ph[j] - (j == yh)) * hh[c] for c in range(2)] for j in range(3)]
+    assert [sum(a * b for a, b in zip(w, hh)) for w in W1] == [3, 0, 0]
+    assert [sum(ph[j] * Wh[j][c] for j in range(3)) - Wh[yh][c] for c in range(2)] == [-1, 1]
 
 
 # -- 5.2 --------------------------------------------------------------------------------------------

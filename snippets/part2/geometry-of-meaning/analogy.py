@@ -3,6 +3,38 @@ import numpy as np
 
 from esm import PALETTE, check_close, check_equal, check_less, check_true, cosine, figure, glue, shape_table, svg, top_k
 
+# By hand first: five words in d = 2. Gender is the offset (0, 1) from man to woman; queen is
+# king + gender plus an own part (1, 0) of its own, as real rows have.
+hand = {"man": (3, 0), "woman": (3, 1), "king": (0, 3), "queen": (1, 4), "apple": (4, -3)}
+t_h = np.array(hand["king"]) - np.array(hand["man"]) + np.array(hand["woman"])
+names_h = list(hand)
+E_h = np.array([hand[w] for w in names_h], dtype=float)
+dot_h = {w: int(np.dot(hand[w], t_h)) for w in names_h}
+sq_h = {w: int(np.dot(hand[w], hand[w])) for w in names_h}
+t2 = int(t_h @ t_h)
+# king points exactly along the target: dot^2 = |king|^2 |t|^2, in integers (cosine 1)
+print(check_equal("by hand: cos(king, target) = 1, since dot^2 = |king|^2 |target|^2 in integers",
+                  dot_h["king"] ** 2, sq_h["king"] * t2))
+best_all = names_h[int(top_k(E_h @ t_h / np.linalg.norm(E_h, axis=1), 1)[0])]
+best_excl = names_h[int(top_k(E_h @ t_h / np.linalg.norm(E_h, axis=1), 1,
+                              exclude=[names_h.index(w) for w in ("man", "woman", "king")])[0])]
+loop_all = max(names_h, key=lambda w: dot_h[w] / np.sqrt(sq_h[w] * t2))
+loop_excl = max((w for w in names_h if w not in ("man", "woman", "king")), key=lambda w: dot_h[w] / np.sqrt(sq_h[w] * t2))
+print(check_equal("by hand: the analogy argmax with the inputs left in, and without them (esm.top_k vs a loop)",
+                  (best_all, best_excl), (loop_all, loop_excl), eq="analogy"))
+
+
+def vt(v):
+    return "$(" + ",".join(str(int(x)) for x in v) + ")$"
+
+
+print(glue("hand_rows", ", ".join(f"{w} {vt(hand[w])}" for w in names_h[:-1]) + f" and {names_h[-1]} {vt(hand['apple'])}"),
+      glue("t_h", vt(t_h)), glue("gender_h", vt(np.subtract(hand["woman"], hand["man"]))),
+      glue("own_h", vt(np.array(hand["queen"]) - hand["king"] - np.subtract(hand["woman"], hand["man"]))), glue("best_all_h", best_all), glue("best_excl_h", best_excl),
+      glue("cos_queen_h", f"$\\tfrac{{{dot_h['queen']}}}{{{int(np.sqrt(t2))}\\sqrt{{{sq_h['queen']}}}}}$"),
+      glue("cos_woman_h", f"$\\tfrac{{{dot_h['woman']}}}{{{int(np.sqrt(t2))}\\sqrt{{{sq_h['woman']}}}}}$"),
+      glue("cos_apple_h", f"$\\tfrac{{{dot_h['apple']}}}{{{int(np.sqrt(t2)) * int(np.sqrt(sq_h['apple']))}}}$"))
+
 rng = np.random.default_rng(40)
 d, sd_own, latent_len, gender_weight = 16, 0.6, 2.0, 0.5
 # A toy vocabulary built from three latent directions (royalty, gender, youth) plus a large
@@ -53,8 +85,7 @@ queen_rank = ranked.index("queen") + 1
 print(check_true("queen only comes third when the inputs compete", queen_rank == 3,
                  f"ranking {ranked[:4]}; cos(target, king) = {scores[c]:.3f}, "
                  f"cos(target, woman) = {scores[a_star]:.3f}, cos(target, queen) = {scores[idx['queen']]:.3f}"))
-print(glue("cos_king", scores[c], ".3f"), glue("cos_woman", scores[a_star], ".3f"),
-      glue("cos_queen", scores[idx["queen"]], ".3f"), glue("queen_rank", queen_rank),
+print(glue("cos_king", scores[c], ".3f"), glue("cos_queen", scores[idx["queen"]], ".3f"), glue("queen_rank", queen_rank),
       glue("top_all", ranked[0]), glue("top_excl", words[answer]))
 
 # Why the input wins: the planted relation is shorter than what king and queen do not share.

@@ -1,7 +1,33 @@
 """4.3 Isotropy and anisotropy: one shared direction makes every pair of vectors look similar."""
+from fractions import Fraction
+
 import numpy as np
 
-from esm import PALETTE, check_close, cosine, cosine_matrix, figure, glue, normalize_rows, shape_table, svg
+from esm import PALETTE, check_close, check_true, cosine, cosine_matrix, figure, glue, normalize_rows, shape_table, svg
+
+# By hand first: four unit vectors pointing east, north, west and south, then shifted by m = (2, 0).
+def vtex(v):
+    return "$(" + ",".join(str(int(x)) for x in v) + ")$"
+
+
+Xh = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]])
+cos_pairs_h = [Fraction(int(Xh[i] @ Xh[j])) for i in range(4) for j in range(4) if i != j]   # unit rows: cos = dot
+mean_h = sum(cos_pairs_h) / len(cos_pairs_h)
+closed_h = Fraction(int(Xh.sum(axis=0) @ Xh.sum(axis=0)) - 4, 4 * 3)         # the closed form, exact
+print(check_close("by hand: mean cosine of E, N, W, S over the 12 ordered pairs vs the closed form, in fractions",
+                  float(mean_h), float(closed_h), atol=0, eq="mean-cosine"))
+m_h = np.array([2, 0])
+Xh_m = Xh + m_h
+dots_h = [int(Xh_m[i] @ Xh_m[j]) for i in range(4) for j in range(i + 1, 4)]
+print(check_true("by hand: after the shift every dot product is positive, so every cosine is", min(dots_h) > 0,
+                 f"dot products of the six pairs: {dots_h}"))
+aniso_h = float(np.mean([cosine(Xh_m[i], Xh_m[j]) for i in range(4) for j in range(4) if i != j]))
+print(check_close("by hand: subtracting the mean row (2, 0) gives back the four unit vectors exactly",
+                  Xh_m - Xh_m.mean(axis=0), Xh, atol=0))
+print(glue("mean_h", f"${'-' if mean_h < 0 else ''}\\tfrac{{{abs(mean_h.numerator)}}}{{{mean_h.denominator}}}$"),
+      glue("n_opp_h", sum(c == -1 for c in cos_pairs_h)), glue("n_pairs_h", len(cos_pairs_h)),
+      glue("m_vec_h", vtex(m_h)), glue("Xh_m", ", ".join(vtex(v) for v in Xh_m[:3]) + " and " + vtex(Xh_m[3])),
+      glue("min_dot_h", min(dots_h)), glue("aniso_h", aniso_h, ".2f"))
 
 rng = np.random.default_rng(43)
 N, d = 80, 32

@@ -72,8 +72,6 @@ print(check_true("... but their mean and covariance are not those of the raw row
                  np.linalg.norm(mean_u - mean) > 1 and abs(np.trace(Sigma_u) - np.trace(Sigma)) > 1,
                  f"|mean| {np.linalg.norm(mean):.3f} -> {np.linalg.norm(mean_u):.3f}; "
                  f"trace of the covariance {np.trace(Sigma):.3f} -> {np.trace(Sigma_u):.3f}"))
-print(glue("mean_raw", np.linalg.norm(mean), ".2f"), glue("mean_unit", np.linalg.norm(mean_u), ".2f"),
-      glue("tr_raw", np.trace(Sigma), ".1f"), glue("tr_unit", np.trace(Sigma_u), ".2f"))
 
 # Non-example: fewer vectors than dimensions. The covariance is singular.
 few = X[:d // 2]

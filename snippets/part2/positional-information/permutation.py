@@ -3,6 +3,34 @@ import numpy as np
 
 from esm import attention, causal_mask, check_close, check_true, glue, shape_table, sinusoidal_positions
 
+# By hand first: three tokens in d = d_k = 2 with W_Q = W_K = W_V = I, so the scores are X X^T.
+def tex(M):
+    """A small integer matrix as LaTeX, for the prose."""
+    return r"\begin{bmatrix}" + r"\\".join("&".join(str(int(v)) for v in row) for row in M) + r"\end{bmatrix}"
+
+
+Xh = np.array([[2, 0], [0, 1], [1, 1]])
+swap01 = np.eye(3, dtype=int)[[1, 0, 2]]          # Pi: swaps the first two tokens
+Sh = Xh @ Xh.T
+Sh_swapped = (swap01 @ Xh) @ (swap01 @ Xh).T
+rows = [Xh[1], Xh[0], Xh[2]]                       # the swapped order, written out
+loop = np.array([[sum(int(a) * int(b) for a, b in zip(rows[t], rows[s])) for s in range(3)] for t in range(3)])
+print(check_close("by hand: the scores of the swapped tokens, entry by entry, are Pi S Pi^T (rows and columns swapped)",
+                  loop, swap01 @ Sh @ swap01.T, atol=0, eq="perm-equivariance"))
+out_h, _ = attention(Xh, Xh, Xh)
+out_h_swapped, _ = attention(swap01 @ Xh, swap01 @ Xh, swap01 @ Xh)
+print(check_close("by hand: the third token's output is unchanged, the first two outputs trade rows",
+                  out_h_swapped, swap01 @ out_h, atol=1e-12))
+causal_h = attention(Xh, Xh, Xh, mask=causal_mask(3))[0]
+causal_h_swapped = attention(swap01 @ Xh, swap01 @ Xh, swap01 @ Xh, mask=causal_mask(3))[0]
+print(check_close("by hand, causal: token (2, 0) alone at position 0 outputs its own row", causal_h[0], Xh[0], atol=1e-12))
+moved = np.abs(causal_h_swapped[1] - causal_h[0]).max()
+print(check_true("by hand, causal: moved to position 1, token (2, 0) also sees (0, 1) and its output changes",
+                 moved > 1e-3, f"max change {moved:.2f}"))
+# matrices are published as whole inline formulas ($...$), quoted outside math in the prose
+print(glue("Xh", f"$X={tex(Xh)}$"), glue("Sh", f"$XX^\\top={tex(Sh)}$"), glue("Sh_swapped", f"${tex(Sh_swapped)}$"),
+      glue("sc_third", Sh[2].tolist()), glue("sc_third_sw", Sh_swapped[2].tolist()))
+
 rng = np.random.default_rng(61)
 T, d, d_k = 6, 8, 4
 X = rng.normal(0, 1, (T, d))                     # token vectors, no position added
@@ -40,5 +68,4 @@ PE = sinusoidal_positions(T, d)
 gap_pe = np.abs(attn(Pi @ X + PE) - Pi @ attn(X + PE)).max()
 print(check_true("adding position vectors breaks it too: shuffled words get other positions", gap_pe > 1e-3,
                  f"max |Attn(Pi X + PE) - Pi Attn(X + PE)| = {gap_pe:.3f}"))
-print(glue("T_pm", T), glue("d_pm", d), glue("dk_pm", d_k), glue("perm", perm.tolist()), glue("equi_err", equi_err, ".0e"),
-      glue("gap_mask", gap_mask, ".2f"), glue("gap_pe", gap_pe, ".2f"))
+print(glue("T_pm", T), glue("d_pm", d), glue("dk_pm", d_k), glue("perm", perm.tolist()), glue("equi_err", equi_err, ".0e"))

@@ -5,6 +5,36 @@ import numpy as np
 
 from esm import PALETTE, check_close, check_true, figure, glue, rope_angles, rope_rotate, shape_table, svg
 
+# By hand first: d_k = 2 and a toy angle of a quarter turn per position (not LLaMA's frequency),
+# so that R_t only swaps and negates integer coordinates: R(pi/2) (x, y) = (-y, x).
+def quarter(v, n):
+    """Rotate the integer pair v by n quarter turns, by swapping and negating (no cos, no sin)."""
+    x, y = v
+    for _ in range(n % 4):
+        x, y = -y, x
+    return np.array([x, y])
+
+
+def R_toy(t):
+    a = t * math.pi / 2
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+q_h, k_h, t_h, s_h = np.array([1, 2]), np.array([3, 1]), 1, 3
+Rq_h, Rk_h = quarter(q_h, t_h), quarter(k_h, s_h)
+print(check_close(f"by hand: R_t q and R_s k (t = {t_h}, s = {s_h}) by swapping and negating vs R(t pi/2) from cos/sin",
+                  np.concatenate([Rq_h, Rk_h]), np.concatenate([R_toy(t_h) @ q_h, R_toy(s_h) @ k_h]), atol=1e-12,
+                  eq="rope-rotation"))
+score_h = int(Rq_h @ Rk_h)
+rel_h = int(q_h @ quarter(k_h, s_h - t_h))
+print(check_close("by hand: (R_t q)^T (R_s k) = q^T R_(s-t) k", score_h, rel_h, atol=0, eq="rope"))
+score_h1 = int(quarter(q_h, t_h + 1) @ quarter(k_h, s_h + 1))
+print(check_close("by hand: moving both positions on by one leaves the score unchanged", score_h1, score_h, atol=0))
+print(glue("q_h", q_h.tolist()), glue("k_h", k_h.tolist()), glue("t_h", t_h), glue("s_h", s_h),
+      glue("Rq_h", Rq_h.tolist()), glue("Rk_h", Rk_h.tolist()), glue("score_h", score_h),
+      glue("Rrel_h", quarter(k_h, s_h - t_h).tolist()), glue("plain_h", int(q_h @ k_h)),
+      glue("t_h1", t_h + 1), glue("s_h1", s_h + 1))
+
 rng = np.random.default_rng(64)
 d, T, t_max = 16, 8, 4096
 omega = rope_angles(d)                           # omega_j = 10000^(-2j/d_k), j = 0..d_k/2-1 (d is one head's d_k here)
@@ -52,15 +82,13 @@ plain = np.sum(Q * K, axis=1)
 print(check_true("the score is not the unrotated q^T k (position does matter)", np.abs(scores - plain).max() > 0.1,
                  f"max |score - q.k| = {np.abs(scores - plain).max():.3f}"))
 print(glue("n_rope", T), glue("d_rope", d), glue("t_max_rope", t_max), glue("norm_err", norm_err, ".0e"),
-      glue("score_err", score_err, ".0e"), glue("rope_gap", np.abs(scores - plain).max(), ".1f"))
+      glue("score_err", score_err, ".0e"))
 
 q = np.ones(d)
 offsets = np.arange(0, 257)
 curve = np.array([q @ rope_rotate(q, int(k)) for k in offsets])   # q^T R_k q for the same vector
 print(check_close("for q = k = 1: q^T R_k q = 2 sum_j cos(k omega_j)", curve,
                   2 * np.cos(np.outer(offsets, omega)).sum(axis=1), atol=1e-9))
-print(glue("curve0", curve[0], ".0f"), glue("curve_min", curve.min(), ".1f"),
-      glue("curve_argmin", int(np.argmin(curve))), glue("k_max_rope", int(offsets[-1])))
 fig, ax = figure(size=(6.4, 2.6))
 ax.plot(offsets, curve, color=PALETTE[0])
 ax.set_xlabel("offset s - t")

@@ -5,6 +5,31 @@ import numpy as np
 
 from esm import PALETTE, check_close, figure, glue, shape_table, shift_map, sinusoidal_positions, svg
 
+# By hand first: one pair turning a quarter turn per position (a toy frequency omega = pi/2, not the
+# transformer's), so every entry is 0, 1 or -1.
+def tex(M):
+    """A small integer matrix or vector as LaTeX, for the prose."""
+    M = np.atleast_2d(M)
+    return r"\begin{bmatrix}" + r"\\".join("&".join(str(int(v)) for v in row) for row in M) + r"\end{bmatrix}"
+
+
+w_toy = math.pi / 2
+pe_toy = np.array([[math.sin(w_toy * t), math.cos(w_toy * t)] for t in range(5)])
+by_hand = np.array([[0, 1], [1, 0], [0, -1], [-1, 0], [0, 1]])      # (sin, cos) of 0, 90, 180, 270, 360 degrees
+print(check_close("by hand: PE_t for t = 0..4 at a quarter turn per position vs math.sin / math.cos",
+                  pe_toy, by_hand, atol=1e-12))
+M1_toy = np.array([[0, 1], [-1, 0]])                                 # the block of M_k at k omega = pi/2, by hand
+M1_formula = np.array([[math.cos(w_toy), math.sin(w_toy)], [-math.sin(w_toy), math.cos(w_toy)]])
+print(check_close("by hand: M_1 = [[0, 1], [-1, 0]] vs the block of the formula at k omega = pi/2",
+                  M1_toy, M1_formula, atol=1e-12))
+print(check_close("by hand: M_1 PE_t = PE_(t+1) for t = 0..3 (integer arithmetic)", by_hand[:-1] @ M1_toy.T,
+                  by_hand[1:], atol=0, eq="pe-shift"))
+dots_toy = [int(by_hand[0] @ by_hand[kk]) for kk in range(4)]
+print(check_close("by hand: PE_0 . PE_k = cos(k pi/2) for k = 0..3", dots_toy,
+                  [math.cos(kk * w_toy) for kk in range(4)], atol=1e-12, eq="pe-dot"))
+print(glue("pe_toy", ", ".join(f"$({a},{b})$" for a, b in by_hand[:3]) + " and $({},{})$".format(*by_hand[3])), glue("M1_toy", f"$M_1={tex(M1_toy)}$"),
+      glue("dots_toy", dots_toy))
+
 T, d, k, t_far = 64, 32, 5, 5000
 PE = sinusoidal_positions(T, d)
 omega = 10000.0 ** (-np.arange(0, d, 2) / d)     # one frequency per pair (2j, 2j+1)
@@ -40,8 +65,7 @@ print(check_close(f"PE_t . PE_(t+k) = sum_j cos(k omega_j) for all {len(pairs)} 
 sq = (PE ** 2).sum(axis=1)
 print(check_close("every PE_t has squared norm d/2 (sin^2 + cos^2 = 1 per pair)", sq, np.full(T, d / 2), atol=1e-12))
 print(glue("d_pe", d), glue("T_pe", T), glue("j_last", d // 2 - 1), glue("exp_last", 2 * (d // 2 - 1)),
-      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("omega_last", omega[-1], ".1e"),
-      glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
+      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
       glue("t_far", t_far), glue("sq_norm", sq.mean(), ".0f"))
 
 fig, (ax, cax) = figure(1, 2, size=(6.4, 3.0), gridspec_kw={"width_ratios": [30, 1]})

@@ -20,29 +20,29 @@ X = rng.poisson(np.exp(logits)).astype(float)    # a toy symmetric-ish co-occurr
 X = np.triu(X) + np.triu(X, 1).T                 # make it exactly symmetric
 nz = X > 0
 
-W = rng.normal(0, 0.1, (V, d))                   # word vectors v_i
-Wt = rng.normal(0, 0.1, (V, d))                  # context vectors u_j
+C = rng.normal(0, 0.1, (V, d))                   # word table: row C_i for word i
+Ct = rng.normal(0, 0.1, (V, d))                  # context table C~: row C~_j for context word j
 b, bt = np.zeros(V), np.zeros(V)
 
 
-def glove_loss(W, Wt, b, bt):
-    r = W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0))
+def glove_loss(C, Ct, b, bt):
+    r = C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0))
     return float(np.sum(f(X) * np.where(nz, r, 0.0) ** 2))
 
 
-start = glove_loss(W, Wt, b, bt)
+start = glove_loss(C, Ct, b, bt)
 lr, steps = 0.01, 300
 for _ in range(steps):                           # full-batch gradient descent
-    r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
-    G = 2 * f(X) * r                             # d J / d (v_i . u_j + b_i + b~_j)
-    W, Wt, b, bt = W - lr * G @ Wt, Wt - lr * G.T @ W, b - lr * G.sum(1), bt - lr * G.sum(0)
-end = glove_loss(W, Wt, b, bt)
+    r = np.where(nz, C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
+    G = 2 * f(X) * r                             # d J / d (C_i . C~_j + b_i + b~_j)
+    C, Ct, b, bt = C - lr * G @ Ct, Ct - lr * G.T @ C, b - lr * G.sum(1), bt - lr * G.sum(0)
+end = glove_loss(C, Ct, b, bt)
 
 print(shape_table({"V": V, "d": d}, [
     ("co-occurrence counts", "X", X, "V V", r"$X_{ij}$: times $j$ appears near $i$"),
     ("weights", "f(X)", f(X), "V V", r"0 where $X_{ij}=0$, 1 from $x_{\max}=100$ up"),
-    ("word vectors", "", W, "V d", r"rows $\mathbf v_i$"),
-    ("context vectors", "", Wt, "V d", r"rows $\mathbf u_j$"),
+    ("word table", "C", C, "V d", r"rows $C_{i,:}$"),
+    ("context table", r"\tilde C", Ct, "V d", r"rows $\tilde C_{j,:}$"),
     ("biases", r"\mathbf b,\ \tilde{\mathbf b}", b, "V", "one scalar per word (and per context)"),
 ]))
 
@@ -50,7 +50,7 @@ loop = 0.0
 for i in range(V):
     for j in range(V):
         if X[i, j] > 0:
-            loop += f(X[i, j]) * (W[i] @ Wt[j] + b[i] + bt[j] - np.log(X[i, j])) ** 2
+            loop += f(X[i, j]) * (C[i] @ Ct[j] + b[i] + bt[j] - np.log(X[i, j])) ** 2
 print(check_close("objective: masked matrix form vs a double loop over nonzero X_ij",
                   end, float(loop), atol=1e-9, eq="glove"))
 points = np.array([0.0, 1.0, 10.0, 50.0, 100.0, 1000.0])
@@ -64,7 +64,7 @@ print(glue("f1", float(f(1.0)), ".3f"), glue("f10", float(f(10.0)), ".3f"), glue
 print(check_less(f"objective after {steps} gradient steps < at the start", end, start,
                  names=("after", "start")))
 big = X >= 20
-fit = W @ Wt.T + b[:, None] + bt[None, :]
+fit = C @ Ct.T + b[:, None] + bt[None, :]
 err = np.abs(fit - np.log(np.where(nz, X, 1.0)))[big]
 print(check_less(f"on the {int(big.sum())} pairs with X_ij >= 20 the fit reproduces log X_ij", err.max(), 0.3,
                  names=("max |v.u + b + b~ - log X|", "bound")))

@@ -1,9 +1,60 @@
 """5.1 Language-model loss gradients: every output row moves along h, by p_j - 1{j = y}."""
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from esm import PALETTE, check_close, cross_entropy, figure, glue, numerical_grad, one_hot, shape_table, softmax, svg
+
+# By hand first: three tokens in d = 2, with logits that are all equal, so p is (1/3, 1/3, 1/3).
+def ftex(x):
+    """A simple fraction as LaTeX."""
+    x = Fraction(x)
+    sign = "-" if x < 0 else ""
+    x = abs(x)
+    return f"{sign}{x.numerator}" if x.denominator == 1 else rf"{sign}\tfrac{{{x.numerator}}}{{{x.denominator}}}"
+
+
+def vtex(v):
+    return "(" + ",".join(ftex(x) for x in v) + ")"
+
+
+W_h = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)], [Fraction(-1), Fraction(2)]]
+h_h, y_h, eta_h = [Fraction(1), Fraction(1)], 0, Fraction(3, 2)
+z_h = [sum(a * b for a, b in zip(w, h_h)) for w in W_h]             # exact: every logit is 1
+p_h = [Fraction(1, 3)] * 3                                          # equal logits, so equal probabilities
+print(check_close("by hand: p = (1/3, 1/3, 1/3) vs esm.softmax of the logits", softmax(np.array(z_h, float)),
+                  np.array(p_h, float), atol=1e-15))
+print(check_close("by hand: loss = log 3 vs esm.cross_entropy", cross_entropy(np.array(z_h, float), y_h),
+                  math.log(3), atol=1e-15, eq="lm-loss"))
+coef_h = [p_h[j] - (j == y_h) for j in range(3)]                    # p_j - 1{j = y}, exact
+gW_h = [[c * x for x in h_h] for c in coef_h]
+gh_h = [sum(coef_h[j] * W_h[j][i] for j in range(3)) for i in range(2)]
+Wf, hf = np.array(W_h, float), np.array(h_h, float)
+print(check_close("by hand: row gradients (p_j - 1{j=y}) h in fractions vs finite differences", np.array(gW_h, float),
+                  numerical_grad(lambda M: cross_entropy(M @ hf, y_h), Wf), atol=1e-8, eq="row-grad"))
+print(check_close("by hand: grad on h = sum_j (p_j - 1{j=y}) w_j in fractions vs finite differences", np.array(gh_h, float),
+                  numerical_grad(lambda v: cross_entropy(Wf @ v, y_h), hf), atol=1e-8, eq="hidden-grad"))
+W_h1 = [[W_h[j][i] - eta_h * gW_h[j][i] for i in range(2)] for j in range(3)]
+z_h1 = [sum(a * b for a, b in zip(w, h_h)) for w in W_h1]
+print(check_close("by hand: after the step the logits are W' h, in fractions vs floats", np.array(z_h1, float),
+                  (Wf - float(eta_h) * numerical_grad(lambda M: cross_entropy(M @ hf, y_h), Wf)) @ hf, atol=1e-8,
+                  eq="lm-step"))
+print(check_close("by hand: the mean row does not move", np.mean(np.array(W_h1, float), axis=0), Wf.mean(axis=0),
+                  atol=1e-15))
+# formulas are published whole ($...$), to be quoted outside math in the prose
+print(*(glue(f"w{j}_h", f"$\\mathbf w_{j}={vtex(W_h[j])}$") for j in range(3)),
+      glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h), glue("z_h0", int(z_h[0])),
+      glue("p_h", f"$\\mathbf p={vtex(p_h)}$"),
+      glue("loss_h", f"$\\ell=-\\log{ftex(p_h[y_h])}=\\log{int(1 / p_h[y_h])}$"),
+      glue("coef_h", f"${vtex(coef_h)}$"), glue("gW0_h", f"${vtex(gW_h[0])}$"), glue("gW1_h", f"${vtex(gW_h[1])}$"),
+      glue("gh_h", "$\\nabla_{\\mathbf h}\\ell=" + "+".join(f"{ftex(coef_h[j])}\\mathbf w_{j}" for j in range(3))
+           + f"={vtex(gh_h)}$"),
+      glue("eta_h", f"$\\eta={ftex(eta_h)}$"),
+      glue("W1_h", ", ".join(f"${vtex(w)}$" for w in W_h1[:2]) + f" and ${vtex(W_h1[2])}$"),
+      glue("z1_h", f"${vtex(z_h1)}$"), glue("mean_h", "$" + vtex([sum(w[i] for w in W_h) / 3 for i in range(2)]) + "$"),
+      glue("p_h_txt", "(" + ", ".join(str(x) for x in p_h) + ")"), glue("c0_txt", str(coef_h[0])),
+      glue("c1_txt", str(coef_h[1])))                # plain-text forms, for the skill check
 
 rng = np.random.default_rng(51)
 V, d = 8, 4
@@ -35,8 +86,7 @@ print(check_close("grad w.r.t. every row w_j vs central finite differences", gra
 print(check_close("grad w.r.t. h vs central finite differences", grad_h, fd_h, atol=1e-8, eq="hidden-grad"))
 fd_err = max(np.abs(grad_W - fd_W).max(), np.abs(grad_h - fd_h).max())
 fav = int(np.argmax(p))
-print(glue("V_lm", V), glue("d_lm", d), glue("y_lm", y), glue("p_y", p[y], ".3f"), glue("loss_lm", loss, ".3f"),
-      glue("fav", fav), glue("p_fav", p[fav], ".3f"), glue("coef_y", p[y] - 1, "+.3f"),
+print(glue("V_lm", V), glue("d_lm", d), glue("y_lm", y), glue("fav", fav), glue("coef_y", p[y] - 1, "+.3f"),
       glue("coef_fav", p[fav], "+.3f"), glue("n_W", V * d), glue("fd_err", fd_err, ".0e"))
 
 eta = 0.05
@@ -53,8 +103,7 @@ print(check_close("the step on h: h + eta (1 - p_y) w_y - eta sum_(j != y) p_j w
 drop = loss - cross_entropy(W_step @ h, y)
 first_order = eta * np.sum(fd_W ** 2)
 print(check_close("one step on W lowers the loss by about eta * |grad|^2 (first order)", drop, first_order, rtol=0.05))
-print(glue("eta", eta, ".2f"), glue("drop", drop, ".4f"), glue("first_order", first_order, ".4f"),
-      glue("step_y", eta * (1 - p[y]), ".4f"))
+print(glue("eta", eta, ".2f"))
 
 fig, ax = figure(size=(6.4, 2.6))
 coef = p - one_hot(y, V)

@@ -29,21 +29,21 @@ centres, outs = np.array(centres), np.array(outs)
 N = len(centres)
 
 rng = np.random.default_rng(52)
-Vin = rng.normal(0, 0.1, (V, d))                 # centre-word vectors v_i (the embeddings kept)
-Uout = rng.normal(0, 0.1, (V, d))                # context-word vectors u_o
+C = rng.normal(0, 0.1, (V, d))                 # centre table: row C_i for centre word i (the embeddings kept)
+Ct = rng.normal(0, 0.1, (V, d))                # context table C~ (C-tilde): row C~_o for context word o
 
 
-def sgns_loss(Vin, Uout, c, o, neg):
-    """Per-pair loss -log s(u_o.v_i) - sum_k log s(-u_jk.v_i); c, o of shape (N,), neg (N, N_neg)."""
-    vc = Vin[c]
-    pos = log_sigmoid(np.sum(Uout[o] * vc, axis=1))
-    negs = log_sigmoid(-np.einsum("nkd,nd->nk", Uout[neg], vc)).sum(axis=1)
+def sgns_loss(C, Ct, c, o, neg):
+    """Per-pair loss -log s(C~_o . C_i) - sum_k log s(-C~_jk . C_i); c, o of shape (N,), neg (N, N_neg)."""
+    Cc = C[c]
+    pos = log_sigmoid(np.sum(Ct[o] * Cc, axis=1))
+    negs = log_sigmoid(-np.einsum("nkd,nd->nk", Ct[neg], Cc)).sum(axis=1)
     return -(pos + negs)
 
 
-before = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
+before = cosine(C[idx["cat"]], C[idx["dog"]]), cosine(C[idx["cat"]], C[idx["bread"]])
 neg0 = rng.choice(V, size=(N, N_neg), p=noise)
-start = sgns_loss(Vin, Uout, centres, outs, neg0).mean()
+start = sgns_loss(C, Ct, centres, outs, neg0).mean()
 lr, epochs, batch = 0.05, 20, 64          # lr per pair (word2vec starts at 0.025)
 history = []
 for epoch in range(epochs):
@@ -52,32 +52,32 @@ for epoch in range(epochs):
         j = order[b:b + batch]
         c, o = centres[j], outs[j]
         neg = rng.choice(V, size=(len(j), N_neg), p=noise)
-        vc = Vin[c]
-        g_pos = sigmoid(np.sum(Uout[o] * vc, axis=1)) - 1.0            # d loss / d (u_o . v_c)
-        g_neg = sigmoid(np.einsum("nkd,nd->nk", Uout[neg], vc))        # d loss / d (u_nk . v_c)
-        grad_vc = g_pos[:, None] * Uout[o] + np.einsum("nk,nkd->nd", g_neg, Uout[neg])
-        dU = np.zeros_like(Uout)
-        np.add.at(dU, o, g_pos[:, None] * vc)
-        np.add.at(dU, neg, g_neg[:, :, None] * vc[:, None, :])
-        dV = np.zeros_like(Vin)
-        np.add.at(dV, c, grad_vc)
-        Vin -= lr * dV                            # summed over the batch: one step per pair
-        Uout -= lr * dU
-    history.append(sgns_loss(Vin, Uout, centres, outs, neg0).mean())
+        Cc = C[c]
+        g_pos = sigmoid(np.sum(Ct[o] * Cc, axis=1)) - 1.0            # d loss / d (C~_o . C_c)
+        g_neg = sigmoid(np.einsum("nkd,nd->nk", Ct[neg], Cc))        # d loss / d (C~_nk . C_c)
+        grad_Cc = g_pos[:, None] * Ct[o] + np.einsum("nk,nkd->nd", g_neg, Ct[neg])
+        dCt = np.zeros_like(Ct)
+        np.add.at(dCt, o, g_pos[:, None] * Cc)
+        np.add.at(dCt, neg, g_neg[:, :, None] * Cc[:, None, :])
+        dC = np.zeros_like(C)
+        np.add.at(dC, c, grad_Cc)
+        C -= lr * dC                            # summed over the batch: one step per pair
+        Ct -= lr * dCt
+    history.append(sgns_loss(C, Ct, centres, outs, neg0).mean())
 
 print(shape_table({"V": V, "d": d, "N": N, r"N_{\text{neg}}": N_neg}, [
-    ("centre vectors", "V_{\\text{in}}", Vin, "V d", r"row $\mathbf v_i$; the embeddings kept"),
-    ("context vectors", "U", Uout, "V d", r"row $\mathbf u_o$"),
-    ("centre ids", r"\mathbf c", centres, "N", f"one per (centre, context) pair within {window} words"),
-    ("context ids", r"\mathbf o", outs, "N", "the word observed next to the centre"),
+    ("centre table", "C", C, "V d", r"row $C_{i,:}$; the embeddings kept"),
+    ("context table", r"\tilde C", Ct, "V d", r"row $\tilde C_{o,:}$"),
+    ("centre ids", "i", centres, "N", f"one per (centre, context) pair within {window} words"),
+    ("context ids", "o", outs, "N", "the word observed next to the centre"),
     ("negatives", "j_{k}", neg0, r"N N_{\text{neg}}", r"drawn from $\nu$"),
     ("noise distribution", r"\nu", noise, "V", r"$\propto\operatorname{count}(j)^{3/4}$"),
 ]))
 
 c, o, ng = centres[:3], outs[:3], neg0[:3]
-loop = [-math.log(1 / (1 + math.exp(-float(Uout[o[i]] @ Vin[c[i]]))))
-        - sum(math.log(1 / (1 + math.exp(float(Uout[n] @ Vin[c[i]])))) for n in ng[i]) for i in range(3)]
-print(check_close("per-pair loss: vectorised vs math.log/math.exp in a loop", sgns_loss(Vin, Uout, c, o, ng),
+loop = [-math.log(1 / (1 + math.exp(-float(Ct[o[i]] @ C[c[i]]))))
+        - sum(math.log(1 / (1 + math.exp(float(Ct[n] @ C[c[i]])))) for n in ng[i]) for i in range(3)]
+print(check_close("per-pair loss: vectorised vs math.log/math.exp in a loop", sgns_loss(C, Ct, c, o, ng),
                   loop, atol=1e-12, eq="sgns"))
 the = idx["the"]
 print(check_close("noise ratios: nu(j) / nu(the) = (count(j) / count(the))^(3/4) for every j, and sum_j nu(j) = 1",
@@ -91,15 +91,13 @@ print(check_true("the 3/4 power lowers the commonest word and raises the rarest"
 print(check_less(f"mean loss on fixed negatives after {epochs} epochs < at the start", history[-1], start,
                  names=("after", "start")))
 print(glue("n_sentences", n_sentences), glue("n_tokens", len(corpus)), glue("n_types", V), glue("n_pairs_sg", N),
-      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("lr_sg", lr, ".2f"), glue("epochs", epochs),
+      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("epochs", epochs),
       glue("loss_start", start, ".3f"), glue("loss_end", history[-1], ".3f"),
-      glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"),
-      glue("uni_with", uni[idx["with"]], ".4f"), glue("nu_with", noise[idx["with"]], ".4f"))
-after = cosine(Vin[idx["cat"]], Vin[idx["dog"]]), cosine(Vin[idx["cat"]], Vin[idx["bread"]])
+      glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"))
+after = cosine(C[idx["cat"]], C[idx["dog"]]), cosine(C[idx["cat"]], C[idx["bread"]])
 print(check_true("cat and dog end up closer than cat and bread", after[0] > after[1] and after[0] > before[0],
                  f"cos(cat, dog) {before[0]:.2f} -> {after[0]:.2f}; cos(cat, bread) {before[1]:.2f} -> {after[1]:.2f}"))
-print(glue("cd_before", before[0], ".2f"), glue("cd_after", after[0], ".2f"), glue("cb_before", before[1], ".2f"),
-      glue("cb_after", after[1], ".2f"))
+print(glue("cd_before", before[0], ".2f"), glue("cd_after", after[0], ".2f"), glue("cb_after", after[1], ".2f"))
 
 fig, axes = figure(1, 2, size=(7.2, 2.6))
 axes[0].plot(range(epochs + 1), [start] + history, color=PALETTE[0])
