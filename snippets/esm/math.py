@@ -71,7 +71,7 @@ def floats(x) -> np.ndarray:
 
 def softmax(z, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     """softmax(z / temperature) along ``axis``, shifted by the max for stability.
-    Introduced in 5.1 (logits) and used by attention."""
+    Introduced in 1.4 (the attention box), used by the logits of 5.1."""
     z = floats(z) / temperature
     z = z - np.max(z, axis=axis, keepdims=True)
     e = np.exp(z)
@@ -156,7 +156,7 @@ def rope_rotate(x, positions, base: float = 10000.0) -> np.ndarray:
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
-    """The ALiBi slopes m_h = 2^(-8h/H), h = 1..H, for H a power of two (Press et al., 2022).
+    """The ALiBi slopes m_h = 2^(-8(h+1)/H), h = 0..H-1, for H a power of two (Press et al., 2022).
     Introduced in 6.5."""
     if n_heads < 1 or n_heads & (n_heads - 1):
         raise ValueError("this closed form is for a power-of-two number of heads")
@@ -177,7 +177,7 @@ def alibi_bias(T: int, slope: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 def causal_mask(T: int) -> np.ndarray:
-    """Boolean (T, T): True where query i may attend to key j, i.e. j <= i. Introduced in 6.1."""
+    """Boolean (T, T): True where query i may attend to key j, i.e. j <= i. Introduced in 1.4."""
     return np.tril(np.ones((T, T), dtype=bool))
 
 
