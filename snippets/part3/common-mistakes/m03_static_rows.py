@@ -7,7 +7,7 @@ rng = np.random.default_rng(93)
 V, d = 10, 8
 E = rng.normal(0.0, 1.0, (V, d))
 WQ, WK, WV = (rng.normal(0.0, d ** -0.5, (d, d)) for _ in range(3))
-texts = {"river bank": np.array([1, 5]), "money bank": np.array([2, 5])}   # id 5 = "bank"
+texts = {"text A": np.array([1, 5]), "text B": np.array([2, 5])}   # id 5 after two different ids
 
 def layer(ids):
     X = E[ids]
@@ -16,12 +16,12 @@ def layer(ids):
 
 rows = {k: E[v][-1] for k, v in texts.items()}
 states = {k: layer(v)[-1] for k, v in texts.items()}
-# The input rows of 'bank' are the same row E[5] in both texts (one id, one row): true by construction, so not a
+# The input rows of id 5 are the same row E[5] in both texts (one id, one row): true by construction, so not a
 # check. The mistake is to read that row as the meaning in context; it is neither of the two states.
 row_vs_state = max(cosine(E[5], st) for st in states.values())
-print(check_less("wrong: the static row of 'bank' stands for neither state in context (largest cosine of E[bank] "
+print(check_less("wrong: the static row of id 5 stands for neither state in context (largest cosine of E[5] "
                  "with the two states after the layer)", row_vs_state, 0.999, names=("max cos(row, state)", "0.999")))
 c = cosine(*states.values())
-print(check_less("right: after one attention layer the two states of 'bank' differ", c, 0.999,
+print(check_less("right: after one attention layer the two states of id 5 differ", c, 0.999,
                  names=("cos of states", "0.999")))
 print(glue("m3_cos", c, ".2f"), glue("m3_row", row_vs_state, ".2f"), sep="")

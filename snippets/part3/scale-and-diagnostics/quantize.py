@@ -56,7 +56,7 @@ rows = []
 for name, dtype, extra in (("float32", np.float32, 0), ("bfloat16 / float16", np.float16, 0),
                            ("int8 + float32 scale per row", np.int8, Vl * 4)):
     nbytes = np.empty((Vl, dl), dtype=dtype).nbytes + extra
-    rows.append((name, f"{nbytes:,}", f"{nbytes / 2 ** 20:,.1f} MiB"))
+    rows.append((name, f"{nbytes:,}", f"{nbytes / 10 ** 6:,.1f} MB"))
 print(table(("Llama 2 7B input table as", "bytes", "size"), rows))
 
 # 4-bit groups as llama.cpp's Q4_0 stores them (ggml-quants.c, quantize_row_q4_0_ref): blocks
@@ -88,5 +88,5 @@ print(glue("q_V", V), glue("q_d", d), glue("q_worst", worst, ".5f"), glue("q_cos
       glue("q4_worst_clipped", ratio4[clipped].max() if clipped.any() else 0.0, ".3f"),
       glue("q4_worst", ratio4[~clipped].max(), ".5f"), glue("q4_cos_min", cos4.min(), ".4f"),
       glue("q_llama_f32", Vl * dl * 4, ","), glue("q_llama_f16", Vl * dl * 2, ","),
-      glue("q_llama_int8", Vl * dl + 4 * Vl, ","), glue("q_llama_f32_mib", Vl * dl * 4 / 2 ** 20, ".0f"),
-      glue("q_llama_int8_mib", (Vl * dl + 4 * Vl) / 2 ** 20, ".1f"), sep="")
+      glue("q_llama_int8", Vl * dl + 4 * Vl, ","), glue("q_llama_f32_mb", Vl * dl * 4 / 10 ** 6, ".1f"),
+      glue("q_llama_int8_mb", (Vl * dl + 4 * Vl) / 10 ** 6, ".1f"), sep="")
