@@ -1,4 +1,4 @@
-"""Exercise 10.5: mean pairwise cosine before and after centring, for the seed shown and over
+"""Exercise: mean pairwise cosine before and after centring, for the seed shown and over
 50 seeds."""
 import numpy as np
 

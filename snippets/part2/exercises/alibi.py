@@ -1,4 +1,4 @@
-"""Exercise 10.9: the ALiBi slopes for 8 heads and the bias matrix of the first head."""
+"""Exercise: the ALiBi slopes for 8 heads and the bias matrix of the first head."""
 import numpy as np
 
 from esm import alibi_bias, alibi_slopes, check_close, check_equal, glue, shape_table
