@@ -45,4 +45,4 @@ for tau_b in (0.5, 1.0, 3.0):
 # (c) the sign: a variance is >= 0, so H never falls as tau rises; premise: the scores are not all equal.
 print(check_true("(c) premise: the scores are not all equal, so Var_a(s) > 0 at every tau and H rises strictly",
                  float(np.ptp(s)) > 0, f"scores span {np.ptp(s):.4f}"))
-print(glue("ht_tau", tau, "g"), glue("ht_T", T), glue("ht_err", err, ".1e"), glue("ht_bound", bound, ".1e"), sep="")
+print(glue("ht_tau", tau, "g"), glue("ht_err", err, ".1e"), glue("ht_bound", bound, ".1e"), sep="")

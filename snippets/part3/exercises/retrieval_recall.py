@@ -40,5 +40,5 @@ print(check_equal("(c) over 50 seeds, doubling the noise never raises the mean r
 mean_r3 = float(np.mean([recall(retrieve(s, NOISE)[2], 3).mean() for s in seeds]))
 mean_r3_noisy = float(np.mean([recall(retrieve(s, 2 * NOISE)[2], 3).mean() for s in seeds]))
 print(glue("e12_N", N), glue("e12_topics", TOPICS), glue("e12_per", PER), glue("e12_d", d), glue("e12_noise", NOISE, "g"),
-      glue("e12_r1", r1, ".2f"), glue("e12_r3", r3, ".2f"), glue("e12_r5", r5, ".2f"), glue("e12_drop", drop, ".0%"),
+      glue("e12_r1", r1, ".2f"), glue("e12_r3", r3, ".2f"), glue("e12_r5", r5, ".2f"),
       glue("e12_mean_r3", mean_r3, ".2f"), glue("e12_mean_r3_noisy", mean_r3_noisy, ".2f"), sep="")
