@@ -10,8 +10,14 @@ import esm
 
 def test_a_failed_check_becomes_the_expected_failure_line():
     line = esm.expect_failure(lambda: esm.check_equal("rows", [1, 2], [1, 3], eq="e"))
-    assert line == "EXPECTED FAILURE (this is the bug): rows: got [1, 2], expected [1, 3]"
+    assert line == "EXPECTED FAILURE (this is the bug): rows: `got [1, 2], expected [1, 3]`"
     assert not line.startswith(("FAIL", "PASS")) and "FAIL [" not in line
+
+
+def test_a_check_failure_raised_by_hand_keeps_its_message():
+    def by_hand():
+        raise esm.CheckFailed("FAIL [e] rows differ")
+    assert esm.expect_failure(by_hand) == "EXPECTED FAILURE (this is the bug): rows differ"
 
 
 def test_broken_code_that_passes_fails_the_build():

@@ -1,5 +1,5 @@
-"""The broken code: Exercise (debug): a learned position table read past its end (6.3). The planted bug wraps the
-index with % so that an input longer than the table runs; the check it fails, then the fix."""
+"""Debugging exercise: a learned position table and an input longer than it. The broken code
+runs; the check it fails is printed as the expected failure."""
 import numpy as np
 
 from esm import check_equal, expect_failure
@@ -15,7 +15,7 @@ def check_positions(rows):
 
 
 def positions_broken(T):
-    # "fix" for an IndexError on long inputs: wrap the index around the table
+    # (the modulo was added after long inputs raised an IndexError)
     return P[np.arange(T) % T_MAX]
 
 

@@ -1,5 +1,6 @@
-"""The fix: Exercise (debug): a learned position table read past its end (6.3). The planted bug wraps the
-index with % so that an input longer than the table runs; the check it fails, then the fix."""
+"""Fix of the debugging exercise on a position table (6.3): wrapping the index with % gave positions
+4 and 5 the rows of positions 0 and 1. The fix refuses positions past the table, and the caller keeps
+a window of the last T_MAX tokens; the same check now passes."""
 import numpy as np
 
 from esm import check_equal, check_true

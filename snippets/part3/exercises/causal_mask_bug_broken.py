@@ -1,5 +1,5 @@
-"""The broken code: Exercise (debug): a causal mask off by one (7.1). The planted bug lets each position see the
-next one; the check it fails (changing a later token must not change an earlier output), then the fix."""
+"""Debugging exercise: a causal mask. The broken code runs; the check it fails (changing a later
+token must not change an earlier output) is printed as the expected failure."""
 import numpy as np
 
 from esm import attention, check_close, check_equal, expect_failure

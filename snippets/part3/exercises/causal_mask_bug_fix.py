@@ -1,5 +1,5 @@
-"""The fix: Exercise (debug): a causal mask off by one (7.1). The planted bug lets each position see the
-next one; the check it fails (changing a later token must not change an earlier output), then the fix."""
+"""Fix of the debugging exercise on a causal mask (7.1): np.tril(..., k=1) let query t read key t + 1.
+With k=0 the same check passes, and the mask equals the rule j <= i."""
 import numpy as np
 
 from esm import attention, check_close, check_equal

@@ -1,6 +1,5 @@
-"""The broken code: Exercise (debug): a vocabulary migration that silently remaps ids (8.5). The new tokenizer adds
-two tokens and sorts its vocabulary; the planted bug appends rows as if the old ids had stayed. The
-check it fails (every kept token reads its old row), then the fix."""
+"""Debugging exercise: a vocabulary migration. The broken code runs; the check it fails (every kept
+token reads its old row) is printed as the expected failure."""
 import numpy as np
 
 from esm import check_close, check_equal, expect_failure
@@ -21,7 +20,7 @@ def check_migration(E_new):
 
 def migrate_broken(E_old):
     new_rows = np.tile(E_old.mean(axis=0), (len(new_vocab) - len(old_vocab), 1))
-    return np.vstack([E_old, new_rows])                  # assumes the old ids kept their places
+    return np.vstack([E_old, new_rows])                  # the old rows, then one mean row per new token
 
 
 def run_broken():

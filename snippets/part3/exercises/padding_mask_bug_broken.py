@@ -1,5 +1,5 @@
-"""The broken code: Exercise (debug): a padding mask applied to the queries but not to the keys (7.1). The check it
-fails (a padded sequence must give the outputs of the same sequence alone), then the fix."""
+"""Debugging exercise: a padded batch. The broken code runs; the check it fails (a padded sequence
+must give the outputs of the same sequence alone) is printed as the expected failure."""
 import numpy as np
 
 from esm import attention, check_close, check_equal, expect_failure

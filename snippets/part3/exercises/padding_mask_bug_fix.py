@@ -1,5 +1,5 @@
-"""The fix: Exercise (debug): a padding mask applied to the queries but not to the keys (7.1). The check it
-fails (a padded sequence must give the outputs of the same sequence alone), then the fix."""
+"""Fix of the debugging exercise on a padded batch (7.1): the mask belongs on the keys, not only on
+the outputs of the padded queries. With a key mask the same check passes."""
 import numpy as np
 
 from esm import attention, check_close

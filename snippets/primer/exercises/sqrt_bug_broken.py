@@ -1,5 +1,5 @@
-"""The broken code: Exercise (debug): attention scores without the 1/sqrt(d_k). The check it fails (scores of
-unit-variance queries and keys have variance about 1), then the fix."""
+"""Debugging exercise: attention scores. The broken code runs; the check it fails (scores of
+unit-variance queries and keys have variance about 1) is printed as the expected failure."""
 import math
 
 import numpy as np
