@@ -28,4 +28,4 @@ print(check_equal("(b) the rows with a gradient are exactly the ids in the batch
 print(check_close("(b) row 4, read twice, gets the sum of its two positions' gradients", grad[4],
                   C[0, 1] + C[0, 2], atol=1e-7))
 print(glue("e1_row", by_hand, ".1f"), glue("e1_sum", float(X[1, 1].sum()), ".1f"), glue("e1_moved", moved),
-      glue("e1_unused", sorted(set(range(V)) - set(moved))), glue("e1_acts", X.size), sep="")
+      glue("e1_unused", int(*sorted(set(range(V)) - set(moved)))), glue("e1_acts", X.size), sep="")

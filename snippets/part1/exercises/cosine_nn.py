@@ -23,4 +23,4 @@ print(check_equal("(a) top-1 by dot product is the longest row", int(top_k(E @ q
                   int(np.argmax(dots))))
 print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
       glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_norm3", float(np.linalg.norm(E[3])), ".2f"),
-      glue("e3_dot_winner", int(np.argmax(dots))), sep="")
+      glue("e3_dot_winner", int(np.argmax(dots))), glue("e3_cos_winner", top2[0]), sep="")
