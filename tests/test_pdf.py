@@ -19,9 +19,8 @@ pytestmark = pytest.mark.build
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = ["1 Intuition", "2 Formal Definitions", "3 Similarity Geometry", "4 Geometry of Meaning",
             "5 Training Embeddings", "6 Positional Information", "7 Attention Bridge",
-            "8 Scale and Diagnostics", "9 Common Mistakes", "10 Exercises", "11 Why This Matters",
-            "12 Conceptual Bridge", "Token embeddings", "Positional encoding", "Self-attention",
-            "Softmax and attention scores", "Multi-head attention", "The transformer block",
+            "8 Scale and Diagnostics", "9 Common Mistakes", "Token embeddings", "Positional encoding",
+            "Self-attention", "Softmax and attention scores", "Multi-head attention", "The transformer block",
             "References"]
 
 

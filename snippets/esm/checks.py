@@ -7,9 +7,11 @@ check of a displayed formula names it with ``eq="label"``: the build insists tha
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-__all__ = ['CheckFailed', 'check_close', 'check_equal', 'check_true', 'check_less']
+__all__ = ['CheckFailed', 'check_close', 'check_equal', 'check_true', 'check_less', 'expect_failure']
 
 # ---------------------------------------------------------------------------------------------
 # Checks (introduced in 1.1; every demo uses them)
@@ -50,7 +52,9 @@ def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
                          f"{claim!r}")
     tag = f" [{eq}]" if eq else ""
     if not ok:
-        raise CheckFailed(f"FAIL{tag} {claim}: {detail}")
+        failed = CheckFailed(f"FAIL{tag} {claim}: {detail}")
+        failed.claim, failed.detail = claim, detail
+        raise failed
     return f"PASS{tag} {claim}{SEPARATOR}{detail}"
 
 
@@ -102,3 +106,22 @@ def check_less(claim: str, smaller, larger, *, eq: str | None = None,
             same = False
         return text if same else f"{name} = {text}"
     return _emit(bool(smaller < larger), claim, f"{side(a, x, smaller)} < {side(b, y, larger)}", eq)
+
+
+# ---------------------------------------------------------------------------------------------
+# A planted bug (introduced on the exercises pages: each debugging task shows its failure)
+# ---------------------------------------------------------------------------------------------
+
+def expect_failure(run) -> str:
+    """Run ``run()``, code with a planted bug that ends in a check, and return the line
+    ``EXPECTED FAILURE (this is the bug): claim: `detail` `` naming the check it failed (the
+    detail as code, like a check line's). If that check passes, the bug is not shown and the
+    page is wrong: raises `CheckFailed`. Any other exception propagates (the broken code must run)."""
+    try:
+        got = run()
+    except CheckFailed as failed:
+        claim = getattr(failed, "claim", None)
+        if claim is None:                    # raised by hand, not by a check: keep its message
+            return "EXPECTED FAILURE (this is the bug): " + re.sub(r"^FAIL(?: \[[^\]]*\])? ", "", str(failed))
+        return f"EXPECTED FAILURE (this is the bug): {claim}: `{failed.detail}`"
+    raise CheckFailed(f"FAIL the code with the planted bug passed its check, so it shows no bug: {got}")

@@ -1,4 +1,4 @@
-"""Exercise 10.3: cosine similarities of a query to five rows, and its two nearest rows."""
+"""Exercise: cosine similarities of a query to five rows, and its two nearest rows."""
 import numpy as np
 
 from esm import check_close, check_equal, cosine_matrix, glue, shape_table, table, top_k
@@ -19,8 +19,8 @@ top2 = [int(i) for i in top_k(cos, 2)]
 print(check_equal("(b) top-2 by cosine, against a sort of the hand-computed cosines", top2,
                   [int(i) for i in np.argsort(-hand)[:2]]))
 dots = [sum(a * b for a, b in zip(row, q)) for row in E]                # by a loop
-print(check_equal("(c) top-1 by dot product is the longest row", int(top_k(E @ q, 1)[0]),
+print(check_equal("(a) top-1 by dot product is the longest row", int(top_k(E @ q, 1)[0]),
                   int(np.argmax(dots))))
 print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
       glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_norm3", float(np.linalg.norm(E[3])), ".2f"),
-      glue("e3_dot_winner", int(np.argmax(dots))), sep="")
+      glue("e3_dot_winner", int(np.argmax(dots))), glue("e3_cos_winner", top2[0]), sep="")

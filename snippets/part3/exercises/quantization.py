@@ -1,4 +1,4 @@
-"""Exercise 10.14: int8 with one scale per row or one per table: which rows pay, and how much."""
+"""Exercise: int8 with one scale per row or one per table: which rows pay, and how much."""
 import numpy as np
 
 from esm import check_equal, check_true, glue, shape_table, share_of_seeds

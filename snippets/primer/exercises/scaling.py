@@ -1,4 +1,4 @@
-"""Exercise 10.16: why scores are divided by sqrt(d_k). The variance of q.k grows like d_k, and
+"""Exercise: why scores are divided by sqrt(d_k). The variance of q.k grows like d_k, and
 unscaled softmax weights collapse onto one key as d_k grows."""
 import math
 

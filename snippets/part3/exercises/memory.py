@@ -1,4 +1,4 @@
-"""Exercise 10.13: memory of GPT-2 small's token table at three precisions, against a batch of
+"""Exercise: memory of GPT-2 small's token table at three precisions, against a batch of
 activations, counted from arrays of the released shapes."""
 import tracemalloc
 
@@ -36,8 +36,8 @@ for name, dtype in (("float32", np.float32), ("float16", np.float16), ("int8", n
     n_blocks = 2 if dtype is np.int8 else 1
     allocated[name] = sum(data_blocks(lambda: (np.empty((V, d), dtype=dtype),
                                                np.empty(V if dtype is np.int8 else 0, dtype=np.float32)))[:n_blocks])
-    rows.append((name, f"{nbytes[name]:,}", f"{nbytes[name] / 2 ** 20:,.1f} MiB"))
-print(table(("token table as", "bytes", "MiB"), rows))
+    rows.append((name, f"{nbytes[name]:,}", f"{nbytes[name] / 1e6:,.1f} MB"))
+print(table(("token table as", "bytes", "MB"), rows))
 acts = np.empty((B, T, d), dtype=np.float32)
 print(shape_table({"V": V, "d": d, "B": B, "T": T}, [("token table", "E", np.empty((V, d)), "V d", "one copy"),
                                                      ("activations of one layer", "X", acts, "B T d", "float32")]))
@@ -50,7 +50,7 @@ print(check_close("(b) int8 with per-row scales is 4d/(d+4) times smaller than f
                   nbytes["float32"] / nbytes["int8"], 4 * d / (d + 4), atol=1e-12))
 ratio = acts.nbytes / nbytes["float32"]
 print(glue("e13_f32", nbytes["float32"], ","), glue("e13_f16", nbytes["float16"], ","), glue("e13_i8", nbytes["int8"], ","),
-      glue("e13_f32_mib", nbytes["float32"] / 2 ** 20, ".1f"), glue("e13_i8_mib", nbytes["int8"] / 2 ** 20, ".1f"),
-      glue("e13_acts_mib", acts.nbytes / 2 ** 20, ".1f"), glue("e13_ratio", ratio, ".2f"), glue("e13_B", B), glue("e13_T", T, ","),
+      glue("e13_f32_mb", nbytes["float32"] / 1e6, ".1f"), glue("e13_i8_mb", nbytes["int8"] / 1e6, ".1f"),
+      glue("e13_acts_mb", acts.nbytes / 1e6, ".1f"), glue("e13_ratio", ratio, ".2f"), glue("e13_B", B), glue("e13_T", T, ","),
       glue("e13_factor", 4 * d / (d + 4), ".2f"),
       sep="")

@@ -1,4 +1,4 @@
-"""Exercise 10.15: how many loud rows does it take to hide them from a plain z-score?"""
+"""Exercise: how many loud rows does it take to hide them from a plain z-score?"""
 import numpy as np
 
 from esm import check_equal, check_true, glue, share_of_seeds

@@ -1,4 +1,4 @@
-"""Exercise 10.2: one-hot product equals lookup, and what it would cost at GPT-2 size."""
+"""Exercise: one-hot product equals lookup, and what it would cost at GPT-2 size."""
 import numpy as np
 
 from esm import check_close, check_equal, glue, one_hot, shape_table
@@ -14,7 +14,7 @@ print(shape_table({"T": len(ids), "V": V, "d": d}, [
     ("table", "E", E, "V d", ""),
     ("product", "OE", OH @ E, "T d", "equals $E[\\mathbf i]$"),
 ]))
-print(check_close("(b) O E equals E[ids] (indexing)", OH @ E, E[ids], atol=0.0))
+print(check_close("(a) O E equals E[ids] (indexing)", OH @ E, E[ids], atol=0.0))
 
 
 def product_macs(O, M):

@@ -1,4 +1,4 @@
-"""Exercise 10.5: mean pairwise cosine before and after centring, for the seed shown and over
+"""Exercise: mean pairwise cosine before and after centring, for the seed shown and over
 50 seeds."""
 import numpy as np
 
@@ -36,6 +36,6 @@ print(check_equal("(c) over 50 seeds the raw mean cosine is above 1/2 every time
 print(glue("e5_N", N), glue("e5_d", d), glue("e5_mu", MU, "g"), glue("e5_before", before, ".3f"),
       glue("e5_after", after, "+.4f"), glue("e5_rough", rough, ".3f"), glue("e5_mu2", float(mu @ mu), "g"),
       glue("e5_ref", -1 / (N - 1), ".4f"), glue("e5_lo", min(s[0] for s in stats), ".3f"),
-      glue("e5_hi", max(s[0] for s in stats), ".3f"), glue("e5_spread", spread, ".3f"),
+      glue("e5_hi", max(s[0] for s in stats), ".3f"), 
       glue("e5_after_lo", min(s[1] for s in stats), "+.3f"), glue("e5_after_hi", max(s[1] for s in stats), "+.3f"),
       sep="")

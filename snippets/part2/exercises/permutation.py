@@ -1,0 +1,40 @@
+"""Exercise: attention cannot see order (6.1). The proof of Attn(PX) = P Attn(X) step by step, each
+step against an entry loop; then what a causal mask does to it, and why."""
+import numpy as np
+
+from esm import attention, causal_mask, check_close, check_true, glue, softmax
+
+rng = np.random.default_rng(61)
+T, d, d_k = 4, 3, 2
+X = rng.normal(0.0, 1.0, (T, d))
+W_Q, W_K, W_V = (rng.normal(0.0, 1.0, (d, d_k)) for _ in range(3))
+perm = np.array([2, 0, 3, 1])                   # row i of the shuffled input is row perm[i] of X
+P = np.eye(T)[perm]
+
+
+def attn(Z, mask=None):
+    return attention(Z @ W_Q, Z @ W_K, Z @ W_V, mask=mask)[0]
+
+
+S = (X @ W_Q) @ (X @ W_K).T / np.sqrt(d_k)
+S_p = (P @ X @ W_Q) @ (P @ X @ W_K).T / np.sqrt(d_k)
+loop = np.array([[S[perm[i], perm[j]] for j in range(T)] for i in range(T)])
+print(check_close("(a) step 1: the scores of PX are P S P^T, entry (i, j) = S[perm i, perm j] (loop)", S_p, loop,
+                  atol=1e-12))
+A = softmax(S)
+print(check_close("(a) step 2: a row softmax commutes with permuting rows and columns together", softmax(S_p),
+                  P @ A @ P.T, atol=1e-12))
+print(check_close("(a) step 3: P A P^T (P X W_V) = P (A X W_V), since P^T P = I: Attn(PX) = P Attn(X)",
+                  attn(P @ X), P @ attn(X), atol=1e-12))
+M = causal_mask(T)
+moved = int(np.sum(P @ M @ P.T != M))
+print(check_true("(b) premise: P M P^T differs from the causal mask M (a permutation that is not the identity "
+                 "reorders who comes first)", moved > 0, f"{moved} of {T * T} entries differ"))
+out, out_p = attn(X, M), attn(P @ X, M)
+print(check_close("(b) with the mask, output row 0 is the value row of the token placed first (original order)",
+                  out[0], X[0] @ W_V, atol=1e-12))
+print(check_close("(b) ... and of the shuffled order, token perm[0] = 2", out_p[0], X[perm[0]] @ W_V, atol=1e-12))
+gap = float(np.abs(out_p - P @ out).max())
+print(check_true("(b) so the masked layer is not equivariant: Attn_M(PX) and P Attn_M(X) differ", gap > 1e-6,
+                 f"max |difference| {gap:.3g}"))
+print(glue("pm_perm", perm.tolist()), glue("pm_T", T), glue("pm_gap", gap, ".2f"), sep="")

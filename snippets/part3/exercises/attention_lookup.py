@@ -1,0 +1,49 @@
+"""Exercise: at what temperature does attention become a lookup (7.2)? The weight off the best key
+in closed form, the temperature at which the best key takes 90% of the weight by bisection, and the
+bracket proved from the gaps (its check is the proof's premise)."""
+import math
+
+import numpy as np
+
+from esm import attention, check_close, check_true, glue
+
+T, d_k, TARGET = 8, 4, 0.9
+rng = np.random.default_rng(111)
+q, K = rng.normal(0.0, 1.0, (1, d_k)), rng.normal(0.0, 1.0, (T, d_k))
+s = (K @ q[0]) / math.sqrt(d_k)                 # scaled scores
+best = int(np.argmax(s))
+gaps = np.delete(s[best] - s, best)             # g_s > 0 for s != s* when the maximum is unique
+g = float(gaps.min())
+
+# (a) the weight off the best key is R / (1 + R), R = sum_{s != s*} exp(-g_s / tau)
+tau_a = 0.5
+w_a = attention(q, K, np.eye(T), temperature=tau_a)[1][0]
+R = float(np.exp(-gaps / tau_a).sum())
+print(check_close(f"(a) at tau = {tau_a:g} the weight off the best key is R/(1+R) (closed form vs attention's weights)",
+                  1.0 - w_a[best], R / (1 + R), atol=1e-15))
+
+
+def best_weight(tau):
+    return 1.0 / (1.0 + np.exp(-gaps / tau).sum())
+
+
+lo, hi = 1e-6, 1e3                              # best_weight falls from ~1 to ~1/T as tau rises
+for _ in range(200):
+    mid = math.sqrt(lo * hi)
+    lo, hi = (mid, hi) if best_weight(mid) > TARGET else (lo, mid)
+ts = math.sqrt(lo * hi)
+w = attention(q, K, np.eye(T), temperature=ts)[1][0]
+print(check_close(f"(b) at tau* the best key's weight, computed by attention itself, is {TARGET:g}", w.max(), TARGET, atol=1e-9))
+
+# (c) the proof's premises: a unique maximum (g > 0), and at tau* each of the T - 1 terms lies in (0, e^{-g/tau*}]
+# with the largest equal to e^{-g/tau*}; then e^{-g/tau*} <= R* = 1/9 <= (T - 1) e^{-g/tau*}.
+terms = np.exp(-gaps / ts)
+print(check_true("(c) premise: the best score is unique, g = min gap > 0", g > 0, f"g = {g:.6f}"))
+print(check_true("(c) premise: every term exp(-g_s/tau*) lies in (0, exp(-g/tau*)], the largest equal to it",
+                 bool(np.all(terms > 0) and np.all(terms <= math.exp(-g / ts) * (1 + 1e-12))
+                      and math.isclose(terms.max(), math.exp(-g / ts), rel_tol=1e-12)),
+                 f"terms up to {terms.max():.6g}, exp(-g/tau*) = {math.exp(-g / ts):.6g}"))
+lower, upper = g / math.log((T - 1) * TARGET / (1 - TARGET)), g / math.log(TARGET / (1 - TARGET))
+print(glue("e11_T", T), glue("e11_dk", d_k), glue("e11_target", TARGET, ".0%"), glue("e11_tau", ts, ".3f"),
+      glue("e11_gap", g, ".3f"), glue("e11_lower", lower, ".3f"), glue("e11_upper", upper, ".3f"),
+      glue("e11_tau_a", tau_a, "g"), sep="")
