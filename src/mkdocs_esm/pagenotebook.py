@@ -128,9 +128,11 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
 
 def _first_paragraph(lines: list[str], start: int, stop: int) -> str:
     """The first paragraph of prose in ``lines[start:stop]`` (not a formula, list, table, code,
-    admonition or HTML); with the display formula that follows it when it ends with a colon or comma."""
+    admonition or HTML), with the next one if it is short (a label such as "Difficulty: ..."),
+    and the display formula that follows when it ends with a colon or comma."""
+    out: list[str] = []
     i = start
-    while i < stop:
+    while i < stop and len("".join(out)) < 80 and len(out) < 2:
         if not lines[i].strip():
             i += 1
             continue
@@ -155,8 +157,10 @@ def _first_paragraph(lines: list[str], start: int, stop: int) -> str:
                 while e < stop and not lines[e].strip().startswith("$$") and not lines[e].rstrip().endswith("$$"):
                     e += 1
                 text += "\n\n" + "\n".join(x.strip() for x in lines[k:e + 1])
-        return text
-    return ""
+                j = e + 1
+        out.append(text)
+        i = j
+    return "\n\n".join(out)
 
 
 def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -> str:
@@ -400,6 +404,10 @@ sys.path.insert(0, _esm_home.name)
 for _name in [m for m in sys.modules if m == "esm" or m.startswith("esm.")]:
     del sys.modules[_name]          # running the setup again starts from these cells
 os.environ.setdefault("ESM_TRAIN_CACHE", str(Path(_esm_home.name) / "train"))   # P11's training run, if any
+# One BLAS thread, as the published run had: a product split over threads can change the last
+# digit of a printed difference. Set before numpy is first imported (a fresh kernel).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 
 @register_cell_magic
@@ -574,7 +582,8 @@ class PageNotebooks:
             return output
         href = get_relative_url(entry[0].url, page.url)
         name = PurePosixPath(entry[0].dest_uri).name
-        link = (f'<p class="{LINK_CLASS}"><a href="{htmllib.escape(href)}" download="{htmllib.escape(name)}">'
+        link = (f'<p class="{LINK_CLASS}"><a href="{htmllib.escape(href)}" download="{htmllib.escape(name)}" '
+                f'type="application/x-ipynb+json">'
                 f'Run this page as a notebook (.ipynb)</a></p>')
         at = output.find("</h1>")
         if at < 0:
