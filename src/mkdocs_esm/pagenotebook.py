@@ -244,21 +244,7 @@ class Helpers:
         self.dists: dict | None = None          # import name -> distributions, read when first needed
         self.direct: dict = {}
         self.names: dict[str, str] = {}
-        # numpy, matplotlib and what they require, by the names they are imported as (PIL is pillow)
-        base, todo = set(), list(BASE)
-        while todo:
-            name = todo.pop().lower()
-            if name in base:
-                continue
-            base.add(name)
-            try:
-                dist = md.distribution(name)
-            except md.PackageNotFoundError:
-                continue
-            todo += [re.split(r"[ ;<>=!~\[]", r, maxsplit=1)[0] for r in dist.requires or [] if "extra ==" not in r]
-            base |= {f.parts[0].removesuffix(".py").lower() for f in dist.files or []
-                     if f.parts and f.parts[0] != ".." and not f.parts[0].endswith((".dist-info", ".data", ".pth"))}
-        self.base = base
+        self._base: set[str] | None = None
 
     def modules(self, codes: list[str]) -> list[str]:
         """The esm modules (file names) the demos need, ``__init__.py`` last: the ones it imports,
@@ -320,6 +306,27 @@ class Helpers:
         self.direct[key] = (deps, imports, data)
         return self.direct[key]
 
+    @property
+    def base(self) -> set[str]:
+        """numpy, matplotlib and what they require, by distribution and import names (PIL is
+        pillow); read when a page first imports something else."""
+        if self._base is None:
+            base, todo = set(), list(BASE)
+            while todo:
+                name = todo.pop().lower()
+                if name in base:
+                    continue
+                base.add(name)
+                try:
+                    dist = md.distribution(name)
+                except md.PackageNotFoundError:
+                    continue
+                todo += [re.split(r"[ ;<>=!~\[]", r, maxsplit=1)[0] for r in dist.requires or [] if "extra ==" not in r]
+                base |= {f.parts[0].removesuffix(".py").lower() for f in dist.files or []
+                         if f.parts and f.parts[0] != ".." and not f.parts[0].endswith((".dist-info", ".data", ".pth"))}
+            self._base = base
+        return self._base
+
     def _dist(self, name: str) -> str:
         """The distribution that installs the import ``name`` (its own name when one is so called)."""
         if name in self.names:
@@ -372,7 +379,7 @@ class Helpers:
             todo += [d for d in deps if d not in used]
         packages = set()
         for name in imports - {"esm"}:
-            if name in sys.stdlib_module_names or name.startswith("_") or name.lower() in self.base:
+            if name in BASE or name in sys.stdlib_module_names or name.startswith("_") or name.lower() in self.base:
                 continue
             dist = self._dist(name)
             if dist.lower() not in self.base and name.lower() not in self.base:
