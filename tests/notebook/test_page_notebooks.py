@@ -71,9 +71,10 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
     with FileLock(str(runs / f"{slug}.lock")):
         if not record.exists():
             nb = nbformat.read(_shipped(site, page), as_version=4)
-            probe = ("import importlib.util\n"
-                     "print('importable:', sorted(n for n in ('esm', 'mkdocs', 'nbconvert', 'pytest')"
-                     " if importlib.util.find_spec(n)))")
+            probe = ("import importlib.util, esm\n"
+                     "print('importable:', sorted(n for n in ('mkdocs', 'mkdocs_esm', 'nbconvert', 'pytest')"
+                     " if importlib.util.find_spec(n)))\n"
+                     "print('esm from:', esm.__file__)")
             nb.cells.append(nbformat.v4.new_code_cell(probe))
             jupyter = nbtools.restricted_kernel(runs / f"{slug}-jupyter", tuple(_requirements(nb)))
             work = runs / f"{slug}-work"
@@ -119,6 +120,9 @@ def test_page_notebook_runs_alone_in_a_fresh_kernel(site, page, tmp_path_factory
     nb = done["nb"]
     text = "".join(_printed(c) for c in nb.cells if c.cell_type == "code")
     assert "importable: []" in text, "the kernel could import the project's packages"
+    where = re.search(r"^esm from: (.+)$", text, re.M)[1]
+    assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
+        f"the demos imported esm from {where}, not from the notebook's own cells"
     assert done["left"] == [], f"the notebook wrote files in its folder: {done['left']}"
     assert "PASS" in text
 
