@@ -576,6 +576,10 @@ class PageNotebooks:
             if entry is None or file.page is None:
                 continue
             page = file.page
+            if self.state.command == "serve":       # the page may have changed since on_files (fast serve)
+                text = re.sub(r"\A---\n.*?\n---\n", "", file.content_string, flags=re.S)
+                self.pages[file.src_uri] = entry = (entry[0], text,
+                                                    page_demos(text, file.src_uri, self.state.root / "snippets"))
             title = re.sub(r"<[^>]+>", "", htmllib.unescape(page.title or file.src_uri))
             url = (config.site_url.rstrip("/") + "/" + page.url) if config.site_url else None
             nb = self.notebook(file.src_uri, title, url, config.site_name)
