@@ -1,7 +1,7 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
 Each feature is a module of this package with one class (execution, glue, learner, cite, katex,
-xref, fonts, notebook, codeblocks, stylesheets, search, serve, print_site). The plugin holds one
+xref, fonts, notebook, pagenotebook, codeblocks, stylesheets, search, serve, print_site). The plugin holds one
 instance of each and the build state (state.py), made anew at every ``on_config``; the order of
 the work within an event is written here, once, event by event. Priorities are set only where
 another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
@@ -27,6 +27,7 @@ from .glue import Glue
 from .katex import Katex
 from .learner import Learner
 from .notebook import Notebook
+from .pagenotebook import PageNotebooks
 from .print_site import PrintSite
 from .search import Search
 from .serve import Serve
@@ -49,6 +50,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.katex = Katex()
         self.xref = Xref()
         self.notebook = Notebook()
+        self.pagenotebooks = PageNotebooks(numbers=lambda: self.xref.labels, cites=lambda: self.cite.labels)
         self.stylesheets = Stylesheets()
         self.search = Search()
         self.print_site = PrintSite(unhold=self.search.unhold)
@@ -76,6 +78,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.katex.on_config(config, self.state)
         self.xref.on_config(config, self.state)
         self.notebook.on_config(config, self.state)
+        self.pagenotebooks.on_config(config, self.state)
         self.search.on_config(config, self.state)
         self.stylesheets.on_config(self.state)
         if self.config.print_site:
@@ -96,6 +99,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.learner.on_files(files)
         self.cite.on_files(files, config)
         self.katex.on_files(files, config)
+        self.pagenotebooks.on_files(files, config)
         return files
 
     on_files = CombinedEvent(_files_first, _files)
@@ -143,6 +147,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
     def _env(self, env, *, config, files):
         self.learner.on_env(files)
         self.xref.on_env(config, files)
+        self.pagenotebooks.on_env(config, files)
         return env
 
     @event_priority(-100)       # after every other on_env (mkdocs-autorefs' included)
@@ -156,6 +161,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def on_post_page(self, output, *, page, config):
         output = self.learner.on_post_page(output, page)
+        output = self.pagenotebooks.on_post_page(output, page)
         output = self.katex.on_post_page(output, page)
         output = self.stylesheets.on_post_page(output, page, config)
         return self.search.on_post_page(output, page)

