@@ -125,7 +125,7 @@ def alibi_values(h):
     w = softmax(-m * np.arange(16))
     want = {0: f"{m:g}", 1: f"{w[0]:.3f}", 2: f"{w[15]:.3f}", 3: str(int(np.argmax(np.cumsum(w) >= 0.5)) + 1)}
     for j in range(16):
-        want.update({4 + 3 * j: f"{100 * w[j]:.1f}%", 5 + 3 * j: f"{-m * j:.3f}", 6 + 3 * j: f"{w[j]:.3f}"})
+        want.update({4 + 3 * j: f"{100 * w[j]:.1f}%", 5 + 3 * j: f"{-m * j + 0.0:.3f}", 6 + 3 * j: f"{w[j]:.3f}"})
     return want
 
 
@@ -224,7 +224,8 @@ def test_figures_work_after_instant_navigation(browser, base_url, built):
         assert page.locator("figure.esm-explore").count() == 0
         page.evaluate("window.__sameDocument = true")
         page.locator("a.md-footer__link--next").click()
-        page.wait_for_selector("figure.esm-explore[data-ready]")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_selector("figure.esm-explore[data-ready]", timeout=60_000)
         assert page.evaluate("window.__sameDocument") is True, "instant navigation reloaded the page"
         page.evaluate(SETTLE)
         move(page, 0, [0, 2, 9])

@@ -16,7 +16,7 @@ for h in range(H):
     assert np.array_equal(row, -m[h] * dist)
     half = int(np.searchsorted(np.cumsum(w), 0.5)) + 1
     states[(h,)] = [f"{m[h]:g}", f"{w[0]:.3f}", f"{w[-1]:.3f}", str(half),
-                    *[v for j in range(T) for v in (f"{100 * w[j]:.1f}%", f"{-m[h] * j:.3f}", f"{w[j]:.3f}")]]
+                    *[v for j in range(T) for v in (f"{100 * w[j]:.1f}%", f"{-m[h] * j + 0.0:.3f}", f"{w[j]:.3f}")]]
 # The weights by a second route: exp(-m d) over its sum, written out, for head 0.
 ref = np.exp(-m[0] * dist) / np.exp(-m[0] * dist).sum()
 print(check_close("head 0: softmax of the bias = exp(-m d) / sum over d of exp(-m d), written out", softmax(-m[0] * dist),
