@@ -117,6 +117,7 @@ def rope_values(t, s):
     want = {0: str(s - t), 1: f"{rot(q, t) @ rot(k, s):.3f}", 2: f"{q @ rot(k, s - t):.3f}"}
     for s2 in range(12):
         want[4 + 2 * s2] = f"{rot(q, t) @ rot(k, s2):.3f}"
+        want[27 + s2] = "1" if s2 == s else "0"                  # the chosen key's row is marked
     return want
 
 

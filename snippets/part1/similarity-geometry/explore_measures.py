@@ -37,7 +37,7 @@ rows = ['<span class="esm-explore__head">measure</span><span class="esm-explore_
         f'<span>dot a·b</span>{bar(4, d[4])}{out(0, d[0])}',
         f'<span>cosine</span>{bar(5, d[5])}{out(1, d[1])}',
         f'<span>distance |a − b|</span>{bar(6, d[6])}{out(2, d[2])}']
-body = f'{pic}<div class="esm-explore__rows">{"".join(rows)}</div>'
+body = f'{pic}<div class="esm-explore__rows" aria-live="polite">{"".join(rows)}</div>'
 print(explorable(controls, body, states=states,
                  caption="a = (2, 0) in orange, b in blue. Bars: the dot product on −6 to 6, the cosine on −1 to 1, "
                          "the distance on 0 to 5. Changing |b| alone moves the dot product and the distance, "

@@ -29,7 +29,7 @@ rows = ['<span class="esm-explore__head">distance</span><span class="esm-explore
 for j in range(T):
     o = 4 + 3 * j
     rows.append(f'<span>{j}</span>{bar(o, dft[o])}<span>{out(o + 1, dft[o + 1])} / {out(o + 2, dft[o + 2])}</span>')
-body = (f'<p class="esm-explore__sum">Slope m = {out(0, dft[0])}: the nearest key gets weight {out(1, dft[1])}, '
+body = (f'<p class="esm-explore__sum" aria-live="polite">Slope m = {out(0, dft[0])}: the nearest key gets weight {out(1, dft[1])}, '
         f'the key {T - 1} tokens back {out(2, dft[2])}; half the weight lies on the {out(3, dft[3])} nearest '
         f'key(s).</p><div class="esm-explore__rows">{"".join(rows)}</div>')
 print(explorable(controls, body, states=states,

@@ -22,7 +22,8 @@ def span(x):
 
 
 states = {(t, s): [str(s - t), f"{score[t, s]:.3f}", f"{relative[t, s]:.3f}",
-                   *[v for s2 in range(P) for v in (span(score[t, s2]), f"{score[t, s2]:.3f}")]]
+                   *[v for s2 in range(P) for v in (span(score[t, s2]), f"{score[t, s2]:.3f}")],
+                   *["1" if s2 == s else "0" for s2 in range(P)]]           # the chosen key's row marked
           for t in range(P) for s in range(P)}
 controls = [Control("query position t", range(P), default=2, say=[f"t = {t}" for t in range(P)]),
             Control("key position s", range(P), default=5, say=[f"s = {s}" for s in range(P)])]
@@ -32,9 +33,9 @@ rows = ['<span class="esm-explore__head">key at</span><span class="esm-explore__
         '<span class="esm-explore__head">score</span>']
 for s2 in range(P):
     o = 3 + 2 * s2
-    rows.append(f'<span>s′ = {s2}</span><span class="esm-explore__axis-box">{bar(o, dft[o], prop="inset")}</span>'
+    rows.append(f'<span data-o="{3 + 2 * P + s2}" data-a="data-on" data-on="{dft[3 + 2 * P + s2]}">s′ = {s2}</span><span class="esm-explore__axis-box">{bar(o, dft[o], prop="inset")}</span>'
                 f'{out(o + 1, dft[o + 1])}')
-body = (f'<p class="esm-explore__sum">Offset s − t = {out(0, dft[0])}. Score (R<sub>t</sub>q)·(R<sub>s</sub>k) = '
+body = (f'<p class="esm-explore__sum" aria-live="polite">Offset s − t = {out(0, dft[0])}. Score (R<sub>t</sub>q)·(R<sub>s</sub>k) = '
         f'{out(1, dft[1])}; the offset alone, q·(R<sub>s−t</sub>k) = {out(2, dft[2])}.</p>'
         f'<div class="esm-explore__rows">{"".join(rows)}</div>')
 print(explorable(controls, body, states=states,

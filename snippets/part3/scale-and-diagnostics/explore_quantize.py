@@ -41,7 +41,7 @@ rows = ['<span class="esm-explore__head">measure</span><span class="esm-explore_
         '<span class="esm-explore__head">value</span>',
         f'<span>relative error |E − Ê| / |E|</span>{bar(4, dft[4], extra=" esm-explore__bar--alt")}{out(0, dft[0])}',
         f'<span>bytes per entry (float32: 4)</span>{bar(5, dft[5])}{out(2, dft[2])}']
-body = (f'<div class="esm-explore__rows">{"".join(rows)}</div><p class="esm-explore__sum">Smallest cosine between '
+body = (f'<div class="esm-explore__rows">{"".join(rows)}</div><p class="esm-explore__sum" aria-live="polite">Smallest cosine between '
         f'a row and its copy: {out(1, dft[1])}; the table is {out(3, dft[3])} times smaller than in float32.</p>')
 print(explorable(controls, body, states=states,
                  caption=f"A {V:,} × {d} table quantised in groups of G entries of a row, b bits per code and one "

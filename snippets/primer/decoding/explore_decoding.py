@@ -40,8 +40,8 @@ for r, j in enumerate(order[:N]):
                 f'data-off="{default[o + 3]}">{bar(o, default[o], extra=" esm-explore__bar--ghost")}'
                 f'{bar(o + 1, default[o + 1])}</span>{out(o + 2, default[o + 2])}')
 body = (f'<div class="esm-explore__rows">{"".join(rows)}</div>'
-        f'<p class="esm-explore__sum">Kept: {out(0, default[0])} tokens, holding {out(1, default[1])} '
-        f'of the mass of p<sub>τ</sub>; the other {V - N} tokens are not drawn.</p>')
+        f'<p class="esm-explore__sum" aria-live="polite">Kept: {out(0, default[0])} tokens, holding {out(1, default[1])} '
+        f'of the mass of p<sub>τ</sub>. Only the {N} most likely of the {V} tokens are drawn.</p>')
 print(explorable(controls, body, kind="decode", data={"z": z.tolist(), "order": order.tolist(),
                                                        "shown": order[:N].tolist()},
                  caption=f"The tiny model's {N} most likely next tokens after the context above. "

@@ -40,7 +40,7 @@ for j in range(n):
     rows.append(f'<span>k<sub>{j}</sub></span><span>{bar(o, d[o], extra=" esm-explore__bar--alt")}{bar(o + 1, d[o + 1])}'
                 f'</span><span>{out(o + 2, d[o + 2])} / {out(o + 3, d[o + 3])}</span>')
 body = (f'<div class="esm-explore__rows">{"".join(rows)}</div>'
-        f'<p class="esm-explore__sum">Without 1/√d<sub>k</sub>: entropy {out(0, d[0])} bits, largest weight '
+        f'<p class="esm-explore__sum" aria-live="polite">Without 1/√d<sub>k</sub>: entropy {out(0, d[0])} bits, largest weight '
         f'{out(1, d[1])}. With it: entropy {out(2, d[2])} bits, largest weight {out(3, d[3])}. '
         f'(Uniform over {n} keys: {math.log2(n):.0f} bits.)</p>')
 print(explorable(controls, body, states=states,
