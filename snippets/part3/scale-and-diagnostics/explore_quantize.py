@@ -45,4 +45,4 @@ body = (f'<div class="esm-explore__rows">{"".join(rows)}</div><p class="esm-expl
         f'a row and its copy: {out(1, dft[1])}; the table is {out(3, dft[3])} times smaller than in float32.</p>')
 print(explorable(controls, body, states=states,
                  caption=f"A {V:,} × {d} table quantised in groups of G entries of a row, b bits per code and one "
-                         "float32 scale per group. The error bar spans 0 to 0.5. Shown: b = 4, G = 16."))
+                         "float32 scale per group. The error bar spans 0 to 0.5, the bytes bar 0 to 4. Shown: b = 4, G = 16."))
