@@ -45,10 +45,10 @@
   function setup(fig) {
     if (fig.hasAttribute("data-ready")) return;
     fig.setAttribute("data-ready", "");
-    var d = JSON.parse(fig.getAttribute("data-explore"));
-    var fields = fig.querySelectorAll("[data-c]");
+    var d = null, fields = fig.querySelectorAll("[data-c]"), moved = false;
     function update() {
       var at = [], values = [], k = 0;
+      d = d || JSON.parse(fig.getAttribute("data-explore"));   // read at the first move only
       fields.forEach(function (el) {
         var n = +el.getAttribute("data-c"), i = +el.value, c = d.controls[n], shown;
         at[n] = i;
@@ -61,9 +61,12 @@
       at.forEach(function (i, n) { k = k * d.controls[n].values.length + i; });
       apply(fig, d.states[k]);
     }
-    fields.forEach(function (el) { el.addEventListener("input", update); });
+    fields.forEach(function (el) {
+      el.addEventListener("input", update);
+      if (el.tagName === "SELECT" ? !el.options[el.selectedIndex].defaultSelected : el.value !== el.defaultValue) moved = true;
+    });
     fig.querySelector(".esm-explore__controls").hidden = false;
-    update();   // a restored page (back button) may have kept moved controls
+    if (moved) update();   // a restored page (back button) may have kept moved controls
   }
 
   function init() { document.querySelectorAll("figure.esm-explore").forEach(setup); }
