@@ -47,3 +47,22 @@ def test_search_index_is_small(site):
     assert index.stat().st_size < 13_000 * len(pages), (index.stat().st_size, len(pages))
     assert "\\u22" not in index.read_text(encoding="utf-8"), "math symbols escaped: write UTF-8"
     assert any("cosine" in d["text"] for d in docs)
+
+
+def test_explore_script_is_small_and_only_where_a_figure_is(site):
+    """docs/javascripts/explore.js: at most 8 KB gzipped, loaded once by each page with an
+    explorable figure (at least 5 pages, 8 controls) and by no other page."""
+    import gzip
+    script = site.dir / "javascripts" / "explore.js"
+    assert len(gzip.compress(script.read_bytes(), 9)) <= 8_000
+    with_fig, controls = [], 0
+    for p in pages(site):
+        text = p.read_text(encoding="utf-8")
+        tags = len(re.findall(r'<script defer src="[./]*javascripts/explore\.js">', text))
+        if 'class="esm-explore"' in text:
+            with_fig.append(p)
+            controls += len(re.findall(r'<(?:input type="range"|select) id="x[0-9a-f]{8}-\d+" data-c=', text))
+            assert tags == 1, p
+        else:
+            assert tags == 0 and "explore.js" not in text, p
+    assert len(with_fig) >= 5 and controls >= 8, (len(with_fig), controls)

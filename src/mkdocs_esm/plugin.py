@@ -1,7 +1,7 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
 Each feature is a module of this package with one class (execution, glue, learner, cite, katex,
-xref, fonts, notebook, pagenotebook, codeblocks, stylesheets, search, serve, print_site). The plugin holds one
+xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site). The plugin holds one
 instance of each and the build state (state.py), made anew at every ``on_config``; the order of
 the work within an event is written here, once, event by event. Priorities are set only where
 another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import codeblocks, fonts
+from . import codeblocks, explore, fonts
 from .cite import Cite
 from .config import EsmConfig
 from .execcache import ExecCache
@@ -163,6 +163,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = self.learner.on_post_page(output, page)
         output = self.pagenotebooks.on_post_page(output, page)
         output = self.katex.on_post_page(output, page)
+        output = explore.on_post_page(output, page)
         output = self.stylesheets.on_post_page(output, page, config)
         return self.search.on_post_page(output, page)
 

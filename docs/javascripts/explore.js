@@ -1,0 +1,79 @@
+/* Explorable figures (snippets/esm/explore.py prints them). Each figure.esm-explore shows its
+ * default state without this script; here its controls are shown and, when one moves, the
+ * numbers of the chosen setting are copied into the figure: the grid the build computed
+ * (data-explore), or, for kind "decode", the next-token distribution computed from the build's
+ * logits. Loaded only on pages with such a figure (mkdocs_esm/explore.py adds the tag inside
+ * Material's container, which instant navigation runs again on every page that has it).
+ * Nothing moves unless the reader moves a control. */
+(function () {
+  "use strict";
+
+  function apply(fig, state) {
+    fig.querySelectorAll("[data-o]").forEach(function (el) {
+      var v = state[+el.getAttribute("data-o")], a = el.getAttribute("data-a");
+      if (!a) el.textContent = v;
+      else if (a.slice(0, 6) === "style.") el.style[a.slice(6)] = v;
+      else el.setAttribute(a, v);
+    });
+  }
+
+  function pct(x) { return (100 * x).toFixed(2) + "%"; }
+
+  /* P10: p = softmax(z / tau); keep the most likely tokens, at most k of them, stopping at the
+   * first whose running mass reaches xi; renormalise the kept ones. The state: tokens kept,
+   * mass kept, then per shown token: width of p, width of q, q, and whether it is dropped. */
+  function decode(d, values) {
+    var tau = +values[0], k = +values[1], xi = +values[2], z = d.z, n = z.length, i;
+    var s = z.map(function (x) { return x / tau; }), top = Math.max.apply(null, s);
+    var e = s.map(function (x) { return Math.exp(x - top); });
+    var sum = e.reduce(function (a, b) { return a + b; }, 0);
+    var p = e.map(function (x) { return x / sum; });
+    var order = d.order, kept = 0, mass = 0;
+    for (i = 0; i < n && kept < k; i++) {
+      mass += p[order[i]];
+      kept++;
+      if (mass >= xi) break;
+    }
+    var out = [String(kept), mass.toFixed(3)];
+    d.shown.forEach(function (j, r) {
+      var on = r < kept;
+      out.push(pct(p[j]), pct(on ? p[j] / mass : 0), on ? (p[j] / mass).toFixed(3) : "0", on ? "0" : "1");
+    });
+    return out;
+  }
+
+  function setup(fig) {
+    if (fig.hasAttribute("data-ready")) return;
+    fig.setAttribute("data-ready", "");
+    var d = null, fields = fig.querySelectorAll("[data-c]"), moved = false;
+    function update() {
+      var at = [], values = [], k = 0;
+      d = d || JSON.parse(fig.getAttribute("data-explore"));   // read at the first move only
+      fields.forEach(function (el) {
+        var n = +el.getAttribute("data-c"), i = +el.value, c = d.controls[n], shown;
+        at[n] = i;
+        values[n] = c.values[i];
+        if (el.type === "range") el.setAttribute("aria-valuetext", c.say[i]);
+        shown = fig.querySelector('[data-v="' + n + '"]');
+        if (shown) shown.textContent = c.values[i];
+      });
+      if (d.kind === "decode") return apply(fig, decode(d, values));
+      at.forEach(function (i, n) { k = k * d.controls[n].values.length + i; });
+      apply(fig, d.states[k]);
+    }
+    fields.forEach(function (el) {
+      el.addEventListener("input", update);
+      if (el.tagName === "SELECT" ? !el.options[el.selectedIndex].defaultSelected : el.value !== el.defaultValue) moved = true;
+    });
+    fig.querySelector(".esm-explore__controls").hidden = false;
+    if (moved) update();   // a restored page (back button) may have kept moved controls
+  }
+
+  function init() { document.querySelectorAll("figure.esm-explore").forEach(setup); }
+
+  init();
+  if (!window.__esmExplore && window.document$ && typeof window.document$.subscribe === "function") {
+    window.__esmExplore = true;
+    window.document$.subscribe(init);
+  }
+})();

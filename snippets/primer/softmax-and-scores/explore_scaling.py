@@ -1,0 +1,52 @@
+"""P4 explorable: the size of the query and key entries and the temperature, against the
+attention weights of one query over 8 keys, with and without the 1/sqrt(d_k). Every setting is
+computed here (a grid); the browser only shows the chosen one."""
+import math
+
+import numpy as np
+
+from esm import check_close, softmax
+from esm.explore import Control, bar, explorable, out
+
+rng = np.random.default_rng(4)
+d_k, n = 64, 8
+q0, K0 = rng.normal(0, 1, d_k), rng.normal(0, 1, (n, d_k))   # entries of variance 1
+sigmas = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0]
+taus = [0.25, 0.5, 1.0, 2.0, 4.0]
+
+
+def entropy_bits(a):
+    a = a[a > 0]
+    return float(-(a * np.log2(a)).sum())
+
+
+def state(sigma, tau):
+    s = (sigma * K0) @ (sigma * q0)                 # scores q.k_j with entries of size sigma
+    raw, scaled = softmax(s, temperature=tau), softmax(s / math.sqrt(d_k), temperature=tau)
+    out_ = [f"{entropy_bits(raw):.2f}", f"{raw.max():.3f}", f"{entropy_bits(scaled):.2f}", f"{scaled.max():.3f}"]
+    for j in range(n):
+        out_ += [f"{100 * raw[j]:.1f}%", f"{100 * scaled[j]:.1f}%", f"{raw[j]:.2f}", f"{scaled[j]:.2f}"]
+    return out_
+
+
+states = {(i, j): state(s, t) for i, s in enumerate(sigmas) for j, t in enumerate(taus)}
+controls = [Control("entry size σ of q and k", sigmas, default=3, say=[f"sigma = {s}" for s in sigmas]),
+            Control("temperature τ", taus, default=2, say=[f"temperature {t}" for t in taus])]
+d = states[(3, 2)]
+rows = ['<span class="esm-explore__head">key</span><span class="esm-explore__head">orange: softmax(q·k/τ); '
+        'blue: softmax(q·k/(√d<sub>k</sub> τ))</span><span class="esm-explore__head">weights</span>']
+for j in range(n):
+    o = 4 + 4 * j
+    rows.append(f'<span>k<sub>{j}</sub></span><span>{bar(o, d[o], extra=" esm-explore__bar--alt")}{bar(o + 1, d[o + 1])}'
+                f'</span><span>{out(o + 2, d[o + 2])} / {out(o + 3, d[o + 3])}</span>')
+body = (f'<div class="esm-explore__rows">{"".join(rows)}</div>'
+        f'<p class="esm-explore__sum" aria-live="polite">Without 1/√d<sub>k</sub>: entropy {out(0, d[0])} bits, largest weight '
+        f'{out(1, d[1])}. With it: entropy {out(2, d[2])} bits, largest weight {out(3, d[3])}. '
+        f'(Uniform over {n} keys: {math.log2(n):.0f} bits.)</p>')
+print(explorable(controls, body, states=states,
+                 caption=f"One query against {n} keys, d_k = {d_k}, entries drawn once from a normal distribution "
+                         "and multiplied by σ (so the scores grow as σ²). Shown: σ = 1, τ = 1."))
+# The entropy by a second route: natural logarithm over the weights, converted to bits.
+a = softmax((K0 @ q0) / math.sqrt(d_k))
+print(check_close("entropy of the scaled weights at sigma = 1, tau = 1: -sum a ln a / ln 2 (loop) = the shown value",
+                  round(-sum(x * math.log(x) for x in a) / math.log(2), 2), float(d[2]), atol=0.0))

@@ -1,0 +1,235 @@
+"""The explorable figures as a reader uses them (snippets/esm/explore.py, docs/javascripts/explore.js):
+each control is moved with the keyboard (Home, then ArrowRight) or chosen from its select, and
+the numbers the figure then shows are compared with numpy's, computed here from the same data
+by the same formula, to the digits shown; the announced value (aria-valuetext) follows. Without
+JavaScript, and in print, each figure shows its default state and no control. After instant
+navigation the figures of the new page work."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from browser.conftest import SETTLE, lesson_sources, url_of
+
+#: The state a figure shows: the text (or the style property) of each [data-o] element, by index.
+SHOWN = """
+(k) => {
+  const fig = document.querySelectorAll("figure.esm-explore")[k];
+  const out = {};
+  fig.querySelectorAll("[data-o]").forEach((el) => {
+    const a = el.getAttribute("data-a");
+    out[el.getAttribute("data-o")] = !a ? el.textContent
+      : a.startsWith("style.") ? el.style.getPropertyValue(a.slice(6)) : el.getAttribute(a);
+  });
+  return out;
+}
+"""
+
+
+def softmax(z):
+    e = np.exp(z - np.max(z))
+    return e / e.sum()
+
+
+def shown(page, k: int) -> dict[int, str]:
+    return {int(i): v for i, v in page.evaluate(SHOWN, k).items()}
+
+
+def move(page, k: int, setting: list[int]) -> None:
+    """Set figure k's controls to the value indices ``setting``: a slider by keyboard, a select
+    by choosing its option, as a reader would."""
+    fig = page.locator("figure.esm-explore").nth(k)
+    for n, i in enumerate(setting):
+        field = fig.locator(f'[data-c="{n}"]')
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(i))
+        else:
+            field.focus()
+            page.keyboard.press("Home")
+            for _ in range(i):
+                page.keyboard.press("ArrowRight")
+            assert field.input_value() == str(i)
+            said = field.get_attribute("aria-valuetext")
+            assert said and said == page.evaluate(
+                "([k, n, i]) => JSON.parse(document.querySelectorAll('figure.esm-explore')[k]"
+                ".getAttribute('data-explore')).controls[n].say[i]", [k, n, i])
+
+
+def same(got: str | None, want: str) -> bool:
+    """Equal as shown; a bar's width equal as a number (the browser writes 4.30% as 4.3%)."""
+    if got is not None and want.endswith("%") and got.endswith("%"):
+        return float(got[:-1]) == float(want[:-1])
+    return got == want
+
+
+def expect(got: dict[int, str], want: dict[int, str], where: str) -> None:
+    bad = {i: (got.get(i), w) for i, w in want.items() if not same(got.get(i), w)}
+    assert not bad, f"{where}: index: (shown, numpy's) {bad}"
+
+
+# ------------------------------------------------------------------ numpy's values, per figure
+
+def decoding_values(tau, k, xi):
+    from esm import gpt_forward, tiny_gpt
+    z = gpt_forward(np.array([3, 14, 15, 9, 26, 5, 35, 8]), tiny_gpt())[-1]
+    p = softmax(z / tau)
+    order = np.argsort(-p, kind="stable")
+    run = np.cumsum(p[order])
+    kept = min(k, int(np.argmax(run >= xi)) + 1 if (run >= xi).any() else len(z))
+    mass = run[kept - 1]
+    want = {0: str(kept), 1: f"{mass:.3f}"}
+    for r, j in enumerate(order[:12]):
+        q = p[j] / mass if r < kept else 0.0
+        want.update({2 + 4 * r: f"{100 * p[j]:.2f}%", 3 + 4 * r: f"{100 * q:.2f}%",
+                     4 + 4 * r: f"{q:.3f}" if r < kept else "0", 5 + 4 * r: "0" if r < kept else "1"})
+    return want
+
+
+def scaling_values(sigma, tau):
+    rng = np.random.default_rng(4)
+    q, K = rng.normal(0, 1, 64), rng.normal(0, 1, (8, 64))
+    s = sigma * sigma * (K @ q)
+    want = {}
+    for c, div in enumerate((1.0, 8.0)):                # without and with 1/sqrt(64)
+        a = softmax(s / div / tau)
+        h = -sum(x * math.log2(x) for x in a if x > 0)
+        want.update({2 * c: f"{h:.2f}", 2 * c + 1: f"{a.max():.3f}"})
+        for j in range(8):
+            want[4 + 4 * j + c] = f"{100 * a[j]:.1f}%"
+            want[6 + 4 * j + c] = f"{a[j]:.2f}"
+    return want
+
+
+def rope_values(t, s):
+    rng = np.random.default_rng(6)
+    q, k = rng.normal(0, 1, 8), rng.normal(0, 1, 8)
+
+    def rot(x, pos):                                    # pairs (2j, 2j+1) by angle pos * 10000^(-2j/8)
+        out = x.copy()
+        for j in range(4):
+            a = pos * 10000.0 ** (-2 * j / 8)
+            out[2 * j] = x[2 * j] * math.cos(a) - x[2 * j + 1] * math.sin(a)
+            out[2 * j + 1] = x[2 * j] * math.sin(a) + x[2 * j + 1] * math.cos(a)
+        return out
+    want = {0: str(s - t), 1: f"{rot(q, t) @ rot(k, s):.3f}", 2: f"{q @ rot(k, s - t):.3f}"}
+    for s2 in range(12):
+        want[4 + 2 * s2] = f"{rot(q, t) @ rot(k, s2):.3f}"
+        want[27 + s2] = "1" if s2 == s else "0"                  # the chosen key's row is marked
+    return want
+
+
+def alibi_values(h):
+    m = 2.0 ** (-8 * (h + 1) / 8)
+    w = softmax(-m * np.arange(16))
+    want = {0: f"{m:g}", 1: f"{w[0]:.3f}", 2: f"{w[15]:.3f}", 3: str(int(np.argmax(np.cumsum(w) >= 0.5)) + 1)}
+    for j in range(16):
+        want.update({4 + 3 * j: f"{100 * w[j]:.1f}%", 5 + 3 * j: f"{-m * j + 0.0:.3f}", 6 + 3 * j: f"{w[j]:.3f}"})
+    return want
+
+
+def measures_values(r, deg):
+    th = math.radians(deg)
+    a, b = np.array([2.0, 0.0]), np.array([r * math.cos(th), r * math.sin(th)])
+    return {0: f"{a @ b:.2f}", 1: f"{(a @ b) / (2 * r):.3f}", 2: f"{math.hypot(*(a - b)):.2f}"}
+
+
+def quantise_values(b, G):
+    rng = np.random.default_rng(82)
+    E = rng.normal(0.0, 1.0, (1000, 64)) * np.exp(rng.normal(0.0, 0.5, (1000, 1))) / 8.0
+    Eh = np.empty_like(E)
+    levels = 2 ** (b - 1) - 1
+    for i in range(1000):                               # group by group, in a loop
+        for g in range(0, 64, G):
+            x = E[i, g:g + G]
+            scale = np.abs(x).max() / levels
+            Eh[i, g:g + G] = np.round(x / scale) * scale
+    rel = np.linalg.norm(E - Eh) / np.linalg.norm(E)
+    cos = min(E[i] @ Eh[i] / (np.linalg.norm(E[i]) * np.linalg.norm(Eh[i])) for i in range(1000))
+    per = b / 8 + 4 / G
+    return {0: f"{rel:.4f}", 1: f"{cos:.4f}", 2: f"{per:.3f}", 3: f"{4 / per:.1f}"}
+
+
+TAUS, XIS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0], [round(0.05 * i, 2) for i in range(1, 21)]
+KS = [*range(1, 13), 50]
+SIGMAS, SOFT_TAUS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0], [0.25, 0.5, 1.0, 2.0, 4.0]
+LENGTHS, ANGLES = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0], list(range(0, 181, 15))
+BITS, GROUPS = [2, 3, 4, 5, 6, 8], [8, 16, 32, 64]
+
+#: page, figure index on it, the default setting (value indices), settings to move to, numpy's values
+FIGURES = {
+    "decoding": ("primer/decoding.md", 0, [1, 4, 17], [[0, 2, 9], [6, 12, 18], [3, 12, 19], [7, 0, 5], [2, 7, 13]],
+                 lambda i, j, n: decoding_values(TAUS[i], KS[j], XIS[n])),
+    "scaling": ("primer/softmax-and-scores.md", 0, [3, 2], [[0, 0], [6, 0], [6, 4], [2, 3]],
+                lambda i, j: scaling_values(SIGMAS[i], SOFT_TAUS[j])),
+    "rope": ("part2/positional-information.md", 0, [2, 5], [[0, 0], [7, 3], [11, 11], [4, 9]], rope_values),
+    "alibi": ("part2/positional-information.md", 1, [0], [[3], [7], [1]], alibi_values),
+    "measures": ("part1/similarity-geometry.md", 0, [3, 3], [[0, 0], [5, 12], [1, 6], [4, 8]],
+                 lambda i, j: measures_values(LENGTHS[i], ANGLES[j])),
+    "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
+                 lambda i, j: quantise_values(BITS[i], GROUPS[j])),
+}
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_controls_show_numpys_numbers(open_page, name):
+    src, k, default, settings, values = FIGURES[name]
+    page, traffic = open_page(url_of(src))
+    page.locator("figure.esm-explore").nth(k).scroll_into_view_if_needed()
+    expect(shown(page, k), values(*default), f"{name} at load")
+    for setting in settings:
+        move(page, k, setting)
+        expect(shown(page, k), values(*setting), f"{name} at {setting}")
+    assert traffic.problems() == []
+
+
+@pytest.mark.parametrize("media", ["noscript", "print"])
+def test_default_figure_without_script_and_in_print(browser, base_url, media):
+    """No JavaScript (or print, script on): every figure shows numpy's default state, and no
+    control is shown; the script is not what draws the default figure."""
+    ctx = browser.new_context(java_script_enabled=(media != "noscript"), viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    try:
+        for name, (src, k, default, _, values) in FIGURES.items():
+            page.goto(base_url + url_of(src))
+            if media == "print":
+                page.emulate_media(media="print")
+            fig = page.locator("figure.esm-explore").nth(k)
+            fig.scroll_into_view_if_needed()
+            assert fig.is_visible(), name
+            assert not fig.locator(".esm-explore__controls").is_visible(), f"{name}: controls shown in {media}"
+            assert fig.locator("figcaption").text_content().strip(), name
+            expect(shown(page, k), values(*default), f"{name} ({media})")
+            if media == "noscript":
+                assert page.evaluate("document.documentElement.className") in ("no-js", "")
+    finally:
+        ctx.close()
+
+
+def test_figures_work_after_instant_navigation(browser, base_url, built):
+    """Material swaps the page in without a reload: the figures of the new page still work
+    (explore.js runs again from inside Material's container). Instant navigation needs the
+    sitemap that a build with `site_url` has: the browser is handed one (as test_learner does)."""
+    lessons = lesson_sources()
+    target = FIGURES["decoding"][0]
+    before = lessons[lessons.index(target) - 1]
+    locs = "".join(f"<url><loc>{base_url}{url_of(s)}</loc></url>" for s in lessons + ["index.md"])
+    sitemap = f'<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.route("**/sitemap.xml", lambda route: route.fulfill(status=200, content_type="application/xml", body=sitemap))
+    page = ctx.new_page()
+    try:
+        page.goto(base_url + url_of(before), wait_until="networkidle")
+        assert page.locator("figure.esm-explore").count() == 0
+        page.evaluate("window.__sameDocument = true")
+        page.locator("a.md-footer__link--next").click()
+        page.wait_for_load_state("networkidle")
+        page.wait_for_selector("figure.esm-explore[data-ready]", timeout=60_000)
+        assert page.evaluate("window.__sameDocument") is True, "instant navigation reloaded the page"
+        page.evaluate(SETTLE)
+        move(page, 0, [0, 2, 9])
+        expect(shown(page, 0), decoding_values(TAUS[0], KS[2], XIS[9]), "decoding after instant navigation")
+    finally:
+        ctx.close()

@@ -1,0 +1,62 @@
+"""esm.explore: the figure's markup shows the default state, holds every state of the grid in
+row-major order, and labels each control; and the plugin adds the script to those pages only."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from esm.explore import Control, bar, explorable, out
+from mkdocs_esm import explore as plugin_explore
+
+
+def grid():
+    controls = [Control("a", [1, 2], default=1), Control("b", ["x", "y", "z"], kind="select", default=0)]
+    states = {(i, j): [f"{i}{j}", f"{10 * (i + j)}%"] for i in range(2) for j in range(3)}
+    return controls, states
+
+
+def payload(text: str) -> dict:
+    return json.loads(html.unescape(re.search(r'data-explore="([^"]*)"', text)[1]))
+
+
+def test_grid_row_major_and_default_shown():
+    controls, states = grid()
+    text = explorable(controls, out(0, "10") + bar(1, "10%"), states=states, caption="c")
+    data = payload(text)
+    assert data["states"] == [states[(i, j)] for i in range(2) for j in range(3)]
+    assert data["controls"][0] == {"values": ["1", "2"], "say": ["a = 1", "a = 2"]}
+    assert 'aria-valuetext="a = 2"' in text and 'value="1"' in text          # the slider at its default
+    assert '<option value="0" selected>x</option>' in text
+    assert re.search(r'<label for="(x[0-9a-f]{8}-0)">a</label><input type="range" id="\1"', text)
+    assert '<div class="esm-explore__controls" hidden>' in text               # shown by the script only
+
+
+def test_default_figure_must_show_the_default_state():
+    controls, states = grid()
+    with pytest.raises(ValueError, match="default state"):
+        explorable(controls, out(0, "00") + bar(1, "10%"), states=states, caption="c")
+    with pytest.raises(ValueError, match="default state"):
+        explorable(controls, out(0, "10") + bar(1, "99%"), states=states, caption="c")
+
+
+def test_control_arguments_checked():
+    with pytest.raises(ValueError):
+        Control("a", [1, 2], default=2)
+    with pytest.raises(ValueError):
+        Control("a", [1, 2], say=["one"])
+    with pytest.raises(ValueError):
+        Control("a", [1], kind="checkbox")
+
+
+def test_script_only_on_pages_with_a_figure():
+    page = SimpleNamespace(url="part1/x/", file=SimpleNamespace(src_uri="part1/x.md"))
+    plain = "<html><article>text</article></html>"
+    assert plugin_explore.on_post_page(plain, page) == plain
+    with_fig = '<article><figure class="esm-explore" id="x1"></figure></article>'
+    got = plugin_explore.on_post_page(with_fig, page)
+    assert got.count("<script") == 1 and '<script defer src="../../javascripts/explore.js"></script>\n</article>' in got
