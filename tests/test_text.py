@@ -8,6 +8,8 @@ from collections import defaultdict
 
 from conftest import DOCS, pages
 
+ROOT = DOCS.parent
+
 
 def prose(text: str) -> str:
     return re.sub(r"```.*?```", "", text, flags=re.S)
@@ -33,3 +35,14 @@ def test_no_table_row_splits_math_on_a_raw_bar():
                 if any(c.count("$") % 2 for c in cells):
                     bad.append(f"{page.relative_to(DOCS)}:{n}")
     assert not bad
+
+
+def test_no_merge_conflict_markers_in_the_sources():
+    """A merge left unresolved is plain text to Markdown: the build passes and prints it."""
+    marker = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+    roots = [ROOT / d for d in ("docs", "snippets", "src", "tests", "tools", ".github")] + [ROOT / "mkdocs.yml"]
+    found = [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+             for root in roots for path in ([root] if root.is_file() else sorted(root.rglob("*")))
+             if path.is_file() and path.suffix in {".md", ".py", ".yml", ".yaml", ".css", ".js", ".html", ".bib", ".toml"}
+             for text in [path.read_text(encoding="utf-8", errors="replace")] for m in marker.finditer(text)]
+    assert not found, f"merge conflict markers: {found}"
