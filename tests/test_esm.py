@@ -48,7 +48,8 @@ def test_failing_check_raises_the_fail_line():
 def test_checks_render_as_html_lines_under_the_build():
     from mkdocs_esm.output import for_page
     line = for_page(esm.check_true("a < b", True, "1 < 2", eq="ord"))
-    assert line.startswith('<div class="esm-check" data-eq="ord"><strong>PASS</strong>')
+    assert line.startswith('<details class="success esm-checks"><summary>1 check passed: ')
+    assert '<div class="esm-check" data-eq="ord"><strong>PASS</strong>' in line
     assert 'href="#eq-ord"' in line and "1 &lt; 2" in line
 
 

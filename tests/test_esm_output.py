@@ -77,14 +77,29 @@ def test_check_close_bound_is_atol_plus_rtol_times_the_expected_magnitude(plain)
 
 
 def test_html_lines_exactly():
-    from mkdocs_esm.output import for_page
-    assert for_page(esm.check_true("c<", True, "d&")) == \
+    from mkdocs_esm.output import check_html, for_page
+    assert check_html("c<", "d&", None) == \
         '<div class="esm-check"><strong>PASS</strong> c&lt;: <code>d&amp;</code></div>\n'
-    assert for_page(esm.check_true("c", True, "d", eq="e")) == (
+    assert check_html("c", "d", "e") == (
         '<div class="esm-check" data-eq="e"><strong>PASS</strong> '
         '<a class="esm-eqref" href="#eq-e">[e]</a> c: <code>d</code></div>\n')
+    assert for_page(esm.check_true("c<", True, "d&")) == (
+        '<details class="success esm-checks"><summary>1 check passed</summary>\n<div class="esm-checks-body">\n'
+        '<div class="esm-check"><strong>PASS</strong> c&lt;: <code>d&amp;</code></div>\n</div>\n</details>\n')
     assert esm.check_true("c", True, "d") == "PASS c — d"
-    assert for_page("PASS is a word\nPASS x — y\n").startswith("PASS is a word\n<div")   # only check lines
+    assert for_page("PASS is a word\nPASS x — y\n").startswith("PASS is a word\n<details")   # only check lines
+
+
+def test_checks_fold_where_the_first_stood_and_name_each_formula_once():
+    from mkdocs_esm.output import for_page
+    out = for_page("table\nPASS [a] one — 1\ntext\nPASS two — 2\nPASS [b] three — 3\nPASS [a] four — 4\nend")
+    lines = out.split("\n")
+    assert lines[0] == "table" and lines[1].startswith('<details class="success esm-checks"><summary>4 checks passed: '
+                                                       '<a class="esm-eqref" href="#eq-a">[a]</a>, '
+                                                       '<a class="esm-eqref" href="#eq-b">[b]</a></summary>')
+    assert out.count('<div class="esm-check"') == 4 and out.count("<details") == 1
+    assert [l for l in lines if not l.startswith("<")][-2:] == ["text", "end"]     # the rest in its order
+    assert out.index("one") < out.index("two") < out.index("three") < out.index("four") < out.index("text")
 
 
 # -- tables -------------------------------------------------------------------------------------

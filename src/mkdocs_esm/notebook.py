@@ -341,8 +341,9 @@ def _merge_streams(m: re.Match) -> str:
 
 
 def _output(m: re.Match) -> str:
-    """A text output: PASS lines become the site's check lines, the rest stays as text."""
-    parts, plain = [], []
+    """A text output: its PASS lines folded into one closed list of check lines where the first
+    stood (output.fold), the rest stays as text."""
+    parts, plain, checks, first = [], [], [], None
 
     def flush():
         if plain:
@@ -354,10 +355,15 @@ def _output(m: re.Match) -> str:
         p = output.CHECK.match(line)
         if p:
             flush()
-            parts.append(output.check_html(p["claim"], p["detail"], p["eq"]).strip())
+            checks.append((p["claim"], p["detail"], p["eq"]))
+            if first is None:
+                first = len(parts)
+                parts.append("")
         else:
             plain.append(raw)
     flush()
+    if checks:
+        parts[first] = output.fold(checks).strip()
     return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
 
 

@@ -12,6 +12,12 @@ Here each check line becomes the site's check line (a ``div.esm-check`` whose eq
 katex.py numbers and links) and each value line the marker that glue.py reads and takes out of
 the page (``@@glue:<hex of JSON>@@``); ``readable=True`` (the notebook) keeps the line's text
 before its bracket too. Everything else is left as printed.
+
+The check lines of one output are folded (``fold``): they stand together, where the first of
+them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
+passed and which formulas they verify ("9 checks passed: (6.1), (6.3)"). A reader sees the
+demo's output and one line; the lines are one click away, and a failing check still fails the
+build (it raises before anything is printed).
 """
 
 from __future__ import annotations
@@ -42,6 +48,19 @@ def check_html(claim: str, detail: str, eq: str | None) -> str:
         data = f' data-eq="{html.escape(eq)}"'
     return (f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}: '
             f"<code>{_literal(detail)}</code></div>\n")
+
+
+def fold(checks: list[tuple[str, str, str | None]]) -> str:
+    """The check lines of one output, ``(claim, detail, eq)`` each, as one closed ``<details>``:
+    its summary counts them and links each formula they verify once, in order of first mention
+    (katex.py gives each link its formula's number)."""
+    eqs = list(dict.fromkeys(eq for _, _, eq in checks if eq))
+    refs = ", ".join(f'<a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>' for eq in eqs)
+    n = len(checks)
+    head = f"{n} check{'s' if n != 1 else ''} passed" + (f": {refs}" if refs else "")
+    lines = "".join(check_html(*c) for c in checks)
+    return (f'<details class="success esm-checks"><summary>{head}</summary>\n'
+            f'<div class="esm-checks-body">\n{lines}</div>\n</details>\n')
 
 
 def marker(name: str, value, fmt: str) -> str:
@@ -84,13 +103,19 @@ def value_line(name: str, text: str, value, fmt: str, readable: bool) -> str:
 
 
 def for_page(output: str, *, readable: bool = False) -> str:
-    """``output`` with its check lines as the site's markup and its value lines as markers."""
+    """``output`` with its check lines folded into one ``<details>`` where the first stood
+    (``fold``) and its value lines as markers."""
     if "PASS" not in output and "value " not in output:
         return output
     lines = output.split("\n")
+    checks, first = [], None
     for k, line in enumerate(lines):
         if line.startswith("PASS") and (m := CHECK.match(line)):
-            lines[k] = check_html(m["claim"], m["detail"], m["eq"])
+            checks.append((m["claim"], m["detail"], m["eq"]))
+            first = k if first is None else first
+            lines[k] = None
         elif line.startswith("value ") and (v := parse_value(line)):
             lines[k] = value_line(*v, readable)
-    return "\n".join(lines)
+    if checks:
+        lines[first] = fold(checks)
+    return "\n".join(line for line in lines if line is not None)

@@ -41,7 +41,7 @@ from .compat import material
 
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
 _OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
-                  r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"')
+                  r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"|<(details) class="success esm-checks"')
 _CHECK = re.compile(r'<div class="esm-check"[^>]*>(?:(?!</div>).)*</div>', re.S)
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
@@ -59,6 +59,17 @@ def _end_of(html: str, start: int, tag: str) -> int:
         if depth == 0:
             return m.end()
     raise PluginError(f"search: <{tag}> at {start} is never closed")
+
+
+def _put_back(text: str, held: list[str]) -> tuple[str, int]:
+    """``text`` with its holes filled by the held elements, and how many were filled: a held
+    element may hold holes itself (the check lines inside a held ``details.esm-checks``)."""
+    total = 0
+    while True:
+        text, n = _HOLE.subn(lambda m: held[int(m[1])], text)
+        if not n:
+            return text, total
+        total += n
 
 
 def _toc_key(items) -> list:
@@ -124,12 +135,11 @@ class Search:
     def unhold(self, page, text: str) -> str:
         """``text`` (the page's content, taken before on_post_page: the print page of `make pdf`)
         with the elements held out of the index put back."""
-        held = self.state.page(page.file.src_uri).held
-        return _HOLE.sub(lambda m: held[int(m[1])], text)
+        return _put_back(text, self.state.page(page.file.src_uri).held)[0]
 
     def on_post_page(self, output: str, page) -> str:
         held = self.state.page(page.file.src_uri).held
-        output, n = _HOLE.subn(lambda m: held[int(m[1])], output)
+        output, n = _put_back(output, held)
         if n != len(held):
             raise PluginError(f"search: {page.file.src_uri}: {len(held) - n} held elements not put back")
         self.state.page(page.file.src_uri).held = []

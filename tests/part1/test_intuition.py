@@ -43,23 +43,29 @@ def test_table_bytes_formula_matches_numpy(V, d, dtype_bits):
     assert np.zeros((V, d), dtype=dtype).nbytes == V * d * bits // 8
 
 
-def test_gpt2_small_count_from_its_weight_shapes():
-    """1.3: the demo counts GPT-2 small layer by layer; here the count is the sum of the sizes of the
-    released checkpoint's tensors, listed by name (Hugging Face gpt2: Conv1D weights are in x out)."""
-    d, V, T_max, L = 768, 50_257, 1_024, 12
-    shapes = {"wte": (V, d), "wpe": (T_max, d), "ln_f.weight": (d,), "ln_f.bias": (d,)}
-    for layer in range(L):
-        shapes |= {f"h.{layer}.{name}": shape for name, shape in {
-            "ln_1.weight": (d,), "ln_1.bias": (d,), "ln_2.weight": (d,), "ln_2.bias": (d,),
-            "attn.c_attn.weight": (d, 3 * d), "attn.c_attn.bias": (3 * d,),
-            "attn.c_proj.weight": (d, d), "attn.c_proj.bias": (d,),
-            "mlp.c_fc.weight": (d, 4 * d), "mlp.c_fc.bias": (4 * d,),
-            "mlp.c_proj.weight": (4 * d, d), "mlp.c_proj.bias": (d,)}.items()}
-    total = sum(math.prod(s) for s in shapes.values())
+def test_memory_page_states_no_model_total():
+    """1.3 keeps the table's own numbers; GPT-2 small's whole count lives in chapter P8 only."""
     ns = demo_namespace("part1/intuition/memory")
-    assert ns["total"] == total == 124_439_808
-    assert math.isclose(ns["share"], V * d / total)
-    assert round(100 * ns["share"], 1) == 31.0
+    assert "total" not in ns and "share" not in ns
+    assert ns["Vg"] * ns["dg"] == 50_257 * 768
+
+
+def test_running_mean_example_by_hand():
+    """1.4's worked example: equal scores make causal attention a running mean; with the residual,
+    'bank' ends at (3, 0) after 'the river' and at (1, 2) after 'the money', cosine 1/sqrt(5)."""
+    rows = {"the": (1, 1), "river": (4, -1), "money": (-2, 5), "bank": (1, 0)}
+
+    def layer(words):
+        xs = [np.array(rows[w], dtype=float) for w in words]
+        return [xs[t] + sum(xs[: t + 1]) / (t + 1) for t in range(len(xs))]   # plain loop, no softmax
+
+    a, b = layer(["the", "river", "bank"]), layer(["the", "money", "bank"])
+    assert a[2].tolist() == [3.0, 0.0] and b[2].tolist() == [1.0, 2.0] and a[0].tolist() == [2.0, 2.0]
+    cos = float(a[2] @ b[2]) / math.hypot(*a[2]) / math.hypot(*b[2])
+    assert math.isclose(cos, 1 / math.sqrt(5))
+    ns = demo_namespace("part1/intuition/contextual")
+    np.testing.assert_array_equal(ns["H1a"], np.array(a))
+    np.testing.assert_array_equal(ns["H1b"], np.array(b))
 
 
 @given(st.integers(2, 12), st.integers(1, 5), st.data())

@@ -40,4 +40,3 @@ print(glue("big_d", d_big, ","))
 print(glue("big_params", big_size, ","))
 print(glue("big_params_m", big_size / 1e6, ".1f"))
 print(glue("big_untied_m", 2 * big_size / 1e6, ".1f"))
-print(glue("gpt2_table_params", 50_257 * 768, ","))     # GPT-2 small: |V| = 50,257, d = 768

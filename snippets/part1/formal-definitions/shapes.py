@@ -36,7 +36,7 @@ print(check_equal("looking up the transposed ids gives (T, B, d): a different la
 Bb, Tb, db = 8, 2048, 4096
 act_bytes = Bb * Tb * db * np.dtype(np.float16).itemsize   # B T d numbers of 2 bytes each
 # Independent route: every factor is a power of two (2^3, 2^11, 2^12, 2^1), so the product is 2^27 bytes,
-# 2^27 / 2^20 = 128 MiB; the exponents are read off the factors by int.bit_length, not multiplied.
+# the exponents are read off the factors by int.bit_length, not multiplied.
 exponent = sum(int(x).bit_length() - 1 for x in (Bb, Tb, db, 2))
 print(check_equal(f"X for B={Bb}, T={Tb}, d={db} in fp16: B T d x 2 bytes = 2^(sum of the factors' exponents)",
                   act_bytes, 2 ** exponent))
@@ -53,4 +53,4 @@ print(glue("big_B", Bb))
 print(glue("big_T", Tb, ","))
 print(glue("act_d", db, ","))
 print(glue("act_bytes", int(act_bytes), ","))
-print(glue("act_mib", act_bytes // 2**20))
+print(glue("act_mb", act_bytes / 1e6, ".0f"))      # MB = 10^6 bytes

@@ -1,11 +1,64 @@
 """1.4 Static versus contextual meaning: one id, one row, but different states after a layer.
 
-The contextual layer here is made by hand (one causal attention head with a residual
-connection, random weights); it is not a trained model. It only has to read the neighbours.
+First the worked example by hand: integer rows in d = 2 and one causal attention layer whose
+scores are all equal (a running mean), plus a residual connection. Then the view at scale: the
+contextual layers are made by hand (one causal attention head with a residual connection,
+random weights, three layers); they are not a trained model. They only have to read the
+neighbours.
 """
+import math
+
 import numpy as np
 
-from esm import PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, figure, glue, one_hot, shape_table, svg, table
+from esm import (PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, figure, glue,
+                 one_hot, shape_table, softmax, svg, table)
+
+# --- The softmax of the box, against its formula written out with math.exp -----------------------
+z = np.array([2.0, 1.0, 0.0])
+by_formula = [math.exp(zj) / sum(math.exp(zm) for zm in z) for zj in z]
+print(check_close("softmax(2, 1, 0) vs e^{z_j} / sum_m e^{z_m}, term by term with math.exp",
+                  softmax(z), by_formula, atol=1e-15, eq="softmax"))
+print(check_close("equal scores give equal weights: softmax(0, 0, 0) = (1/3, 1/3, 1/3)",
+                  softmax(np.zeros(3)), np.full(3, 1 / 3), atol=1e-15, eq="softmax"))
+
+# --- Worked example by hand: d = 2, integer rows, a layer whose scores are all equal ---------------
+rows = {"the": (1, 1), "river": (4, -1), "money": (-2, 5), "bank": (1, 0)}
+
+
+def running_mean_layer(words):
+    """h1_t = x_t + o_t, with o_t causal attention whose queries are zero (all scores 0), values = states."""
+    X = np.array([rows[w] for w in words], dtype=float)
+    zero = np.zeros((len(words), 1))
+    out, _ = attention(zero, zero, X, mask=causal_mask(len(words)))
+    return X + out
+
+
+hand_a, hand_b = "the river bank".split(), "the money bank".split()
+H1a, H1b = running_mean_layer(hand_a), running_mean_layer(hand_b)
+# Written by hand: (1,1)+(4,-1)+(1,0) = (6,0), /3 = (2,0), + (1,0) = (3,0); (1,1)+(-2,5)+(1,0) = (0,6),
+# /3 = (0,2), + (1,0) = (1,2); 'the' alone: (1,1) + (1,1) = (2,2).
+print(check_close("by hand, 'the river bank': states (2,2), (4.5,-1), (3,0) (running means plus residual)",
+                  H1a, [[2, 2], [4 + 2.5, -1 + 0], [3, 0]], atol=1e-12, eq="causal-attention"))
+print(check_close("by hand, 'the money bank': states (2,2), (-2.5,5+3), (1,2)",
+                  H1b, [[2, 2], [-2 - 0.5, 5 + 3], [1, 2]], atol=1e-12, eq="causal-attention"))
+print(check_close("cosine of the two 'bank' states after the layer = 3 / (3 sqrt 5) = 1/sqrt(5)",
+                  cosine(H1a[2], H1b[2]), 1 / math.sqrt(5), atol=1e-12))
+for w in rows:
+    print(glue(f"hand_{w}", np.array(rows[w])))
+Xa, Xb = (np.array([rows[w] for w in ws]) for ws in (hand_a, hand_b))
+print(glue("hand_sum_a", Xa.sum(axis=0)))
+print(glue("hand_sum_b", Xb.sum(axis=0)))
+print(glue("hand_mean_a", (Xa.sum(axis=0) // 3)))
+print(glue("hand_mean_b", (Xb.sum(axis=0) // 3)))
+print(check_equal("the sums are divisible by 3, so the means quoted are exact integers",
+                  (Xa.sum(axis=0) % 3).tolist() + (Xb.sum(axis=0) % 3).tolist(), [0, 0, 0, 0]))
+print(glue("hand_h_a", np.rint(H1a[2]).astype(int)))
+print(glue("hand_h_b", np.rint(H1b[2]).astype(int)))
+print(glue("hand_h_the", np.rint(H1a[0]).astype(int)))
+print(glue("hand_dot", int(round(H1a[2] @ H1b[2]))))
+print(glue("hand_cos", cosine(H1a[2], H1b[2]), ".3f"))
+
+# --- The view at scale: three random causal attention layers -------------------------------------
 
 vocab = {"the": 0, "river": 1, "bank": 2, "money": 3, "flooded": 4, "closed": 5}
 V, d, L = len(vocab), 4, 3
@@ -58,6 +111,17 @@ def states_by_loop(words):
     return np.array(Hs)
 
 
+# One head of the first layer, o_t = sum_{s<=t} a_ts v_s with a_ts from the softmax written out per query.
+WQ0, WK0, WV0 = layers[0]
+H0 = Ha[0]
+o_loop = []
+for tt in range(T):
+    sc = [float((H0[tt] @ WQ0) @ (H0[s] @ WK0)) / math.sqrt(d) for s in range(tt + 1)]
+    a_t = [math.exp(x) / sum(math.exp(y) for y in sc) for x in sc]
+    o_loop.append(sum(a_t[s] * (H0[s] @ WV0) for s in range(tt + 1)))
+print(check_close("layer 1, text A: esm.attention with a causal mask vs the box's sum over s <= t, query by query",
+                  attention(H0 @ WQ0, H0 @ WK0, H0 @ WV0, mask=causal_mask(T))[0], np.array(o_loop),
+                  atol=1e-12, eq="causal-attention"))
 print(check_close("all states of text A, every layer and position, vs the loop written position by position",
                   Ha, states_by_loop(a), atol=1e-12, eq="contextual-states"))
 print(check_close("all states of text B, every layer and position, vs the same loop",

@@ -47,6 +47,8 @@ print(glue("glove_V", V, ","))
 print(glue("glove_N", N, ","))
 print(glue("len_head", head, ".2f"))
 print(glue("len_tail", tail, ".2f"))
+print(check_less("the ten most frequent words: median length below that of ranks 11 to 1,000",
+                 np.median(norms[:10]), np.median(norms[10:1000]), names=("median, top 10", "median, ranks 11-1,000")))
 print(glue("len_top10", np.median(norms[:10]), ".2f"))
 print(glue("junk_word", words[junk]))
 print(glue("junk_rank", int(junk) + 1, ","))

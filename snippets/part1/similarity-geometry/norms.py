@@ -1,24 +1,28 @@
 """3.4 Norms and frequency effects: a logit is ||h|| ||w_j|| cos(theta_j), so long rows win.
 
-The vocabulary, its frequencies and the link between frequency and row length are made up
-for the demo: the point is what a length difference does to scores, whatever its cause.
+The vocabulary, its counts and the rows are made up for the demo, with integer coordinates so
+that every logit can be checked by hand; frequent tokens get long rows. The point is what a
+length difference does to scores, whatever its cause.
 """
 import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, figure, glue, shape_table, softmax, svg, table
+from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, shape_table, softmax, svg, table
 
 words = ["the", "of", "and", "river", "creek", "delta"]
-counts = np.array([5000, 3000, 2500, 40, 5, 3])        # a Zipf-like frequency profile
-norm = 0.6 + 0.18 * np.log(counts)                            # long rows for frequent tokens
-degrees = np.array([58, 75, 95, 20, 5, 40])
-angle = np.radians(degrees)                                   # direction of each row
-W = norm[:, None] * np.c_[np.cos(angle), np.sin(angle)]       # output rows w_j (|V| x 2)
-r = 1.5
-h = r * np.array([1.0, 0.0])                                  # a state pointing at "water" words (angle 0)
+counts = np.array([5000, 3000, 2500, 40, 5, 3])              # a Zipf-like frequency profile
+W = np.array([[2, 9], [-1, 8], [0, 7],
+              [3, 4], [1, 0], [0, 1]], dtype=float)           # output rows w_j (|V| x 2), integers
+norm = np.linalg.norm(W, axis=1)
+h = np.array([2.0, 0.0])                                      # a state pointing at "water" words
+r = float(np.linalg.norm(h))
 z = W @ h
-cos_j = (W @ h) / (np.linalg.norm(W, axis=1) * np.linalg.norm(h))
+cos_j = (W @ h) / (norm * r)
+degrees = np.degrees(np.arctan2(W[:, 1], W[:, 0]))            # direction of each row; h is at 0 degrees
+print(check_true("row lengths never decrease as the counts grow (frequent tokens have long rows)",
+                 bool(np.all(np.diff(norm[np.argsort(counts)]) >= 0)),
+                 "lengths by increasing count: " + ", ".join(f"{x:.2f}" for x in norm[np.argsort(counts)])))
 
 V, d = W.shape
 print(shape_table({"V": V, "d": d}, [
@@ -26,12 +30,16 @@ print(shape_table({"V": V, "d": d}, [
     ("hidden state", r"\mathbf h", h, "d", rf"$\lVert\mathbf h\rVert={r:g}$, direction $0^\circ$"),
     ("logits", r"\mathbf z", z, "V", r"$z_j=\mathbf w_j^\top\mathbf h$"),
 ]))
-print(check_close("z_j = ||h|| ||w_j|| cos(0 - angle_j) for all 6 tokens (closed form from the construction)",
-                  z, r * norm * np.cos(angle), atol=1e-12, eq="norm-logit"))
+# Independent route: the polar form, with the angle of each row measured by atan2 (not from the dot product).
+print(check_close("z_j = ||h|| ||w_j|| cos(theta_j) for all 6 tokens, theta_j from atan2 of the row",
+                  z, r * norm * np.cos(np.radians(degrees)), atol=1e-12, eq="norm-logit"))
+print(check_equal("by hand with h = (2, 0): z_j = 2 x (first coordinate of w_j)", z.tolist(),
+                  [4.0, -2.0, 0.0, 6.0, 2.0, 0.0], eq="norm-logit"))
 print(check_equal("the largest cosine belongs to the row with the smallest angle to h ('creek')",
                   words[int(np.argmax(cos_j))], words[int(np.argmin(np.abs(degrees)))]))
+print(check_equal("'creek' is the row with the smallest angle", words[int(np.argmin(np.abs(degrees)))], "creek"))
 print(check_equal("the largest logit belongs to 'river', whose row is longer", words[int(np.argmax(z))], "river"))
-print(check_less(f"'the' points {degrees[0]} degrees away, yet outscores 'creek' by length alone",
+print(check_less(f"'the' points {degrees[0]:.0f} degrees away, yet outscores 'creek' by length alone",
                  z[words.index("creek")], z[words.index("the")], names=("z_creek", "z_the")))
 p1, p3 = softmax(z), softmax(3 * z)
 
@@ -72,10 +80,14 @@ j_creek, j_river, j_the = (words.index(w) for w in ("creek", "river", "the"))
 print(glue("nrm_V", V))
 print(glue("nrm_h", r, "g"))
 for name, j in (("creek", j_creek), ("river", j_river), ("the", j_the)):
-    print(glue(f"nrm_cos_{name}", cos_j[j], ".3f"))
-    print(glue(f"nrm_len_{name}", norm[j], ".3f"))
-    print(glue(f"nrm_z_{name}", z[j], ".3f"))
-print(glue("nrm_deg_the", int(degrees[j_the])))
-print(glue("nrm_unit_creek", r * cos_j[j_creek], ".3f"))
+    print(glue(f"nrm_row_{name}", W[j].astype(int)))
+    print(glue(f"nrm_cos_{name}", cos_j[j], ".2f" if name == "the" else "g"))
+    print(glue(f"nrm_len_{name}", norm[j], ".3g"))
+    print(glue(f"nrm_z_{name}", int(z[j])))
+print(glue("nrm_hvec", h.astype(int)))
+print(glue("nrm_deg_the", float(degrees[j_the]), ".0f"))
+print(glue("nrm_sq_the", int(W[j_the] @ W[j_the])))
+print(glue("nrm_unit_creek", r * cos_j[j_creek], "g"))
+print(glue("nrm_unit_river", r * cos_j[j_river], "g"))
 print(glue("nrm_H1", entropy(p1), ".3f"))
 print(glue("nrm_H3", entropy(p3), ".3f"))
