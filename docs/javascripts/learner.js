@@ -485,6 +485,25 @@
       pre.insertBefore(nav, code);
     });
     tpl.replaceWith(content);
+    box.style.removeProperty("--esm-lines");
+  }
+
+  /* The notebook's later code blocks: put back when they come within about two screens. */
+  var nearObserver = null;
+  function watchNear() {
+    var boxes = document.querySelectorAll("template[data-esm-near]");
+    if (!boxes.length) return;
+    if (!("IntersectionObserver" in window)) { restoreAll(); return; }
+    if (!nearObserver) {
+      nearObserver = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          if (!entry.isIntersecting) return;
+          nearObserver.unobserve(entry.target);
+          restoreIn(entry.target);
+        });
+      }, { rootMargin: "200% 0px" });
+    }
+    boxes.forEach(function (tpl) { nearObserver.observe(tpl.parentElement); });
   }
 
   function restoreTabs(set) {
@@ -542,10 +561,11 @@
   window.ESMDefer = { restoreAll: restoreAll };
   bindDeferred();
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(function () { restoreCheckedTabs(); restoreTarget(); });
+    window.document$.subscribe(function () { restoreCheckedTabs(); restoreTarget(); watchNear(); });
   } else {
     restoreCheckedTabs();
     restoreTarget();
+    watchNear();
   }
 
   window.ESMLearner = {

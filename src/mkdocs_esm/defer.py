@@ -13,6 +13,13 @@ label, a change of a tab's input, a ``toggle``), when a link's target is inside 
 it before printing (``beforeprint``). Material's copy button is added by ``learner.js`` to a
 code block it restores (its clipboard handler is bound to the document).
 
+The theory notebook's code cells are shown, not behind a tab: there, every code block after the
+first three (what the first screens show) ships in a ``<template data-esm-defer data-esm-near>`` inside its ``.highlight``
+box, which keeps about its height (``--esm-lines``), and ``learner.js`` puts it back when the
+box comes within about two screens of the viewport (an IntersectionObserver), or before
+printing. The browser's find-in-page does not see such a block until then; the search index
+does (it was made before).
+
 Not deferred: the book's print page (``print_page``, which ``make pdf`` prints with the same
 HTML as before), content that is open (``<details open>``) or the first tab. Without
 JavaScript the prose, every formula, figure and output (the first tab) and each summary stay
@@ -30,6 +37,10 @@ _LABELS = re.compile(r'<div class="tabbed-labels"><label for="[^"]+">Output</lab
 _BLOCK = '<div class="tabbed-block">'
 _CLOSED = re.compile(r"<details\b(?![^>]*\sopen\b)[^>]*>")
 _SUMMARY_END = "</summary>"
+_NOTEBOOK_CODE = re.compile(r'<div class="(?:language-\w+ )?highlight">(?=<pre>)')
+#: Code blocks of the notebook shipped in the document (the first screens: its introduction, the
+#: folded helper cell, the first cells).
+NOTEBOOK_FIRST = 3
 NOSCRIPT = "<noscript><p><em>Shown when JavaScript is on.</em></p></noscript>"
 OPEN = "<template data-esm-defer>"
 
@@ -73,13 +84,28 @@ def _spans(html: str) -> list[tuple[int, int]]:
     return outer
 
 
+def _notebook_code(html: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The inside of each notebook code block after the first ``NOTEBOOK_FIRST``, outside
+    ``taken`` (the spans already deferred)."""
+    found = [m.end() for m in _NOTEBOOK_CODE.finditer(html)
+             if not any(s <= m.start() < e for s, e in taken)]
+    return [(start, html.index("</pre>", start) + len("</pre>")) for start in found[NOTEBOOK_FIRST:]]
+
+
 def defer(html: str) -> str:
     """``html`` with its unseen content moved into templates (see the module's docstring)."""
     body = html.find("<body")
     spans = [(s, e) for s, e in _spans(html) if s > body]
+    near = _notebook_code(html, spans) if ' esm-notebook"' in html else []
     out, last = [], 0
-    for start, end in spans:
-        out += [html[last:start], NOSCRIPT, OPEN, html[start:end], "</template>"]
+    for start, end in sorted(spans + near):
+        if (start, end) in near:
+            lines = html.count("\n", start, end) + 1
+            # the box keeps about its height: the placeholder style is taken off with the template
+            out += [html[last:start - 1], f' style="--esm-lines:{lines}">', NOSCRIPT,
+                    "<template data-esm-defer data-esm-near>", html[start:end], "</template>"]
+        else:
+            out += [html[last:start], NOSCRIPT, OPEN, html[start:end], "</template>"]
         last = end
     out.append(html[last:])
     return "".join(out)
@@ -87,6 +113,8 @@ def defer(html: str) -> str:
 
 def restore(html: str) -> str:
     """``html`` as it was before ``defer``: what learner.js does in the browser (for tests)."""
+    html = re.sub(r' style="--esm-lines:\d+">' + re.escape(NOSCRIPT) + r"<template data-esm-defer data-esm-near>(.*?)</template>",
+                  r">\1", html, flags=re.S)
     return re.sub(re.escape(NOSCRIPT + OPEN) + r"(.*?)</template>", r"\1", html, flags=re.S)
 
 
