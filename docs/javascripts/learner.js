@@ -359,7 +359,7 @@
   }
 
   /* Code blocks too: Material sets up each one only when it first shows (content.lazy). */
-  var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display, .md-typeset pre > code";
+  var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display, .md-typeset .math-inline-wide, .md-typeset pre > code";
 
   /* A box in a block the browser skips (content-visibility: auto, far from the screen) has
    * no width yet: it is measured when the block is shown (the observer reports it then).

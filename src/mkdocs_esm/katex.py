@@ -39,6 +39,8 @@ _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 _EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
 _CSS_PATH = "assets/katex/katex.min.css"
+#: Inline formulas longer than this (TeX characters) get a box that scrolls sideways.
+_WIDE_INLINE = 40
 _RENDERER = Path(__file__).with_name("katex_render.cjs")
 #: How formulas are written: "temml" (the default: Temml's MathML Core, drawn in Latin Modern
 #: Math), "katex" (KaTeX's HTML and MathML, as until 2026-11-26) or "katex-mathml" (KaTeX's
@@ -177,11 +179,15 @@ class Katex:
             bad = items[reply["index"]]["tex"]
             raise PluginError(f"Invalid math in {page.file.src_uri}: {bad!r}: {reply['error']}")
         out, last = [], 0
-        for m, rendered, anchor in zip(found, reply["html"], anchors):
+        for m, rendered, anchor, item in zip(found, reply["html"], anchors, items):
             out.append(html[last:m.start()])
             if m["tag"] == "div":
                 ident = f' id="eq-{anchor}"' if anchor else ""
                 out.append(f'<div class="math-display"{ident}>{rendered}</div>')
+            elif ENGINE != "katex" and len(item["tex"]) > _WIDE_INLINE:
+                # MathML is not broken across lines: a long inline formula scrolls sideways
+                # in its own box on a narrow screen instead of widening the page
+                out.append(f'<span class="math-inline-wide">{rendered}</span>')
             else:
                 out.append(rendered)
             last = m.end()
