@@ -66,3 +66,86 @@ def test_explore_script_is_small_and_only_where_a_figure_is(site):
         else:
             assert tags == 0 and "explore.js" not in text, p
     assert len(with_fig) >= 5 and controls >= 8, (len(with_fig), controls)
+
+
+#: Elements in a page's document (issue 37): KaTeX's HTML spans, every demo's Code tab and every
+#: folded check made the long pages 14,000-18,000.
+ELEMENT_BUDGET = 5_000
+
+
+def document_elements(text: str) -> int:
+    """Elements in the document a browser makes of ``text``: what a <template> holds is not in it."""
+    from html.parser import HTMLParser
+
+    class Counter(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.count, self.inside = 0, 0
+
+        def handle_starttag(self, tag, attrs):
+            if not self.inside:
+                self.count += 1
+            if tag == "template":
+                self.inside += 1
+
+        def handle_startendtag(self, tag, attrs):
+            if not self.inside:
+                self.count += 1
+
+        def handle_endtag(self, tag):
+            if tag == "template":
+                self.inside -= 1
+
+    counter = Counter()
+    counter.feed(text)
+    return counter.count
+
+
+def test_document_elements_counted_without_templates():
+    assert document_elements("<html><body><p>a<br></p><template><div><span>x</span></div></template></body></html>") == 5
+
+
+def test_every_page_has_at_most_5000_elements(site):
+    over = {p.relative_to(site.dir).as_posix(): n for p in pages(site)
+            if (n := document_elements(p.read_text(encoding="utf-8"))) > ELEMENT_BUDGET}
+    assert not over, f"pages over {ELEMENT_BUDGET:,d} elements in their document: {over}"
+
+
+def test_formulas_are_mathml_a_screen_reader_reads(site):
+    """Every formula is a <math> element with its text (MathML Core: what assistive technology
+    reads), never hidden from it; no KaTeX HTML is left."""
+    found = 0
+    for p in pages(site):
+        text = p.read_text(encoding="utf-8")
+        assert 'class="katex-html"' not in text, p
+        for m in re.finditer(r"<math\b([^>]*)>(.*?)</math>", text, re.S):
+            found += 1
+            assert "aria-hidden" not in m[1], p
+            assert re.sub(r"<[^>]+>", "", m[2]).strip(), (p, m[0][:200])
+    assert found > 1000
+
+
+def test_deferred_content_is_put_back_unchanged(site):
+    """defer.py's templates hold exactly what the page held (restore is what learner.js does)."""
+    from mkdocs_esm import defer
+    for src in ("part2/geometry-of-meaning/index.html", "part3/exercises/index.html", "notebook/theory/index.html"):
+        text = (site.dir / src).read_text(encoding="utf-8")
+        assert "<template data-esm-defer" in text, src
+        assert defer.defer(defer.restore(text)) == text, src
+
+
+def test_defer_moves_the_code_tab_and_closed_details_only():
+    from mkdocs_esm import defer
+    tabs = ('<div class="tabbed-set tabbed-alternate" data-tabs="1:2"><input checked="checked" id="a_1" name="a" type="radio">'
+            '<input id="a_2" name="a" type="radio"><div class="tabbed-labels"><label for="a_1">Output</label>'
+            '<label for="a_2">Code</label></div>\n<div class="tabbed-content">\n<div class="tabbed-block">'
+            '<p>out</p><div>x</div></div>\n<div class="tabbed-block"><div class="highlight"><pre><code>c = 1'
+            '</code></pre></div></div>\n</div>\n</div>')
+    page = (f'<html><head></head><body>{tabs}<details class="success esm-checks"><summary>2 checks</summary>'
+            '<div><details><summary>in</summary>x</details></div></details><details open><summary>s</summary>'
+            '<p>kept</p></details></body></html>')
+    out = defer.defer(page)
+    assert defer.restore(out) == page
+    assert out.count("<template data-esm-defer>") == 2          # the Code tab, the outer closed details
+    assert '<div class="tabbed-block"><p>out</p>' in out        # the first tab (Output) stays
+    assert "<p>kept</p>" in out and "<noscript>" in out

@@ -1,13 +1,25 @@
 """Lighthouse (pinned in package.json) on one page of each type of a built site, offline.
 
-    python tools/lighthouse.py SITE_DIR [--runs 3] [--pages part1/intuition/ ...] [--json OUT] [--reports DIR]
+    python tools/lighthouse.py SITE_DIR [SITE_DIR ...] [--runs 3] [--pages part1/intuition/ ...]
+                               [--cpu-multiplier auto|N] [--json OUT] [--reports DIR]
 
 Serves SITE_DIR on a loopback port as a static host would (gzip for text, a 10-minute cache
 lifetime like GitHub Pages), runs Lighthouse's mobile profile (simulated throttling, its
 default) in Debian's chromium ($CHROME_PATH, default /usr/bin/chromium) `--runs` times per
 page, and prints the median of each column: performance, accessibility, best practices, SEO,
 transfer size (everything the page fetched, compressed), LCP, TBT, CLS and Lighthouse's
-benchmark index of the host (its CPU power: the default 4x slowdown assumes 1500-2000).
+benchmark index of the host (its CPU power).
+
+Calibration (the default, `--cpu-multiplier auto`): Lighthouse's 4x CPU slowdown is meant to
+turn a host of benchmark index 1500-2000 (its "high-end desktop" class) into a mid-tier phone;
+its throttling guide (docs/throttling.md, "Calibrating the CPU slowdown") says to take a higher
+multiplier on a faster host and a lower one on a slower host. A first round of runs on the home
+page reads the host's index (median of three); the multiplier is then 4 x index / 1750 (the
+middle of the range), so that the simulated device is the one the default stands for. The index
+and the multiplier are printed with every table, and each row keeps the index of its own runs.
+
+Several sites (variants of one build) are measured side by side: runs are interleaved, run k of
+every page of every site before run k + 1, so that the host's load falls on them alike.
 `make lighthouse` builds the site and runs this. Not part of `make test`: scores depend on
 the machine's load.
 """
@@ -40,6 +52,13 @@ PAGES = {
     "practice": "practice/",
 }
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+#: The middle of the benchmark index range that Lighthouse's default 4x slowdown is calibrated for.
+CALIBRATED_INDEX, DEFAULT_MULTIPLIER = 1750, 4.0
+
+
+def multiplier_for(index: float) -> float:
+    """The CPU slowdown that puts a host of this benchmark index where 4x puts a host of 1750."""
+    return round(max(1.0, DEFAULT_MULTIPLIER * index / CALIBRATED_INDEX), 1)
 
 
 def run_once(url: str, chrome: str, multiplier: float | None = None, keep: Path | None = None) -> dict:
@@ -74,49 +93,71 @@ def run_once(url: str, chrome: str, multiplier: float | None = None, keep: Path 
     return row
 
 
+def calibrate(base: str, chrome: str, runs: int = 3) -> tuple[float, float]:
+    """The host's benchmark index (median of ``runs`` default runs of ``base``) and its multiplier."""
+    indices = []
+    for _ in range(runs):
+        indices.append(run_once(base, chrome)["cpu"])
+        print(f"calibration: benchmark index {indices[-1]:.0f}", file=sys.stderr, flush=True)
+    index = statistics.median(indices)
+    return index, multiplier_for(index)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("site", type=Path)
+    parser.add_argument("sites", type=Path, nargs="+", help="built sites, measured side by side")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", nargs="*", help="site-relative URLs (default: one of each type)")
     parser.add_argument("--json", type=Path, help="also write every run's numbers here")
     parser.add_argument("--reports", type=Path,
                         help="keep each run's full Lighthouse report here (DIR/<page>-<run>.json: diagnostics)")
-    parser.add_argument("--cpu-multiplier", type=float,
-                        help="Lighthouse's CPU slowdown (default 4, meant for a host with a benchmark index of "
-                             "1500-2000; docs/throttling.md of Lighthouse suggests less on a slower or loaded host)")
+    parser.add_argument("--cpu-multiplier", default="auto",
+                        help="Lighthouse's CPU slowdown: 'auto' (the default) calibrates it from the host's "
+                             "benchmark index, 4 x index / 1750; a number sets it")
     args = parser.parse_args()
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
     if not Path(chrome).is_file():
         sys.exit(f"chromium not found at {chrome}: as root run `apt-get install -y chromium`, or set CHROME_PATH")
     pages = {p or "home": p for p in args.pages} if args.pages else PAGES
-    server, base = serve(args.site, max_age=600)   # GitHub Pages' cache lifetime
+    names = [s.name if len(args.sites) > 1 else "" for s in args.sites]
+    served = [serve(site, max_age=600) for site in args.sites]   # GitHub Pages' cache lifetime
     load = os.getloadavg()[0]
-    runs: dict[str, list[dict]] = {}
+    runs: dict[tuple[str, str], list[dict]] = {(n, page): [] for page in pages for n in names}
     try:
-        for name, rel in pages.items():
-            runs[name] = []
-            for k in range(args.runs):
-                keep = args.reports / f"{rel.strip('/').replace('/', '-') or 'home'}-{k + 1}.json" if args.reports else None
-                runs[name].append(run_once(base + rel, chrome, args.cpu_multiplier, keep))
-                r = runs[name][-1]
-                print(f"{name} run {k + 1}: performance {r['performance']}, TBT {r['tbt']:.0f} ms, "
-                      f"{r['kb']:.0f} KiB", file=sys.stderr, flush=True)
+        if args.cpu_multiplier == "auto":
+            index, multiplier = calibrate(served[0][1], chrome)
+        else:
+            index, multiplier = None, float(args.cpu_multiplier)
+        for k in range(args.runs):
+            for page, rel in pages.items():
+                for name, (_, base) in zip(names, served):
+                    slug = "-".join(x for x in (name, rel.strip("/").replace("/", "-") or "home") if x)
+                    keep = args.reports / f"{slug}-{k + 1}.json" if args.reports else None
+                    r = run_once(base + rel, chrome, multiplier, keep)
+                    runs[(name, page)].append(r)
+                    print(f"{name + ' ' if name else ''}{page} run {k + 1}: performance {r['performance']}, "
+                          f"TBT {r['tbt']:.0f} ms, {r['kb']:.0f} KiB, index {r['cpu']:.0f}", file=sys.stderr, flush=True)
     finally:
-        server.shutdown()
-    print(f"Lighthouse mobile, simulated throttling (CPU x{args.cpu_multiplier or 4:g}), median of {args.runs}; "
-          f"load average {load:.1f} at start")
-    print("| page | URL | performance | accessibility | best practices | SEO | transfer KiB | LCP s | TBT ms"
+        for server, _ in served:
+            server.shutdown()
+    calibration = (f"host benchmark index {index:.0f} (median of 3 calibration runs), CPU multiplier "
+                   f"{multiplier:g} = 4 x {index:.0f} / {CALIBRATED_INDEX}" if index is not None
+                   else f"CPU multiplier {multiplier:g} (given)")
+    print(f"Lighthouse mobile, simulated throttling; {calibration}; median of {args.runs}; "
+          f"load average {load:.1f} at start, {os.getloadavg()[0]:.1f} at end")
+    variant = "variant | " if len(args.sites) > 1 else ""
+    print(f"| {variant}page | URL | performance | accessibility | best practices | SEO | transfer KiB | LCP s | TBT ms"
           " | CLS | CPU index | audits < 0.9 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for name, rows in runs.items():
+    print("|---" * (12 + bool(variant)) + "|")
+    for (name, page), rows in runs.items():
         med = {k: statistics.median(r[k] for r in rows) for k in ("kb", "lcp", "tbt", "cls", "cpu", *CATEGORIES)}
         failed = sorted({a for r in rows for a in r["failed"]})
-        print(f"| {name} | /{pages[name]} | {med['performance']:.0f} | {med['accessibility']:.0f} | "
-              f"{med['best-practices']:.0f} | {med['seo']:.0f} | {med['kb']:.0f} | {med['lcp']:.1f} | "
-              f"{med['tbt']:.0f} | {med['cls']:.3f} | {med['cpu']:.0f} | {', '.join(failed) or '-'} |")
+        print(f"| {name + ' | ' if variant else ''}{page} | /{pages[page]} | {med['performance']:.0f} | "
+              f"{med['accessibility']:.0f} | {med['best-practices']:.0f} | {med['seo']:.0f} | {med['kb']:.0f} | "
+              f"{med['lcp']:.1f} | {med['tbt']:.0f} | {med['cls']:.3f} | {med['cpu']:.0f} | {', '.join(failed) or '-'} |")
     if args.json:
-        args.json.write_text(json.dumps(runs, indent=1))
+        args.json.write_text(json.dumps({"index": index, "multiplier": multiplier,
+                                         "runs": {f"{n} {p}".strip(): r for (n, p), r in runs.items()}}, indent=1))
     return 0
 
 

@@ -17,6 +17,7 @@ import contextlib
 import functools
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,12 +45,13 @@ def build(site: Path) -> None:
 
 
 def check(site: Path) -> None:
-    """The print page holds every formula whole: KaTeX's visual HTML next to each MathML (a hook
+    """The print page holds every formula whole: each MathML formula with its content (a hook
     that held it out of page.content and never put it back printed a book without formulas)."""
     html = (site / "print_page" / "index.html").read_text(encoding="utf-8")
-    formulas, visual = html.count('<span class="katex">'), html.count('<span class="katex-html"')
+    formulas = html.count("<math")
+    visual = len(re.findall(r"<math\b[^>]*>\s*<(?!/math)", html))
     if "<esm-x " in html or formulas == 0 or visual != formulas:
-        raise SystemExit(f"the print page is incomplete: {formulas} formulas, {visual} with their visual HTML, "
+        raise SystemExit(f"the print page is incomplete: {formulas} formulas, {visual} with their content, "
                          f"{html.count('<esm-x ')} placeholders of mkdocs_esm/search.py left")
 
 

@@ -359,7 +359,7 @@
   }
 
   /* Code blocks too: Material sets up each one only when it first shows (content.lazy). */
-  var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display, .md-typeset pre > code";
+  var SCROLL_BOXES = ".md-typeset__scrollwrap, .md-typeset .math-display, .md-typeset .math-inline-wide, .md-typeset pre > code";
 
   /* A box in a block the browser skips (content-visibility: auto, far from the screen) has
    * no width yet: it is measured when the block is shown (the observer reports it then).
@@ -454,6 +454,118 @@
       else if (t.classList.contains("esm-skillcheck-reset")) resetCheck(t.closest(".esm-skillcheck"));
       else if (t.classList.contains("esm-notes-export")) exportNotes(t.closest(".esm-notes"));
     });
+  }
+
+
+  /* ---------------------------------------------------------- deferred content */
+  /* mkdocs_esm/defer.py ships a demo's Code tab and the content of a closed <details> inside
+   * <template data-esm-defer>: parsed, but not in the document (no style, layout or element
+   * count) until the reader opens it. The handlers below are bound once, on the document. */
+
+  var deferredCopy = 0;
+
+  function restoreIn(box) {
+    var tpl = box && box.querySelector(":scope > template[data-esm-defer]");
+    if (!tpl) return;
+    var note = tpl.previousElementSibling;
+    if (note && note.tagName === "NOSCRIPT") note.remove();
+    var content = tpl.content;
+    /* Material adds its copy button when it mounts a page: add it to restored code. */
+    content.querySelectorAll("pre > code").forEach(function (code) {
+      var pre = code.parentElement;
+      if (!pre.id) pre.id = "__code_esm" + (deferredCopy++);
+      var nav = document.createElement("nav");
+      nav.className = "md-code__nav";
+      var button = document.createElement("button");
+      button.className = "md-code__button";
+      button.title = "Copy to clipboard";
+      button.setAttribute("data-clipboard-target", "#" + pre.id + " > code");
+      button.setAttribute("data-md-type", "copy");
+      nav.appendChild(button);
+      pre.insertBefore(nav, code);
+    });
+    tpl.replaceWith(content);
+    box.style.removeProperty("--esm-lines");
+  }
+
+  /* The notebook's later code blocks: put back when they come within about two screens. */
+  var nearObserver = null;
+  function watchNear() {
+    var boxes = document.querySelectorAll("template[data-esm-near]");
+    if (!boxes.length) return;
+    if (!("IntersectionObserver" in window)) { restoreAll(); return; }
+    if (!nearObserver) {
+      nearObserver = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          if (!entry.isIntersecting) return;
+          nearObserver.unobserve(entry.target);
+          restoreIn(entry.target);
+        });
+      }, { rootMargin: "200% 0px" });
+    }
+    boxes.forEach(function (tpl) { nearObserver.observe(tpl.parentElement); });
+  }
+
+  function restoreTabs(set) {
+    var inputs = set.querySelectorAll(":scope > input");
+    var blocks = set.querySelectorAll(":scope > .tabbed-content > .tabbed-block");
+    for (var k = 0; k < inputs.length; k++) if (inputs[k].checked) restoreIn(blocks[k]);
+  }
+
+  function restoreCheckedTabs() {
+    document.querySelectorAll(".tabbed-set").forEach(restoreTabs);
+  }
+
+  function restoreAll() {
+    document.querySelectorAll("template[data-esm-defer]").forEach(function (tpl) {
+      restoreIn(tpl.parentElement);
+    });
+  }
+
+  /* A link whose target is inside deferred content: put that content back first. */
+  function restoreTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id || document.getElementById(id)) return;
+    document.querySelectorAll("template[data-esm-defer]").forEach(function (tpl) {
+      if (tpl.content.getElementById(id)) {
+        var box = tpl.parentElement;
+        restoreIn(box);
+        var details = box.closest("details");
+        if (details) details.open = true;
+        var el = document.getElementById(id);
+        if (el) el.scrollIntoView();
+      }
+    });
+  }
+
+  function bindDeferred() {
+    if (window.__esmDeferBound) return;
+    window.__esmDeferBound = true;
+    document.addEventListener("click", function (ev) {
+      var summary = ev.target && ev.target.closest ? ev.target.closest("summary") : null;
+      if (summary && summary.parentElement.tagName === "DETAILS") restoreIn(summary.parentElement);
+    }, true);
+    document.addEventListener("toggle", function (ev) {
+      if (ev.target.tagName === "DETAILS" && ev.target.open) restoreIn(ev.target);
+    }, true);
+    document.addEventListener("change", function (ev) {
+      if (ev.target && ev.target.matches && ev.target.matches(".tabbed-set > input")) {
+        restoreCheckedTabs();
+        setTimeout(restoreCheckedTabs, 0);   /* after Material's linked tabs followed */
+      }
+    }, true);
+    window.addEventListener("beforeprint", restoreAll);
+    window.addEventListener("hashchange", restoreTarget);
+  }
+
+  window.ESMDefer = { restoreAll: restoreAll };
+  bindDeferred();
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(function () { restoreCheckedTabs(); restoreTarget(); watchNear(); });
+  } else {
+    restoreCheckedTabs();
+    restoreTarget();
+    watchNear();
   }
 
   window.ESMLearner = {

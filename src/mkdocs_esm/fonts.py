@@ -163,13 +163,29 @@ def characters_by_font(pages, css: str) -> dict[str, set[int]]:
     return out
 
 
+_MATHML = re.compile(r"<math\b.*?</math>", re.S)
+_ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
+
+
+def mathml_chars(text: str) -> set[int]:
+    """The characters of the MathML formulas in one page's HTML (drawn in the math font)."""
+    out: set[int] = set()
+    for m in _MATHML.finditer(text):
+        inner = re.sub(r"<[^>]*>", "", _ANNOTATION.sub("", m[0]))
+        out |= set(map(ord, htmllib.unescape(inner)))
+    return out - {10, 13, 9}
+
+
 def subset_fonts(site: Path, cache) -> None:
     """Cut every KaTeX woff2 of the built ``site`` to the characters its pages draw in it."""
     fonts = sorted((site / "assets" / "katex" / "fonts").glob("*.woff2"))
     if not fonts:
         raise PluginError("fonts: no KaTeX fonts in the site (katex.on_files adds them)")
     css = (site / "assets" / "katex" / "katex.min.css").read_text(encoding="utf-8")
-    chars = characters_by_font((drawn_cached(p.read_text(encoding="utf-8"), cache) for p in site.rglob("*.html")), css)
+    texts = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
+    chars = characters_by_font((drawn_cached(text, cache) for text in texts), css)
+    # The MathML formulas' font (katex.py, Temml): every character of every formula.
+    chars["latinmodern-math.woff2"] = set().union(*(mathml_chars(text) for text in texts))
     for path in fonts:
         # A space keeps each subset a valid font with at least one glyph besides .notdef.
         path.write_bytes(fontcache.cached_subset(path.read_bytes(), chars.get(path.name, set()) | {0x20}, cache))

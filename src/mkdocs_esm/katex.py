@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html as htmllib
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -38,7 +39,15 @@ _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 _EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
 _CSS_PATH = "assets/katex/katex.min.css"
+#: Inline formulas longer than this (TeX characters) get a box that scrolls sideways.
+_WIDE_INLINE = 40
 _RENDERER = Path(__file__).with_name("katex_render.cjs")
+#: How formulas are written: "temml" (the default: Temml's MathML Core, drawn in Latin Modern
+#: Math), "katex" (KaTeX's HTML and MathML, as until 2026-11-26) or "katex-mathml" (KaTeX's
+#: MathML alone); ``ESM_MATH`` chooses, for measuring one against another
+#: (docs/dev/performance-log.md, 2026-11-26).
+ENGINE = os.environ.get("ESM_MATH", "temml")
+MATH_FONT = Path(__file__).with_name("fonts") / "latinmodern-math.woff2"
 
 
 class _Katex:
@@ -51,6 +60,8 @@ class _Katex:
         # the render cache: formula -> rendering, kept between builds in the execution cache
         self.store = execcache.ExecCache(cache_dir)
         pkg = root / "node_modules" / "katex" / "package.json"
+        if ENGINE == "temml":
+            pkg = package_dir(root, "temml") / "package.json"
         self.salt = [p.read_text(encoding="utf-8") if p.is_file() else "" for p in
                      (pkg, _RENDERER, Path(__file__))]
         self.memo: dict[str, str] = self.store.get("katex", self.salt) or {}
@@ -96,6 +107,15 @@ class _Katex:
             self.proc = None
 
 
+def package_dir(root: Path, name: str) -> Path:
+    """Where node finds the package ``name`` from ``root`` (node_modules, or ``NODE_PATH``)."""
+    done = subprocess.run(["node", "-p", f"require.resolve({json.dumps(name + '/package.json')})"],
+                          cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise PluginError(f"{name} is not installed: run `make deps` (npm ci) first")
+    return Path(done.stdout.strip()).parent
+
+
 def _prefix(page) -> str:
     if "eq_prefix" in page.meta:
         return str(page.meta["eq_prefix"]) + "."
@@ -126,8 +146,12 @@ class Katex:
         css = (dist / "katex.min.css").read_text(encoding="utf-8")
         # Every browser we serve reads woff2: drop the woff/ttf fallbacks from each @font-face.
         css = re.sub(r',\s*url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
+        if ENGINE != "katex":
+            # MathML: the math font and (Temml) Temml's stylesheet; none of KaTeX's fonts
+            css = _mathml_css(self.state.root)
+            files.append(File.generated(config, f"assets/katex/fonts/{MATH_FONT.name}", abs_src_path=str(MATH_FONT)))
         files.append(File.generated(config, _CSS_PATH, content=css))
-        for font in sorted((dist / "fonts").glob("*.woff2")):
+        for font in sorted((dist / "fonts").glob("*.woff2")) if ENGINE == "katex" else ():
             files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
 
     def on_page_content(self, html: str, page) -> str:
@@ -148,18 +172,22 @@ class Katex:
                     anchor = labels[0]
                     numbers[anchor] = f"{prefix}{len(numbers) + 1}"
                     tex += rf"\tag{{{numbers[anchor]}}}"
-            items.append({"tex": tex, "display": display})
+            items.append({"tex": tex, "display": display, "engine": ENGINE})
             anchors.append(anchor)
         reply = self.renderer.render(items)
         if "error" in reply:
             bad = items[reply["index"]]["tex"]
             raise PluginError(f"Invalid math in {page.file.src_uri}: {bad!r}: {reply['error']}")
         out, last = [], 0
-        for m, rendered, anchor in zip(found, reply["html"], anchors):
+        for m, rendered, anchor, item in zip(found, reply["html"], anchors, items):
             out.append(html[last:m.start()])
             if m["tag"] == "div":
                 ident = f' id="eq-{anchor}"' if anchor else ""
                 out.append(f'<div class="math-display"{ident}>{rendered}</div>')
+            elif ENGINE != "katex" and len(item["tex"]) > _WIDE_INLINE:
+                # MathML is not broken across lines: a long inline formula scrolls sideways
+                # in its own box on a narrow screen instead of widening the page
+                out.append(f'<span class="math-inline-wide">{rendered}</span>')
             else:
                 out.append(rendered)
             last = m.end()
@@ -181,7 +209,7 @@ class Katex:
         if not entries:
             return
         parts = [_TOC_MATH.split(e.title) for e in entries]   # text, tex, text, tex, ..., text
-        items = [{"tex": htmllib.unescape(tex), "display": False} for p in parts for tex in p[1::2]]
+        items = [{"tex": htmllib.unescape(tex), "display": False, "engine": ENGINE} for p in parts for tex in p[1::2]]
         reply = self.renderer.render(items)
         if "error" in reply:
             raise PluginError(f"Invalid math in a heading of {page.file.src_uri}: "
@@ -215,14 +243,28 @@ _PRELOAD = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 _HIDDEN = re.compile(r"<(fieldset|div|section)\b[^>]*\shidden[\s>].*?</\1>", re.S)
 
 
+def _mathml_css(root: Path) -> str:
+    """The stylesheet of MathML output: the math font, then Temml's rules (its Latin Modern
+    sheet less its @font-face rules; primes stay in the math font, Temml's own font is not
+    shipped)."""
+    face = ('@font-face{font-family:"Latin Modern Math";src:url(fonts/latinmodern-math.woff2) format("woff2")}'
+            'math{font-family:"Latin Modern Math",math}')
+    if ENGINE != "temml":
+        return face
+    sheet = package_dir(root, "temml") / "dist" / "Temml-Latin-Modern.css"
+    rules = sheet.read_text(encoding="utf-8").split("math {", 1)[1]
+    return face + "math {" + rules + "mo.tml-prime{font-family:inherit}"
+
+
 def preload_fonts(output: str, page) -> str:
     """Pages with math ask for KaTeX's two main fonts from <head>, with the stylesheets: found
     only at the first layout, they arrived after the text had been laid out in a fallback
     font, and the swap moved the lines below (a layout shift). Math that is only in hidden
     blocks (the practice queue's cards) asks for nothing: it costs no font."""
-    if 'class="katex"' not in _HIDDEN.sub("", output):
+    if ("<math" if ENGINE != "katex" else 'class="katex"') not in _HIDDEN.sub("", output):
         return output
     from mkdocs.utils import get_relative_url
     links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/katex/fonts/{name}", page.url)}" '
-                    'as="font" type="font/woff2" crossorigin>' for name in _PRELOAD)
+                    'as="font" type="font/woff2" crossorigin>'
+                    for name in (_PRELOAD if ENGINE == "katex" else (MATH_FONT.name,)))
     return output.replace("</head>", links + "</head>", 1)

@@ -1,12 +1,32 @@
 // Build-time math renderer for katex.py: one process per build.
-// Reads one JSON request per line: {"id": n, "items": [{"tex": "...", "display": bool}, ...]}
+// Reads one JSON request per line: {"id": n, "items": [{"tex": "...", "display": bool, "engine": "..."}, ...]}
 // Writes one JSON reply per line:  {"id": n, "html": ["...", ...]} or
 //                                  {"id": n, "error": "...", "index": k}
-// KaTeX output is "htmlAndMathml": the HTML is what readers see, the MathML is what
-// screen readers read. throwOnError and strict "error" make bad TeX an error, never red text.
+// engine "katex" (the default): KaTeX's "htmlAndMathml", the HTML is what readers see, the
+// MathML what screen readers read; "katex-mathml": KaTeX's MathML alone; "temml": Temml's
+// MathML Core. throwOnError and strict "error" make bad TeX an error, never red text.
 "use strict";
-const katex = require("katex");
 const readline = require("readline");
+let katex = null;
+let temml = null;
+
+function render(item) {
+  const engine = item.engine || "katex";
+  if (engine === "temml") {
+    temml = temml || require("temml");
+    return temml.renderToString(item.tex, {
+      displayMode: item.display, annotate: false, throwOnError: true, strict: true, trust: false,
+    });
+  }
+  katex = katex || require("katex");
+  return katex.renderToString(item.tex, {
+    displayMode: item.display,
+    output: engine === "katex-mathml" ? "mathml" : "htmlAndMathml",
+    throwOnError: true,
+    strict: "error",
+    trust: false,
+  });
+}
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on("line", (line) => {
@@ -14,17 +34,8 @@ rl.on("line", (line) => {
   const request = JSON.parse(line);
   const html = [];
   for (let k = 0; k < request.items.length; k++) {
-    const item = request.items[k];
     try {
-      html.push(
-        katex.renderToString(item.tex, {
-          displayMode: item.display,
-          output: "htmlAndMathml",
-          throwOnError: true,
-          strict: "error",
-          trust: false,
-        })
-      );
+      html.push(render(request.items[k]));
     } catch (err) {
       process.stdout.write(JSON.stringify({ id: request.id, error: String(err.message || err), index: k }) + "\n");
       return;

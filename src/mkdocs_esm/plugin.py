@@ -1,7 +1,7 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
 Each feature is a module of this package with one class (execution, glue, learner, cite, katex,
-xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site). The plugin holds one
+xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site, defer). The plugin holds one
 instance of each and the build state (state.py), made anew at every ``on_config``; the order of
 the work within an event is written here, once, event by event. Priorities are set only where
 another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
@@ -20,6 +20,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from . import codeblocks, explore, fonts
 from .cite import Cite
+from .defer import Defer
 from .config import EsmConfig
 from .execcache import ExecCache
 from .execution import Execution
@@ -54,6 +55,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.stylesheets = Stylesheets()
         self.search = Search()
         self.print_site = PrintSite(unhold=self.search.unhold)
+        self.defer = Defer()
 
     def on_startup(self, *, command, dirty):
         self.command = command
@@ -165,7 +167,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = self.katex.on_post_page(output, page)
         output = explore.on_post_page(output, page)
         output = self.stylesheets.on_post_page(output, page, config)
-        return self.search.on_post_page(output, page)
+        output = self.search.on_post_page(output, page)
+        return self.defer.on_post_page(output, page)   # last: the page as indexed and held is final
 
     def on_post_build(self, *, config):
         self.serve.on_post_build()

@@ -373,7 +373,9 @@ def test_page_in_browser(open_page, built, src, scheme):
         problems.append(f"{tex['errors']} KaTeX errors")
     problems += [f"raw TeX visible: {t!r}" for t in tex["raw"]]
 
-    # Figures: each has a size and visibly stands out from the background in this scheme.
+    # Figures: each has a size and visibly stands out from the background in this scheme; those
+    # in content shipped inert until opened (mkdocs_esm/defer.py) too, put back as on printing.
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     problems += figure_problems(page, scheme)
 
     # No rule the build took out of the sheets applies to an element of the page.
