@@ -95,8 +95,8 @@ def test_checks_fold_where_the_first_stood_and_name_each_formula_once():
     out = for_page("table\nPASS [a] one — 1\ntext\nPASS two — 2\nPASS [b] three — 3\nPASS [a] four — 4\nend")
     lines = out.split("\n")
     assert lines[0] == "table" and lines[1].startswith('<details class="success esm-checks"><summary>4 checks passed: '
-                                                       '<a class="esm-eqref" href="#eq-a">[a]</a>, '
-                                                       '<a class="esm-eqref" href="#eq-b">[b]</a></summary>')
+                                                       '<span class="esm-eqref" data-eq="a">[a]</span>, '
+                                                       '<span class="esm-eqref" data-eq="b">[b]</span></summary>')
     assert out.count('<div class="esm-check"') == 4 and out.count("<details") == 1
     assert [l for l in lines if not l.startswith("<")][-2:] == ["text", "end"]     # the rest in its order
     assert out.index("one") < out.index("two") < out.index("three") < out.index("four") < out.index("text")

@@ -37,7 +37,10 @@ from . import execcache
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
-_EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">)[^<]*(</a>)')
+#: a check's link to its formula, or (in the summary of folded checks, which may hold no link: a
+#: link inside the <summary> control is a control nested in a control) its plain mention
+_EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">|<span class="esm-eqref" data-eq="(?P<plain>[^"]+)">)'
+                    r'[^<]*(</a>|</span>)')
 _CSS_PATH = "assets/katex/katex.min.css"
 #: Inline formulas longer than this (TeX characters) get a box that scrolls sideways.
 _WIDE_INLINE = 40
@@ -195,8 +198,8 @@ class Katex:
         html = "".join(out)
 
         def number(ref):
-            name = ref["name"]
-            return f"{ref[1]}({numbers[name]}){ref[3]}" if name in numbers else ref[0]
+            name = ref["name"] or ref["plain"]
+            return f"{ref[1]}({numbers[name]}){ref[4]}" if name in numbers else ref[0]
 
         self.state.page(page.file.src_uri).equations = numbers   # label -> number, for xref
         self._render_toc(page)

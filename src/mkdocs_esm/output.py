@@ -52,10 +52,11 @@ def check_html(claim: str, detail: str, eq: str | None) -> str:
 
 def fold(checks: list[tuple[str, str, str | None]]) -> str:
     """The check lines of one output, ``(claim, detail, eq)`` each, as one closed ``<details>``:
-    its summary counts them and links each formula they verify once, in order of first mention
-    (katex.py gives each link its formula's number)."""
+    its summary counts them and names each formula they verify once, in order of first mention
+    (katex.py writes its number; plain text, since a link inside the summary, itself a control,
+    would be a control nested in another; the lines inside link their formulas)."""
     eqs = list(dict.fromkeys(eq for _, _, eq in checks if eq))
-    refs = ", ".join(f'<a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>' for eq in eqs)
+    refs = ", ".join(f'<span class="esm-eqref" data-eq="{html.escape(eq)}">[{html.escape(eq)}]</span>' for eq in eqs)
     n = len(checks)
     head = f"{n} check{'s' if n != 1 else ''} passed" + (f": {refs}" if refs else "")
     lines = "".join(check_html(*c) for c in checks)
