@@ -71,15 +71,15 @@ def test_running_mean_example_by_hand():
 @given(st.integers(2, 12), st.integers(1, 5), st.data())
 @settings(max_examples=30, deadline=None)
 def test_a_step_on_one_token_moves_others_only_through_shared_directions(V, d, data):
-    """1.2: a linear readout s_j = beta^T c_j, one gradient step on -s_a. With one-hot codes no other
-    score moves; with rows E the change of s_j, measured by taking the step, is the closed form
+    """1.2: a linear readout score(j) = beta^T c_j, one gradient step on -score(a). With one-hot codes no other
+    score moves; with rows E the change of score(j), measured by taking the step, is the closed form
     eta E_a . E_j (a scalar loop of dot products)."""
     a = data.draw(st.integers(0, V - 1))
     E = np.random.default_rng(V * 10 + d).normal(size=(V, d))
     eta = 0.1
     for codes in (np.eye(V), E):
         beta = np.random.default_rng(1).normal(size=codes.shape[1])
-        after = beta + eta * codes[a]                       # -grad of -s_a is +codes[a]
+        after = beta + eta * codes[a]                       # -grad of -score(a) is +codes[a]
         change = codes @ after - codes @ beta
         expected = eta * np.array([float(np.dot(codes[a], codes[j])) for j in range(V)])
         np.testing.assert_allclose(change, expected, atol=1e-12)

@@ -173,11 +173,11 @@ def test_projecting_out_a_unit_direction(d, seed):
 
 def test_debias_numbers():
     ns = demo("debias")
-    u_hat, g, D = ns["u_hat"], ns["g"], ns["D"]
-    # top right singular vector by power iteration on D^T D, independent of np.linalg.svd
-    x = np.ones(D.shape[1])
+    u_hat, g, G = ns["u_hat"], ns["g"], ns["G"]
+    # top right singular vector by power iteration on G^T G, independent of np.linalg.svd
+    x = np.ones(G.shape[1])
     for _ in range(500):
-        x = D.T @ (D @ x)
+        x = G.T @ (G @ x)
         x /= np.linalg.norm(x)
     assert math.isclose(abs(float(x @ u_hat)), 1.0, abs_tol=1e-9) and u_hat @ g > 0.95
     assert ns["gap_v"] > 0.8 and "{{gap_v}}" in PAGE

@@ -115,7 +115,7 @@ def test_glove_weight_function():
 
 def test_glove_gradient_step_against_finite_differences():
     ns = demo("glove")
-    X, f = ns["X"], ns["f"]
+    X, f = ns["counts"], ns["f"]                # the co-occurrence counts #_ij
     nz = X > 0
     rng = np.random.default_rng(3)
     V, d = ns["V"], ns["d"]
@@ -204,6 +204,6 @@ def test_resize_numbers():
     Z, Zp = sum(math.exp(v) for v in zo), sum(math.exp(v) for v in zo + zn)
     kl = sum(math.exp(v) / Z * math.log((math.exp(v) / Z) / (math.exp(v) / Zp)) for v in zo)
     assert math.isclose(kl, ns["kl_mean"][n], rel_tol=1e-9, abs_tol=1e-15)
-    assert ns["kl_mean"].max() < math.log(1 + ns["k"] / V) < ns["kl_zero"].mean() < ns["kl_rand"].mean()
+    assert ns["kl_mean"].max() < math.log(1 + ns["n_new"] / V) < ns["kl_zero"].mean() < ns["kl_rand"].mean()
     for name in ("kl_max", "kl_bound", "kl_rand", "kl_mean", "mass_rand", "kl_zero"):
         assert "{{" + name + "}}" in PAGE

@@ -15,8 +15,8 @@ from esm import (PALETTE, attention, causal_mask, check_close, check_equal, chec
 
 # --- The softmax of the box, against its formula written out with math.exp -----------------------
 z = np.array([2.0, 1.0, 0.0])
-by_formula = [math.exp(zj) / sum(math.exp(zm) for zm in z) for zj in z]
-print(check_close("softmax(2, 1, 0) vs e^{z_j} / sum_m e^{z_m}, term by term with math.exp",
+by_formula = [math.exp(zj) / sum(math.exp(zk) for zk in z) for zj in z]
+print(check_close("softmax(2, 1, 0) vs e^{z_j} / sum_{j'} e^{z_{j'}}, term by term with math.exp",
                   softmax(z), by_formula, atol=1e-15, eq="softmax"))
 print(check_close("equal scores give equal weights: softmax(0, 0, 0) = (1/3, 1/3, 1/3)",
                   softmax(np.zeros(3)), np.full(3, 1 / 3), atol=1e-15, eq="softmax"))
@@ -37,10 +37,24 @@ hand_a, hand_b = "the river bank".split(), "the money bank".split()
 H1a, H1b = running_mean_layer(hand_a), running_mean_layer(hand_b)
 # Written by hand: (1,1)+(4,-1)+(1,0) = (6,0), /3 = (2,0), + (1,0) = (3,0); (1,1)+(-2,5)+(1,0) = (0,6),
 # /3 = (0,2), + (1,0) = (1,2); 'the' alone: (1,1) + (1,1) = (2,2).
-print(check_close("by hand, 'the river bank': states (2,2), (4.5,-1), (3,0) (running means plus residual)",
-                  H1a, [[2, 2], [4 + 2.5, -1 + 0], [3, 0]], atol=1e-12, eq="causal-attention"))
-print(check_close("by hand, 'the money bank': states (2,2), (-2.5,5+3), (1,2)",
-                  H1b, [[2, 2], [-2 - 0.5, 5 + 3], [1, 2]], atol=1e-12, eq="causal-attention"))
+# Independent route: running means by a plain loop over prefixes (no softmax, no mask), plus the row.
+def by_loop(words):
+    out = []
+    for t in range(len(words)):
+        prefix = [rows[w] for w in words[:t + 1]]
+        out.append([rows[words[t]][c] + sum(p[c] for p in prefix) / (t + 1) for c in range(2)])
+    return out
+
+
+def fmt_states(states):
+    return ", ".join("(" + ",".join(f"{v:g}".replace("-", "−") for v in s) + ")" for s in states)
+
+
+for words, H1 in ((hand_a, H1a), (hand_b, H1b)):
+    expected = by_loop(words)
+    print(check_close(f"by hand, '{' '.join(words)}': states {fmt_states(expected)} "
+                      "(running means plus residual, by a loop over prefixes)",
+                      H1, expected, atol=1e-12, eq="causal-attention"))
 print(check_close("cosine of the two 'bank' states after the layer = 3 / (3 sqrt 5) = 1/sqrt(5)",
                   cosine(H1a[2], H1b[2]), 1 / math.sqrt(5), atol=1e-12))
 for w in rows:

@@ -58,18 +58,18 @@ print(svg(fig, alt=f"Two {V} by {V} distance matrices. One-hot codes: every off-
                   f"root of 2. Right: pets are within {pets.max():.2f} of each other and at least "
                   f"{vehicles.min():.2f} from every vehicle."))
 
-# What transfers, and where. A linear readout s_j = beta^T c_j scores token j from its code c_j.
-# One gradient step that raises the score of "dog" (loss -s_dog, step eta) moves beta by eta c_dog,
+# What transfers, and where. A linear readout score(j) = beta^T c_j scores token j from its code c_j.
+# One gradient step that raises the score of "dog" (loss -score(dog), step eta) moves beta by eta c_dog,
 # so every score moves by eta c_dog^T c_j: with one-hot codes only dog's score moves.
 eta = 0.1
 dog, puppy, truck = (words.index(w) for w in ("dog", "puppy", "truck"))
 
 
 def step_changes(codes):
-    """Scores of all tokens after one gradient step on -s_dog, minus the scores before it
+    """Scores of all tokens after one gradient step on -score(dog), minus the scores before it
     (computed by taking the step, not from the closed form)."""
     beta = np.zeros(codes.shape[1])
-    grad = -codes[dog]                     # d(-s_dog)/d beta
+    grad = -codes[dog]                     # d(-score(dog))/d beta
     return codes @ (beta - eta * grad) - codes @ beta
 
 

@@ -25,6 +25,28 @@ print(check_equal("gluing the pieces back (dropping ##) gives each word, lower-c
 print(check_equal("only pieces after the first carry ##",
                   all(not p[0].startswith("##") and all(q.startswith("##") for q in p[1:]) for p in pieces.values()),
                   True))
+
+
+def greedy_wordpiece(word, vocab):
+    """Longest match first, written from the vocabulary list alone: at each start take the longest
+    piece the vocabulary has (with ## after the first), else the word is [UNK]."""
+    out, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in vocab:
+                out.append(piece)
+                start = end
+                break
+        else:
+            return ["[UNK]"]
+    return out
+
+
+vocab = set(minilm().tokenizer.get_vocab())
+print(check_equal(f"the tokenizer's splits of {len(WORDS)} words vs a greedy longest-match WordPiece "
+                  "written above from the vocabulary list (after lower-casing)",
+                  [pieces[w] for w in WORDS], [greedy_wordpiece(w.lower(), vocab) for w in WORDS]))
 print(check_equal("lookup: X[0, t] is row ids[0, t] of E for every t", X[0], np.stack([E[i] for i in ids[0]])))
 tokens = minilm().tokenizer.encode(text).tokens
 print(glue("wp_V", len(E), ","))

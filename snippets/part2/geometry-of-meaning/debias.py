@@ -9,7 +9,7 @@ g = rng.normal(0, 1, d)
 g /= np.linalg.norm(g)                               # the planted gender direction
 v = rng.normal(0, 1, d)
 v -= (v @ g) * g
-v /= np.linalg.norm(v)                               # a second direction, orthogonal to g
+v /= np.linalg.norm(v)                               # a second direction, orthogonal to g: the prose's g'
 pairs = [("he", "she"), ("man", "woman"), ("king", "queen"), ("father", "mother"), ("boy", "girl")]
 jobs = ["nurse", "engineer", "doctor", "teacher", "pilot", "librarian"]
 lean = np.array([-1.0, 1.0, 0.4, -0.6, 0.9, -0.8])  # planted stereotype: + male, - female
@@ -21,15 +21,15 @@ for k, (m, f) in enumerate(pairs):
 E[len(2 * pairs):] += np.outer(lean, g) + np.outer(lean, v_weight * v)   # stereotype leaks into v too
 n = len(words)
 
-D = np.array([E[2 * k] - E[2 * k + 1] for k in range(len(pairs))])   # he - she, man - woman, ...
-u_hat = np.linalg.svd(D, full_matrices=False)[2][0]                   # first principal direction
+G = np.array([E[2 * k] - E[2 * k + 1] for k in range(len(pairs))])   # he - she, man - woman, ...
+u_hat = np.linalg.svd(G, full_matrices=False)[2][0]                   # first principal direction
 u_hat *= np.sign(u_hat @ g)
 E_deb = E - np.outer(E @ u_hat, u_hat)                                # x' = x - (x^T u) u, every row
 
 print(shape_table({"N": n, r"N_{\text{pairs}}": len(pairs), "d": d}, [
     ("word vectors", "E", E, "N d", f"{2 * len(pairs)} gendered words and {len(jobs)} occupations"),
-    ("pair differences", "D", D, r"N_{\text{pairs}} d", "he - she, man - woman, ..."),
-    ("bias direction", r"\hat{\mathbf u}", u_hat, "d", "top right singular vector of D, unit norm"),
+    ("pair differences", "G", G, r"N_{\text{pairs}} d", "he - she, man - woman, ..."),
+    ("bias direction", r"\hat{\mathbf u}", u_hat, "d", "top right singular vector of G, unit norm"),
     ("debiased vectors", "E'", E_deb, "N d", r"rows $\mathbf x'=\mathbf x-(\mathbf x^\top\hat{\mathbf u})\hat{\mathbf u}$"),
 ]))
 
@@ -50,7 +50,7 @@ before, after = E[J] @ u_hat, E_deb[J] @ u_hat
 male, female = lean > 0, lean < 0
 gap_v = (E_deb[J] @ v)[male].mean() - (E_deb[J] @ v)[female].mean()
 print(check_true("the occupations still separate along g', a direction that was not removed", gap_v > 0.8,
-                 f"mean v-coordinate of male-leaning minus female-leaning occupations = {gap_v:.3f}"))
+                 f"mean g'-coordinate of male-leaning minus female-leaning occupations = {gap_v:.3f}"))
 gap_loop = (sum(float(E_deb[J][i] @ v) for i in range(len(jobs)) if lean[i] > 0) / int(male.sum())
             - sum(float(E_deb[J][i] @ v) for i in range(len(jobs)) if lean[i] < 0) / int(female.sum()))
 print(check_close("the same gap by a loop over the occupations", gap_v, gap_loop, atol=1e-12))

@@ -10,14 +10,14 @@ N, k = 50_000, 10
 X = np.asarray(E[:N], dtype=float)
 mu = X.mean(axis=0)
 Sigma = (X - mu).T @ (X - mu) / N
-lam, Q = np.linalg.eigh(Sigma)
-W = Q @ np.diag(lam ** -0.5) @ Q.T                     # Sigma^(-1/2), formula (4.4)
+lam, Gamma = np.linalg.eigh(Sigma)
+W = Gamma @ np.diag(lam ** -0.5) @ Gamma.T         # Sigma^(-1/2), formula (4.4)
 versions = {"raw": X, "centred": X - mu, "whitened": (X - mu) @ W}   # W is symmetric
 
 print(shape_table({"N": N, "d": X.shape[1]}, [
     ("frequent GloVe rows", "X", X, "N d", "the 50,000 most frequent words"),
     ("covariance", r"\Sigma", Sigma, "d d", "of the centred rows"),
-    ("whitening map", r"\Sigma^{-1/2}", W, "d d", r"$Q\Lambda^{-1/2}Q^\top$"),
+    ("whitening map", r"\Sigma^{-1/2}", W, "d d", r"$\Gamma\Lambda^{-1/2}\Gamma^\top$"),
 ]))
 Y = versions["whitened"]
 print(check_close("whitened rows have identity covariance", Y.T @ Y / N, np.eye(X.shape[1]), atol=1e-9,

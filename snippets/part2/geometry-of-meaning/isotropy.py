@@ -48,7 +48,7 @@ print(shape_table({"N": N, "d": d}, [
     ("isotropic cloud", r"X", X_iso, "N d", r"rows $\sim\mathcal N(\mathbf 0, I)$"),
     ("common component", r"\mathbf m", m, "d", r"$\lVert\mathbf m\rVert^2=d$"),
     ("anisotropic cloud", r"X+\mathbf 1\mathbf m^\top", X_aniso, "N d", "every row shifted by m"),
-    ("cosine matrix", "C", cosine_matrix(X_aniso), "N N", "all pairwise cosines"),
+    ("cosine matrix", r"\cos(\mathbf x_i,\mathbf x_j)", cosine_matrix(X_aniso), "N N", "all pairwise cosines, entry (i, j)"),
 ]))
 
 pairs = [cosine(X_aniso[i], X_aniso[j]) for i in range(N) for j in range(N) if i != j]

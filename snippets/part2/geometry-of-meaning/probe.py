@@ -55,6 +55,15 @@ bayes_mc = float(np.mean(rng.normal(0, 1, 200_000) > -margin))   # the same rate
 print(check_close("Bayes rate Phi(margin): math.erf vs the share of 200,000 noise draws above -margin",
                   bayes, bayes_mc, atol=0.005))
 print(check_close("held-out accuracy of the probe vs the Bayes rate Phi(margin)", acc, bayes, atol=0.05))
+# Sampling error of an accuracy measured on n_test vectors: sqrt(p(1-p)/n_test) at the Bayes rate p,
+# against the spread of the Bayes classifier's accuracy over 2,000 fresh test sets drawn from the model.
+acc_se = math.sqrt(bayes * (1 - bayes) / n_test)
+fresh = np.random.default_rng(1).normal(0, 1, (2000, n_test)) > -margin         # noise along u beats the margin or not
+print(check_close(f"sampling error of an accuracy on {n_test} vectors: sqrt(p(1-p)/n) vs the standard "
+                  "deviation over 2,000 simulated test sets", acc_se, float(fresh.mean(axis=1).std()), rtol=0.1))
+print(check_less("the probe's held-out accuracy is within 2 sampling errors of the Bayes rate",
+                 abs(acc - bayes), 2 * acc_se))
+print(glue("acc_se", acc_se, ".2f"))
 cos_bu = abs(cosine(beta, u))
 print(check_true("the probe's weight vector points along the planted direction", cos_bu > 0.9,
                  f"|cos(beta, u)| = {cos_bu:.3f}"))

@@ -38,13 +38,13 @@ pooled = normalize_rows(mean_pool(H[L], mask))
 c_pooled = mean_pairwise_cosine(pooled)
 peak = int(np.argmax(by_layer))
 
-print(shape_table({"V": V, "d": d, "N": N, "(L+1)": L + 1, "n": len(CORPUS), "T": ids.shape[1],
-                   "d_m": H.shape[-1], "M": int(mask.sum())}, [
+print(shape_table({"V": V, "d": d, "N": N, "(L+1)": L + 1, "B": len(CORPUS), "T": ids.shape[1],
+                   r"d_{\text{MiniLM}}": H.shape[-1], r"N_{\text{tok}}": int(mask.sum())}, [
     ("GloVe table", "E", E, "V d", "400,000 words by frequency"),
     ("its frequent part", "", freq, "N d", "the 50,000 most frequent words"),
-    ("MiniLM states", r"\mathbf h^{(\ell)}_t", H, "(L+1) n T d_m", "all layers of the 20 corpus sentences"),
-    ("real-token states of one layer", "", H[L][mask], "M d_m", "[PAD] positions left out"),
-    ("sentence vectors", "", pooled, "n d_m", "mean over real tokens, unit length"),
+    ("MiniLM states", r"\mathbf h^{(\ell)}_t", H, r"(L+1) B T d_{\text{MiniLM}}", "all layers of the 20 corpus sentences, one batch"),
+    ("real-token states of one layer", "", H[L][mask], r"N_{\text{tok}} d_{\text{MiniLM}}", "[PAD] positions left out"),
+    ("sentence vectors", "", pooled, r"B d_{\text{MiniLM}}", "mean over real tokens, unit length"),
 ]))
 print(glue("an_full", c_full, ".3f"))
 print(glue("an_freq", c_freq, ".3f"))

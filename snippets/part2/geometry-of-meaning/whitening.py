@@ -66,8 +66,12 @@ print(glue("cos_raw", mean_cos(X), ".3f"), glue("cos_cen", mean_cos(Xc), ".3f"),
 U = normalize_rows(X)
 mean_u, Sigma_u = U.mean(axis=0), (U - U.mean(axis=0)).T @ (U - U.mean(axis=0)) / N
 Su = U.sum(axis=0)
-print(check_close("unit rows keep every cosine: mean cosine by the closed form (|sum of unit rows|^2 - N)/(N(N-1))",
-                  (Su @ Su - N) / (N * (N - 1)), mean_cos(X), atol=1e-12))
+lengths = np.sqrt((X * X).sum(axis=1))
+print(check_close(f"unit rows keep every cosine: all {N}x{N} dot products of the unit rows vs the raw rows' "
+                  "dot products divided by both lengths", U @ U.T, (X @ X.T) / np.outer(lengths, lengths),
+                  atol=1e-12))
+print(check_close("unit rows keep the mean cosine: closed form (|sum of unit rows|^2 - N)/(N(N-1)) vs the mean "
+                  "over pairs of the raw rows", (Su @ Su - N) / (N * (N - 1)), mean_cos(X), atol=1e-12))
 print(check_true("... but their mean and covariance are not those of the raw rows",
                  np.linalg.norm(mean_u - mean) > 1 and abs(np.trace(Sigma_u) - np.trace(Sigma)) > 1,
                  f"|mean| {np.linalg.norm(mean):.3f} -> {np.linalg.norm(mean_u):.3f}; "

@@ -95,5 +95,5 @@ ax.set_xlabel("offset s - t")
 ax.set_ylabel(r"$(R_t q)^\top(R_s q)$")
 print(svg(fig, alt=f"Line plot of the RoPE score of the all-ones vector with itself against the offset 0 to "
           f"{offsets[-1]}: {curve[0]:.0f} at offset 0, then oscillating lower, down to {curve.min():.1f} at offset "
-          f"{int(np.argmin(curve))}", caption="The score of $\\mathbf q=\\mathbf k=\\mathbf 1$ ($d=16$) as a function "
+          f"{int(np.argmin(curve))}", caption=f"The score of $\\mathbf q=\\mathbf k=\\mathbf 1$ ($d_k={d}$) as a function "
           "of the offset alone."))

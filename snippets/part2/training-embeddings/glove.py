@@ -16,9 +16,9 @@ rng = np.random.default_rng(53)
 V, d = 12, 3
 A = rng.normal(0, 0.7, (V, d))                   # hidden "true" vectors that generate the counts
 logits = A @ A.T + 1.5
-X = rng.poisson(np.exp(logits)).astype(float)    # a toy symmetric-ish co-occurrence matrix
-X = np.triu(X) + np.triu(X, 1).T                 # make it exactly symmetric
-nz = X > 0
+counts = rng.poisson(np.exp(logits)).astype(float)  # a toy symmetric-ish co-occurrence matrix
+counts = np.triu(counts) + np.triu(counts, 1).T  # make it exactly symmetric
+nz = counts > 0
 
 C = rng.normal(0, 0.1, (V, d))                   # word table: row C_i for word i
 Ct = rng.normal(0, 0.1, (V, d))                  # context table C~: row C~_j for context word j
@@ -26,21 +26,21 @@ b, bt = np.zeros(V), np.zeros(V)
 
 
 def glove_loss(C, Ct, b, bt):
-    r = C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0))
-    return float(np.sum(f(X) * np.where(nz, r, 0.0) ** 2))
+    r = C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, counts, 1.0))
+    return float(np.sum(f(counts) * np.where(nz, r, 0.0) ** 2))
 
 
 start = glove_loss(C, Ct, b, bt)
 lr, steps = 0.01, 300
 for _ in range(steps):                           # full-batch gradient descent
-    r = np.where(nz, C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
-    G = 2 * f(X) * r                             # d J / d (C_i . C~_j + b_i + b~_j)
+    r = np.where(nz, C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, counts, 1.0)), 0.0)
+    G = 2 * f(counts) * r                        # d J / d (C_i . C~_j + b_i + b~_j)
     C, Ct, b, bt = C - lr * G @ Ct, Ct - lr * G.T @ C, b - lr * G.sum(1), bt - lr * G.sum(0)
 end = glove_loss(C, Ct, b, bt)
 
 print(shape_table({"V": V, "d": d}, [
-    ("co-occurrence counts", "X", X, "V V", r"$X_{ij}$: times $j$ appears near $i$"),
-    ("weights", "f(X)", f(X), "V V", r"0 where $X_{ij}=0$, 1 from $x_{\max}=100$ up"),
+    ("co-occurrence counts", r"\#_{ij}", counts, "V V", r"$\#_{ij}$: times $j$ appears near $i$"),
+    ("weights", r"f(\#_{ij})", f(counts), "V V", r"0 where $\#_{ij}=0$, 1 from $x_{\max}=100$ up"),
     ("word table", "C", C, "V d", r"rows $C_{i,:}$"),
     ("context table", r"\tilde C", Ct, "V d", r"rows $\tilde C_{j,:}$"),
     ("biases", r"\mathbf b,\ \tilde{\mathbf b}", b, "V", "one scalar per word (and per context)"),
@@ -49,25 +49,25 @@ print(shape_table({"V": V, "d": d}, [
 loop = 0.0
 for i in range(V):
     for j in range(V):
-        if X[i, j] > 0:
-            loop += f(X[i, j]) * (C[i] @ Ct[j] + b[i] + bt[j] - np.log(X[i, j])) ** 2
-print(check_close("objective: masked matrix form vs a double loop over nonzero X_ij",
+        if counts[i, j] > 0:
+            loop += f(counts[i, j]) * (C[i] @ Ct[j] + b[i] + bt[j] - np.log(counts[i, j])) ** 2
+print(check_close("objective: masked matrix form vs a double loop over nonzero counts #_ij",
                   end, float(loop), atol=1e-9, eq="glove"))
 points = np.array([0.0, 1.0, 10.0, 50.0, 100.0, 1000.0])
 by_hand = [0.0, 10 ** -1.5, 10 ** -0.75, 2 ** -0.75, 1.0, 1.0]   # (1/100)^(3/4) = 10^(-3/2), ...
 print(check_close("f at 0, 1, 10, 50, 100, 1000 vs 0, 10^-1.5, 10^-0.75, 2^-0.75, 1, 1", f(points), by_hand,
                   atol=1e-12, eq="glove-weight"))
 print(check_equal(f"the {int(np.sum(~nz))} zero counts get weight 0, so log 0 is never needed",
-                  int(np.sum(f(X)[~nz] != 0)), 0))
+                  int(np.sum(f(counts)[~nz] != 0)), 0))
 print(glue("f1", float(f(1.0)), ".3f"), glue("f10", float(f(10.0)), ".3f"), glue("f50", float(f(50.0)), ".3f"),
       glue("V_gl", V), glue("V2_gl", V * V), glue("zeros_gl", int(np.sum(~nz))), glue("d_gl", d))
 print(check_less(f"objective after {steps} gradient steps < at the start", end, start,
                  names=("after", "start")))
-big = X >= 20
+big = counts >= 20
 fit = C @ Ct.T + b[:, None] + bt[None, :]
-err = np.abs(fit - np.log(np.where(nz, X, 1.0)))[big]
-print(check_less(f"on the {int(big.sum())} pairs with X_ij >= 20 the fit reproduces log X_ij", err.max(), 0.3,
-                 names=("max |v.u + b + b~ - log X|", "bound")))
+err = np.abs(fit - np.log(np.where(nz, counts, 1.0)))[big]
+print(check_less(f"on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij", err.max(), 0.3,
+                 names=("max |C_i.C~_j + b_i + b~_j - log #_ij|", "bound")))
 print(glue("steps_gl", steps), glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
       glue("n_big", int(big.sum())), glue("fit_err", err.max(), ".2f"))
 
@@ -76,8 +76,8 @@ xs = np.linspace(0, 150, 301)
 ax.plot(xs, f(xs), color=PALETTE[0])
 ax.axvline(x_max, color=PALETTE[1], lw=1, ls="--")
 ax.text(x_max + 2, 0.1, r"$x_{\max}=100$", color=PALETTE[1])
-ax.set_xlabel(r"co-occurrence count $X_{ij}$")
-ax.set_ylabel(r"weight $f(X_{ij})$")
+ax.set_xlabel(r"co-occurrence count $\#_{ij}$")
+ax.set_ylabel(r"weight $f(\#_{ij})$")
 print(svg(fig, alt=f"GloVe weighting function f against the count: 0 at 0, {float(f(1.0)):.3f} at 1, "
           f"{float(f(10.0)):.3f} at 10, {float(f(50.0)):.3f} at 50, rising as a three-quarter power to 1 at "
           f"{x_max:.0f}, flat after",
