@@ -119,3 +119,11 @@ def test_a_tall_brace_is_drawn_from_the_size4_font(fonts):
     by_font = fonts.characters_by_font([fonts.drawn(html)], (FONTS.parent / "katex.min.css").read_text(encoding="utf-8"))
     assert {ord(c) for c in "⎧⎨⎩"} <= by_font["KaTeX_Size4-Regular.woff2"]
     assert not {ord(c) for c in "⎧⎨⎩"} & by_font["KaTeX_Main-Regular.woff2"]
+
+
+def test_the_math_subset_keeps_the_radical_sign_the_browser_draws():
+    """<msqrt> holds only its radicand: the radical sign (U+221A) is drawn by the browser from the
+    math font, so a subset cut to the formulas' text alone dropped it (every square root vanished)."""
+    from mkdocs_esm.fonts import mathml_chars
+    assert 0x221A in mathml_chars("<p><math><msqrt><mn>17</mn></msqrt></math></p>")
+    assert 0x221A not in mathml_chars("<p><math><mn>17</mn></math></p>")

@@ -173,6 +173,8 @@ def mathml_chars(text: str) -> set[int]:
     for m in _MATHML.finditer(text):
         inner = re.sub(r"<[^>]*>", "", _ANNOTATION.sub("", m[0]))
         out |= set(map(ord, htmllib.unescape(inner)))
+    if "<msqrt" in text or "<mroot" in text:
+        out.add(0x221A)        # the radical sign: the browser draws it, no formula's text holds it
     return out - {10, 13, 9}
 
 
