@@ -35,7 +35,7 @@ def swiglu(X, W_1, W_3, W_2):
 X = rng.normal(size=(T, d)) * 2 + 0.7
 g = 1 + 0.1 * rng.normal(size=d)
 loop = np.array([[g[i] * x[i] / math.sqrt(math.fsum(v * v for v in x) / d + 1e-6) for i in range(d)] for x in X])
-print(check_close("RMSNorm = g_i x_i / sqrt(mean of x^2 + eps), row by row in a loop", rms_norm(X, g), loop, atol=1e-12,
+print(check_close("RMSNorm = gamma_i x_i / sqrt(mean of x^2 + eps), row by row in a loop", rms_norm(X, g), loop, atol=1e-12,
                   eq="rmsnorm"))
 # Against layer norm: on centred rows the two are the same map; on raw rows they differ by the mean.
 Xc = X - X.mean(-1, keepdims=True)
@@ -61,9 +61,9 @@ print(check_close("SwiGLU = (SiLU(x W_1) * x W_3) W_2, hidden units one at a tim
 n_gelu, n_swi = 2 * d * f, sum(a.size for a in (W_1, W_3, W_2))
 print(glue("f_swi", f_swi), glue("n_gelu", n_gelu, ","), glue("n_swi", n_swi, ","))
 # The two counts below are bookkeeping: the arrays were made with these shapes, so summing their sizes
-# checks the formula's terms (three matrices of d x f; four d x d, three of SwiGLU, two gains), not a
+# checks the formula's terms (three matrices of d x d_ff; four d x d, three of SwiGLU, two gains), not a
 # measurement. The outside route is Llama 2 7B's published intermediate size, and 8.1's published total.
-print(check_equal(f"bookkeeping: SwiGLU of width f = {f_swi} (2/3 of 4d) has 3 d f weights (the sizes of the arrays made)",
+print(check_equal(f"bookkeeping: SwiGLU of width d_ff = {f_swi} (2/3 of 4d) has 3 d d_ff weights (the sizes of the arrays made)",
                   n_swi, 3 * d * f_swi, eq="swiglu-count"))
 print(check_equal("... which is 8 d^2, the GELU MLP's", n_swi, n_gelu, eq="swiglu-count"))
 # Llama 2 7B's width: 2/3 of 4d rounded up to a multiple of 256 (the rule of its reference code).
@@ -99,11 +99,11 @@ for h in range(H):
             R_loop[h, t, 2 * j], R_loop[h, t, 2 * j + 1] = math.cos(a) * x0 - math.sin(a) * x1, math.sin(a) * x0 + math.cos(a) * x1
 print(check_close("R_t q_t: each head's pair j turned by t 10000^(-2j/d_k), 2x2 rotations in a loop = rope_rotate",
                   rope_rotate(Qh, np.arange(T)), R_loop, atol=1e-12))
-print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k, "f": f_swi}, [
+print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k, "d_ff": f_swi}, [
     ("stream", "X", X, "T d", "no position rows added"),
     ("queries of one head, rotated", "R_t\\mathbf q_t", rope_rotate(split_heads(rms_norm(X, 1.0) @ p["W_Q"], H), np.arange(T))[0],
      "T d_k", "RoPE inside attention"),
-    ("gate and up projections", "W_1, W_3", W_1, "d f", "$f=\\tfrac23\\cdot4d$"),
+    ("gate and up projections", "W_1, W_3", W_1, "d d_ff", "$d_{\\mathrm{ff}}=\\tfrac23\\cdot4d$"),
     ("block output", "Y", Y, "T d", "pre-RMSNorm, RoPE, SwiGLU"),
 ]))
 print(check_close("positions enter only as offsets: the block at positions 100..109 = at 0..9 (RoPE, no position table)",
@@ -112,7 +112,7 @@ Y_late = llama_block(np.vstack([X[:6], rng.normal(size=(T - 6, d))]), p, np.aran
 print(check_equal("causal: changing tokens 6..9 leaves rows 0..5 bit for bit unchanged", Y_late[:6], Y[:6]))
 n_block = sum(a.size for a in p.values())
 print(glue("n_block", n_block, ","), glue("n_gpt2_block", sum(math.prod(s) for s in block_shapes(d).values()), ","))
-print(check_equal("bookkeeping: sizes of this block's arrays = 4 d^2 + 3 d f + 2 d (the per-block count of 8.1's Llama formula)", n_block,
+print(check_equal("bookkeeping: sizes of this block's arrays = 4 d^2 + 3 d d_ff + 2 d (the per-block count of 8.1's Llama formula)", n_block,
                   4 * d * d + 3 * d * f_swi + 2 * d, eq="llama-block"))
 print(check_equal("GPT-2's block (12 d^2 + 13 d, P6's block_shapes) minus this one = 11 d: biases and shifts",
                   sum(math.prod(s) for s in block_shapes(d).values()) - n_block, 11 * d))

@@ -61,7 +61,7 @@ held16, worst16 = cache_bytes(np.float16)
 print(check_close(f"the cache, built token by token, gives the logits of all {T} positions at once (P11's forward, no cache)",
                   worst64, 0.0, atol=1e-12))
 print(check_equal(f"memory held by the cache after {T} tokens, measured by the allocator (tracemalloc): "
-                  f"float64 and float16 = 2 L T d b with b = 8 and 2",
+                  f"float64 and float16 = 2 L T d n_bytes with n_bytes = 8 and 2",
                   [held64, held16], [2 * L * T * d * 8, 2 * L * T * d * 2], eq="kv-cache"))
 print(glue("kv_T", T), glue("kv_bytes16", held16, ","), glue("kv_err16", worst16, ".0e"))
 

@@ -46,9 +46,9 @@ print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 o
 loop_heads = [attention(X @ W_Q[:, c], X @ W_K[:, c], X @ W_V[:, c], mask)[0]
               for c in (slice(h * d_k, (h + 1) * d_k) for h in range(H))]
 print(check_close("each head is an ordinary attention on its own projections (head 7 computed alone)", heads[7],
-                  loop_heads[7], eq="head", atol=1e-12))
-print(check_close("concatenate then project: np.concatenate of the 12 heads times W_O", out,
-                  np.concatenate(loop_heads, axis=1) @ W_O, eq="multihead", atol=1e-10))
+                  loop_heads[7], atol=1e-12))
+print(check_close("concatenate then project, equation (7.4): np.concatenate of the 12 heads times W_O", out,
+                  np.concatenate(loop_heads, axis=1) @ W_O, atol=1e-10))
 print(check_close("the helper esm.multi_head_attention gives the same output", multi_head_attention(X, W_Q, W_K, W_V, W_O, H,
                   mask), out, atol=1e-10))
 

@@ -30,7 +30,7 @@ def query_weights(noun, animate):
 
 T = len(tokens)
 i_it, i_cat, i_mat = tokens.index("it"), tokens.index("cat"), tokens.index("mat")
-Z, A = attention(X @ query_weights(3.0, 3.0), X @ W_K, X @ W_V, causal_mask(T))
+O, A = attention(X @ query_weights(3.0, 3.0), X @ W_K, X @ W_V, causal_mask(T))
 _, A_noun = attention(X @ query_weights(3.0, 0.0), X @ W_K, X @ W_V, causal_mask(T))
 
 # Independent: the weight on 'cat' from the scores written out by hand.
@@ -45,7 +45,7 @@ print(glue("s_cat", s["cat"], ".2f"), glue("s_mat", s["mat"], ".2f"), glue("n_ot
 print(check_close("with the animacy part of the query removed, cat and mat tie",
                   A_noun[i_it, i_cat], A_noun[i_it, i_mat], atol=1e-12))
 print(check_less("the output of 'it' now resembles the value of 'mat' less than that of 'cat'",
-                 cosine(Z[i_it], X[i_mat]), cosine(Z[i_it], X[i_cat]), names=("cos(z_it, v_mat)", "cos(z_it, v_cat)")))
+                 cosine(O[i_it], X[i_mat]), cosine(O[i_it], X[i_cat]), names=("cos(o_it, v_mat)", "cos(o_it, v_cat)")))
 print(table(("key", "weight from 'it': query asks for an animate noun", "... for a noun only"),
             [(f"{j} {tokens[j]}", f"{A[i_it, j]:.3f}", f"{A_noun[i_it, j]:.3f}") for j in range(i_it + 1)]))
 

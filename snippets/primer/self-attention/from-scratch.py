@@ -23,7 +23,7 @@ scaled = np.where(mask, S / math.sqrt(d_k), -np.inf)
 A = np.exp(scaled - scaled.max(axis=1, keepdims=True))
 A = A / A.sum(axis=1, keepdims=True)
 # Step 4: each output is the weighted average of the values.
-Z = A @ V
+O = A @ V
 
 print(shape_table({"T": T, "d": d, "d_k": d_k, "d_v": d_v}, [
     ("inputs", "X", X, "T d", "row $t$ is token $t$'s vector"),
@@ -33,7 +33,7 @@ print(shape_table({"T": T, "d": d, "d_k": d_k, "d_v": d_v}, [
     ("values", "V", V, "T d_v", "what each token hands over"),
     ("scores", "S", S, "T T", "$S_{ts}=\\mathbf q_t^\\top\\mathbf k_s$"),
     ("weights", "A", A, "T T", "row $t$: how query $t$ splits its attention"),
-    ("outputs", "Z", Z, "T d_v", "one context-aware vector per token"),
+    ("outputs", "O", O, "T d_v", "one context-aware vector per token"),
 ]))
 
 loop_q = np.array([[sum(X[t, a] * W_Q[a, c] for a in range(d)) for c in range(d_k)] for t in range(T)])
@@ -47,8 +47,8 @@ for i in range(T):
         loop_a[i, j] = e[j] / sum(e)
 print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys s <= t (math.exp loop)", A, loop_a, eq="weights"))
 loop_z = np.array([sum(A[i, j] * V[j] for j in range(T)) for i in range(T)])
-print(check_close("z_t = sum_s A_ts v_s (loop over keys)", Z, loop_z, eq="output"))
-print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", Z, attention(Q, K, V, mask)[0]))
+print(check_close("o_t = sum_s A_ts v_s (loop over keys)", O, loop_z, eq="output"))
+print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", O, attention(Q, K, V, mask)[0]))
 print(check_equal("no weight on future keys: entries above the diagonal", A[np.triu_indices(T, 1)],
                   np.zeros(T * (T - 1) // 2)))
 print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
@@ -56,10 +56,10 @@ print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
 # Context: the same input row in two different contexts gets two different outputs.
 Y = X.copy()
 Y[:3] = rng.normal(size=(3, d))                     # change the context before position 3 only
-Z2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
+O2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
 # Token 3 keeps its input row: Y is a copy of X with rows 0..2 redrawn (so Y[3] is X[3] by construction).
-gap = float(np.linalg.norm(Z2[3] - Z[3]))
-print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|z_3 - z_3'| = {gap:.3f} > 0.1"))
+gap = float(np.linalg.norm(O2[3] - O[3]))
+print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|o_3 - o_3'| = {gap:.3f} > 0.1"))
 print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("context_gap", gap, ".2f"))
 
 # Order without positions: no mask, attention is permutation-equivariant (chapter P2); with the causal
@@ -79,7 +79,7 @@ print(glue("order_gap", order_gap, ".2f"))
 print(check_true("causal mask: Attn(Pi X) != Pi Attn(X), the same tokens in another order give other outputs",
                  order_gap > 0.1, f"max difference {order_gap:.3f}"))
 shuffle = np.array([2, 0, 4, 1, 3, 5])                # reorder tokens 0..4, keep the last one last
-print(check_close("yet the last query sees its prefix as a set: reordering tokens 0..4 leaves z_5 unchanged",
+print(check_close("yet the last query sees its prefix as a set: reordering tokens 0..4 leaves o_5 unchanged",
                   attn(X[shuffle], mask)[-1], attn(X, mask)[-1], atol=1e-12))
 
 fig, ax = figure(size=(3.6, 3.0))

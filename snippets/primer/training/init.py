@@ -62,6 +62,7 @@ print(check_close("loss on the validation windows - log|V| = (mean(z) - z_y) + V
                   "the second-order expansion, within 0.001", loss0 - math.log(V), gap_mean + half_var, atol=0.001,
                   eq="init-loss"))
 print(glue("half_var", half_var, ".4f"), glue("gap_mean", gap_mean, ".4f"), glue("n_win", n_win),
+      glue("var_share", 100 * half_var / (loss0 - math.log(V)), ".0f"),
       glue("expansion", math.log(V) + gap_mean + half_var, ".3f"))
 
 # P7's demonstration initialisation (every weight N(0, 0.3^2), gains 1 + N(0, 0.3^2)) at the same size.
