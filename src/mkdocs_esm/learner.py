@@ -232,17 +232,23 @@ def _overview_table(nav, page: Page, stats_of) -> str:
             return [p for child in item.children for p in pages_of(child)]
         return []
 
+    # The groups in the navigation's order: the pages before its first section start the
+    # course, each section is a group, a lesson page on its own (the notebook) is one, and the
+    # pages after the last section close it (the references). This page lists itself nowhere.
     parts: list[tuple[str, list[Page]]] = []
-    loose: list[Page] = []
+    start: list[Page] = []
+    after: list[Page] = []
     for item in nav.items:
         if isinstance(item, Section):
             parts.append((item.title, pages_of(item)))
         elif isinstance(item, Page) and is_lesson(item):
             parts.append((item.title or item.file.src_uri, [item]))     # e.g. the notebook
-        elif isinstance(item, Page) and item is not page and item.file.src_uri not in (PRACTICE, OVERVIEW):
-            loose.append(item)
-    if loose:
-        parts.insert(0, ("Start here", loose))
+        elif isinstance(item, Page) and item is not page and item.file.src_uri != OVERVIEW:
+            (after if parts else start).append(item)
+    if start:
+        parts.insert(0, ("Start here", start))
+    if after:
+        parts.append(("Reference", after))
     body = []
     for title, ps in parts:
         minutes = sum(stats_of(p).get("minutes", 0) for p in ps)
