@@ -19,7 +19,7 @@ print(check_close("X equals a loop over (n, t)", X, loop, atol=0.0))
 row = ids[1, 1]
 by_hand = [(4 * row + j) / 10 for j in range(d)]                 # the rule that defines the table
 print(check_close("(a) X[1, 1, :] is the row the rule gives for id 5", X[1, 1], by_hand, atol=1e-12))
-# (c) by finite differences of a loss that reads the batch: which rows get a gradient?
+# (b) by finite differences of a loss that reads the batch: which rows get a gradient?
 C = np.random.default_rng(101).normal(0.0, 1.0, X.shape)
 grad = numerical_grad(lambda table: float(np.sum(C * table[ids])), E.copy())
 moved = [int(i) for i in np.flatnonzero(np.abs(grad).max(axis=1) > 1e-9)]

@@ -19,8 +19,9 @@ top2 = [int(i) for i in top_k(cos, 2)]
 print(check_equal("(b) top-2 by cosine, against a sort of the hand-computed cosines", top2,
                   [int(i) for i in np.argsort(-hand)[:2]]))
 dots = [sum(a * b for a, b in zip(row, q)) for row in E]                # by a loop
-print(check_equal("(a) top-1 by dot product is the longest row", int(top_k(E @ q, 1)[0]),
-                  int(np.argmax(dots))))
+print(check_equal("(a) top-1 by dot product (vectorised vs a loop) is row 3", [int(top_k(E @ q, 1)[0]), int(np.argmax(dots))],
+                  [3, 3]))
+print(check_equal("(a) row 3 is also the longest row (norms by a loop)", int(np.argmax([sum(x * x for x in row) for row in E])), 3))
 print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
       glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_norm3", float(np.linalg.norm(E[3])), ".2f"),
-      glue("e3_dot_winner", int(np.argmax(dots))), glue("e3_cos_winner", top2[0]), sep="")
+      glue("e3_dot_winner", int(np.argmax(dots))), glue("e3_cos_winner", top2[0]), glue("e3_cos3", float(cos[3]), ".2f"), sep="")

@@ -6,7 +6,7 @@ from esm import (check_close, check_equal, check_true, cross_entropy, glue, nume
                  softmax)
 
 V, d = 8, 4
-inputs, targets = np.array([1, 4, 4]), np.array([4, 4, 2])      # token 6 is neither read nor predicted
+inputs, targets = np.array([1, 4, 4]), np.array([4, 4, 2])      # tokens 0, 3, 5, 6, 7 are neither read nor predicted
 NEVER = 6
 
 
@@ -60,4 +60,5 @@ print(check_true("(c) premise: p_6 > 0 at every position (softmax entries are po
 print(check_equal("(c) premise: rows E_1 and E_4 are linearly independent (rank of the pair)",
                   int(np.linalg.matrix_rank(E[[1, 4]])), 2))
 print(glue("e10_V", V), glue("e10_in", sorted(set(inputs.tolist()))), glue("e10_never", NEVER),
+      glue("e10_unused", ", ".join(str(i) for i in sorted(set(range(V)) - set(inputs.tolist()) - set(targets.tolist())))),
       glue("e10_push", float(np.linalg.norm(push)), ".3f"), sep="")

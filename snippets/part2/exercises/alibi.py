@@ -17,6 +17,9 @@ print(check_equal("(b) head 0's bias is -inf exactly above the diagonal (query t
                   np.isinf(Bias).tolist(), np.isinf(loop).tolist()))
 print(check_close("(b) and elsewhere equals a loop over (t, s), -m_0 (t - s)", np.where(np.isinf(Bias), 0, Bias),
                   np.where(np.isinf(loop), 0, loop), atol=0.0))
+exp = 8 * (H - 1) / H
+print(check_close(f"(a) m_0 / m_(H-1) = 2^(8(H-1)/H) = 2^{exp:g} (slopes' ratio vs the closed form)", m[0] / m[-1],
+                  2.0 ** exp, atol=1e-12))
 print(f"\nrow 4 of head 0: {Bias[4] + 0.0}; head {H - 1} penalises the same distance {m[0] / m[-1]:.0f} times less.")
 print(glue("e9_H", H), glue("e9_T", T), glue("e9_row", Bias[T - 1] + 0.0, "g"), glue("e9_ratio", m[0] / m[-1], ".0f"),
-      glue("e9_last", 2 ** H), sep="")
+      glue("e9_last", 2 ** H), glue("e9_exp", exp, "g"), sep="")

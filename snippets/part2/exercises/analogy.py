@@ -26,9 +26,9 @@ print(shape_table({"V": V, "d": d}, [("table", "E", E, "V d", ""),
                                      ("target", "", target, "d", r"$E_{c,:}-E_{a,:}+E_{a^*,:}$")]))
 with_inputs = int(top_k(cos, 1)[0])
 answer = int(top_k(cos, 1, exclude=[a, a_star, c])[0])
-print(check_close("(b) the target is E_c + r, because E_a* - E_a = r", target, E[c] + r, atol=1e-12))
-print(check_equal("(b) with inputs excluded the answer is c* (queen) for the seed shown", answer, c_star))
-print(check_equal("(c) without the exclusion the top row is c itself (king) for the seed shown", with_inputs, c))
+print(check_close("(a) the target is E_c + r, because E_a* - E_a = r", target, E[c] + r, atol=1e-12))
+print(check_equal("(a) with inputs excluded the answer is c* (queen) for the seed shown", answer, c_star))
+print(check_equal("(a) without the exclusion the top row is c itself (king) for the seed shown", with_inputs, c))
 seeds = range(SEED, SEED + 50)
 
 
@@ -44,7 +44,7 @@ found, bare = share_of_seeds(found_with, seeds), share_of_seeds(found_without, s
 own = share_of_seeds(lambda s: int(top_k(plant(s)[3], 1)[0]) in (a, a_star, c), seeds)
 # "Found without the exclusion implies found with it" is a theorem (c* is no input; removing other candidates
 # cannot demote the top one), so it is not reported as a rate over seeds: its check is the premise.
-print(check_true("(c) premise of the proof: c* is not among the excluded inputs a, a*, c", c_star not in (a, a_star, c),
+print(check_true("(b) premise of the proof: c* is not among the excluded inputs a, a*, c", c_star not in (a, a_star, c),
                  f"c* = {c_star}, inputs = {[a, a_star, c]}"))
 print(glue("e4_noise", NOISE, "g"), glue("e4_V", V), glue("e4_d", d), glue("e4_cos_star", cos[c_star], ".3f"),
       glue("e4_cos_c", cos[c], ".3f"), glue("e4_found", found, ".0%"), glue("e4_own", own, ".0%"), glue("e4_bare", bare, ".0%"), sep="")

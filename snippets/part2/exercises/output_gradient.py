@@ -16,8 +16,8 @@ print(shape_table({"V": V, "d": d}, [
     ("gradient", r"\nabla_W\ell", G, "V d", r"row $j$ is $(p_j-\mathbf 1\{j=y\})\mathbf h$"),
 ]))
 num = numerical_grad(lambda W_: cross_entropy(W_ @ h, y), W)   # central differences, entry by entry
-print(check_close("(b) the closed form equals central finite differences", G, num, atol=1e-8))
-print(check_close("(b) the rows of the gradient sum to zero (the p_j sum to 1)", G.sum(0), np.zeros(d), atol=1e-12))
+print(check_close("(a) the closed form equals central finite differences", G, num, atol=1e-8))
+print(check_close("(a) the rows of the gradient sum to zero (the p_j sum to 1)", G.sum(0), np.zeros(d), atol=1e-12))
 print(check_close("(b) the target row's gradient has norm (1 - p_y) |h|", np.linalg.norm(num[y]),
                   (1 - p[y]) * np.linalg.norm(h), atol=1e-8))
 # (c) a gradient step moves row j along -grad_j: toward h for the target (by 1 - p_y), away from h for the others.

@@ -22,6 +22,13 @@ R = float(np.exp(-gaps / tau_a).sum())
 print(check_close(f"(a) at tau = {tau_a:g} the weight off the best key is R/(1+R) (closed form vs attention's weights)",
                   1.0 - w_a[best], R / (1 + R), atol=1e-15))
 
+for tau_b in (0.05, 0.2, tau_a, 2.0):                 # the bounds of (a), against attention's own weights
+    off = 1.0 - attention(q, K, np.eye(T), temperature=tau_b)[1][0][best]
+    e = math.exp(-g / tau_b)
+    print(check_true(f"(a) at tau = {tau_b:g}: e^(-g/tau)/(1 + e^(-g/tau)) <= weight off the best key <= (T-1) e^(-g/tau)",
+                     e / (1 + e) <= off * (1 + 1e-12) and off <= (T - 1) * e * (1 + 1e-12),
+                     f"{e / (1 + e):.4g} <= {off:.4g} <= {(T - 1) * e:.4g}"))
+
 
 def best_weight(tau):
     return 1.0 / (1.0 + np.exp(-gaps / tau).sum())

@@ -45,4 +45,11 @@ for tau_b in (0.5, 1.0, 3.0):
 # (c) the sign: a variance is >= 0, so H never falls as tau rises; premise: the scores are not all equal.
 print(check_true("(c) premise: the scores are not all equal, so Var_a(s) > 0 at every tau and H rises strictly",
                  float(np.ptp(s)) > 0, f"scores span {np.ptp(s):.4f}"))
+# (c) the largest weight 1 / sum_j exp((s_j - s_max)/tau) falls as tau rises: attention's weights on a grid.
+grid = np.geomspace(0.05, 50.0, 60)
+top = np.array([weights(t).max() for t in grid])
+print(check_close("(c) the largest weight is 1 / sum_j exp((s_j - s_max)/tau) (closed form vs attention's weights)",
+                  top, [1.0 / np.exp((s - s.max()) / t).sum() for t in grid], atol=1e-12))
+print(check_true("(c) ... and falls at every step of a grid of 60 temperatures from 0.05 to 50", bool(np.all(np.diff(top) < 0)),
+                 f"from {top[0]:.4f} to {top[-1]:.4f} (1/T = {1 / T:.4f})"))
 print(glue("ht_tau", tau, "g"), glue("ht_err", err, ".1e"), glue("ht_bound", bound, ".1e"), sep="")

@@ -8,11 +8,11 @@ old_vocab = ["the", "cat", "sat", "on", "mat"]
 new_vocab = sorted(old_vocab + ["dog", "ran"])          # the new tokenizer's file: ids by sorted order
 old_id = {tok: i for i, tok in enumerate(old_vocab)}
 new_id = {tok: i for i, tok in enumerate(new_vocab)}
-E_old = np.arange(len(old_vocab) * 2, dtype=float).reshape(-1, 2)   # row i = (2i, 2i + 1)
+E_old = np.array([[i * i, 2 * i + 1] for i in range(len(old_vocab))], dtype=float)   # row i = (i^2, 2i + 1)
 
 
 def check_migration(E_new):
-    """Every token of both vocabularies must read, under its new id, the row it had under its old id."""
+    """Every kept token must read, under its new id, the row it had under its old id."""
     got = np.array([E_new[new_id[t]] for t in old_vocab])
     return check_close("every kept token reads its old row under its new id (lookup by token string)", got, E_old,
                        atol=0.0)

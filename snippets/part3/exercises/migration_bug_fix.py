@@ -2,17 +2,17 @@
 appending rows gave kept tokens other tokens' rows. Rows are moved by token string; the same check passes."""
 import numpy as np
 
-from esm import check_close, glue
+from esm import check_close, check_true, glue
 
 old_vocab = ["the", "cat", "sat", "on", "mat"]
 new_vocab = sorted(old_vocab + ["dog", "ran"])          # the new tokenizer's file: ids by sorted order
 old_id = {tok: i for i, tok in enumerate(old_vocab)}
 new_id = {tok: i for i, tok in enumerate(new_vocab)}
-E_old = np.arange(len(old_vocab) * 2, dtype=float).reshape(-1, 2)   # row i = (2i, 2i + 1)
+E_old = np.array([[i * i, 2 * i + 1] for i in range(len(old_vocab))], dtype=float)   # row i = (i^2, 2i + 1)
 
 
 def check_migration(E_new):
-    """Every token of both vocabularies must read, under its new id, the row it had under its old id."""
+    """Every kept token must read, under its new id, the row it had under its old id."""
     got = np.array([E_new[new_id[t]] for t in old_vocab])
     return check_close("every kept token reads its old row under its new id (lookup by token string)", got, E_old,
                        atol=0.0)
@@ -30,5 +30,11 @@ def run_fixed():
 
 
 print(run_fixed())
+# The mean row, by hand from the rule: mean of i^2 over 0..4 is 30/5 = 6, mean of 2i + 1 is 25/5 = 5 (no old row).
+E_fix = migrate_fixed(E_old)
+print(check_close('the new tokens "dog" and "ran" read the mean row (6, 5), computed by hand from the rule',
+                  E_fix[[new_id["dog"], new_id["ran"]]], [[6.0, 5.0], [6.0, 5.0]], atol=0.0))
+print(check_true("the mean row is none of the old rows, so the check can tell a kept token from a new one",
+                 not any(np.array_equal(E_old.mean(axis=0), row) for row in E_old), f"mean row {E_old.mean(axis=0)}"))
 moved = [t for t in old_vocab if new_id[t] != old_id[t]]
 print(glue("mig_moved", ", ".join(f"'{t}'" for t in moved)), glue("mig_n", len(moved)), sep="")

@@ -19,8 +19,13 @@ for delta, T in ((math.log(9), 10), (math.log(9), 100), (2.0, 1000)):
                       softmax(scores)[0], relevant_weight(delta, T), atol=1e-15))
 Ts = np.array([10, 100, 1000, 10_000, 100_000])
 fixed = np.array([relevant_weight(math.log(9), T) for T in Ts])
-print(check_close("(b) a fixed margin: T A_rel tends to e^D = 9 (T A_rel = 9T / (T + 8))", Ts * fixed, 9 * Ts / (Ts + 8),
+print(check_close("(b) closed form: T A_rel = 9T / (T + 8) for a fixed margin D = log 9", Ts * fixed, 9 * Ts / (Ts + 8),
                   atol=1e-9))
+by_softmax = np.array([T * softmax(np.r_[math.log(9), np.zeros(T - 1)])[0] for T in Ts])   # explicit scores
+dist = np.abs(by_softmax - 9)
+print(check_true("(b) the limit: |T A_rel - 9| shrinks at every step and is at most 72/T (softmax of explicit scores)",
+                 bool(np.all(np.diff(dist) < 0) and np.all(dist <= 72 / Ts)),
+                 f"|T A_rel - 9| = {', '.join(f'{x:.3g}' for x in dist)} for T = {', '.join(str(T) for T in Ts)}"))
 c = 2.0
 grow = np.array([relevant_weight(math.log(T) + c, T) for T in Ts])
 limit = math.exp(c) / (math.exp(c) + 1)
@@ -29,4 +34,4 @@ print(check_close("(c) a margin log T + c: A_rel = e^c / (e^c + 1 - 1/T) (closed
 print(check_true("(c) ... which falls with T and stays above e^c / (e^c + 1)",
                  bool(np.all(np.diff(grow) < 0) and np.all(grow > limit)),
                  f"from {grow[0]:.6f} at T = 10 to {grow[-1]:.6f}, limit {limit:.6f}"))
-print(glue("fd_w10", fixed[0], ".2f"), glue("fd_limit", limit, ".3f"), sep="")
+print(glue("fd_w10", fixed[0], ".2f"), glue("fd_limit", limit, ".3f"), glue("fd_c72", 9 * (9 - 1)), sep="")
