@@ -47,7 +47,7 @@ for name, pages in sections:
     for p in pages:
         demos_of_page = include.findall((docs / p).read_text(encoding="utf-8"))
         if any(needs_weights((snippets / d).read_text(encoding="utf-8")) for d in demos_of_page):
-            heavy.append(f"[{title(p)}]({p})")
+            heavy.append(f"[{title(p)}]({re.sub(r'(index)?[.]md$', '', p).rstrip('/')}/)")   # the built page: MkDocs leaves a printed .md link as it is
 print(f"The demos of {len(heavy)} pages also read data that ships as Python packages, pinned in "
       "`data-requirements.txt`: the pretrained GloVe and all-MiniLM-L6-v2 weights, or the corpus the tiny "
       f"model is trained on. They are {', '.join(heavy[:-1])} and {heavy[-1]}. Every other demo, and the theory "
