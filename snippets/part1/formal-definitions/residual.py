@@ -3,6 +3,8 @@
 Also the non-example "add P only after the first layer": what that first layer can and cannot
 tell about order, with and without a causal mask.
 """
+import math
+
 import numpy as np
 
 from esm import attention, causal_mask, check_close, check_less, glue, shape_table, sinusoidal_positions
@@ -39,6 +41,19 @@ print(check_close(f"token {tok} at positions {t1} and {t2}: ||h_{t1} - h_{t2}|| 
 # (E[4] against E[4]), so not a check.
 print(check_close("the same P[t] is added to both texts of the batch",
                   X0[0] - E[ids[0]], X0[1] - E[ids[1]], atol=1e-12))
+
+# By hand: d = 2 and the quarter-turn table of 6.2, P_t = (sin(pi t / 2), cos(pi t / 2)), so every entry is 0, 1 or -1.
+P_hand = np.array([[math.sin(math.pi * t / 2), math.cos(math.pi * t / 2)] for t in range(3)])
+P_int = np.array([[0, 1], [1, 0], [0, -1]])                        # the same rows written by hand
+print(check_close("by hand: P_0, P_1, P_2 = (0, 1), (1, 0), (0, -1) vs math.sin / math.cos at a quarter turn",
+                  P_hand, P_int, atol=1e-12, eq="residual-init"))
+row_hand = np.array([1, 2])                                        # one token's row, d = 2
+h0_hand, h2_hand = row_hand + P_int[0], row_hand + P_int[2]
+print(check_close("by hand: the gap of the two states, ||h_0 - h_2||, vs the closed form sqrt(2 - 2 cos(2 pi/2)) = 2",
+                  np.linalg.norm(h0_hand - h2_hand), math.sqrt(2 - 2 * math.cos(2 * math.pi / 2)), atol=1e-12))
+print(glue("hp_P0", P_int[0]), glue("hp_P1", P_int[1]), glue("hp_P2", P_int[2]), glue("hp_row", row_hand),
+      glue("hp_h0", h0_hand), glue("hp_h2", h2_hand), glue("hp_diff", h0_hand - h2_hand),
+      glue("hp_gap", int(round(np.linalg.norm(h0_hand - h2_hand)))))
 
 # Non-example: positions added only after the first layer. That layer then reads the rows alone.
 Xr = E[ids[0]]                              # one text, no positions

@@ -79,6 +79,8 @@ print(svg(fig, alt=f"Scatter of logit against cosine with h for {V} tokens: "
 j_creek, j_river, j_the = (words.index(w) for w in ("creek", "river", "the"))
 print(glue("nrm_V", V))
 print(glue("nrm_h", r, "g"))
+for name in ("of", "and", "delta"):                       # the other three rows, quoted for the entropy
+    print(glue(f"nrm_row_{name}", W[words.index(name)].astype(int)))
 for name, j in (("creek", j_creek), ("river", j_river), ("the", j_the)):
     print(glue(f"nrm_row_{name}", W[j].astype(int)))
     print(glue(f"nrm_cos_{name}", cos_j[j], ".2f" if name == "the" else "g"))

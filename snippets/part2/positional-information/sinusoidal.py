@@ -55,6 +55,12 @@ far = sinusoidal_positions(t_far + k + 1, d)
 print(check_close(f"the same M_{k} works far outside the table: PE_({t_far}+{k}) = M_{k} PE_{t_far}",
                   M @ far[t_far], far[t_far + k], atol=1e-9))
 print(check_close("M_k is orthogonal: the shift preserves norms", M @ M.T, np.eye(d), atol=1e-12))
+# Why M_k looks like the transpose of RoPE's R(alpha) = [[cos, -sin], [sin, cos]]: the pair is stored (sin, cos).
+# Reorder every pair of the table to (cos, sin) and apply R(k omega_j), built from its own formula, pair by pair.
+cos_sin = np.stack([PE[:, 1::2], PE[:, 0::2]], axis=-1)              # (T, d/2, 2): (cos, sin) per pair
+R = np.array([[[math.cos(k * w), -math.sin(k * w)], [math.sin(k * w), math.cos(k * w)]] for w in omega])
+print(check_close(f"in (cos, sin) order the shift by {k} is R(k omega_j) of 6.4 for every pair and every t",
+                  np.einsum("jab,tjb->tja", R, cos_sin[:-k]), cos_sin[k:], atol=1e-12, eq="pe-shift"))
 
 offsets = np.arange(T)
 closed = np.array([np.sum(np.cos(o * omega)) for o in offsets])      # sum_j cos(k omega_j) for offset k = o

@@ -7,7 +7,8 @@ rng = np.random.default_rng(54)
 V, d, V_seen, n_text, steps, lr, wd = 40, 8, 25, 3000, 60, 0.5, 0.01
 E0 = rng.normal(0, 1, (V, d))                    # "pretrained" input rows
 W0 = rng.normal(0, 1, (V, d))                    # "pretrained" output rows (untied)
-zipf = 1.0 / np.arange(1, V_seen + 1) ** 1.1
+zipf_s = 1.1                                     # the Zipf exponent
+zipf = 1.0 / np.arange(1, V_seen + 1) ** zipf_s
 text = rng.choice(V_seen, size=n_text, p=zipf / zipf.sum())   # the fine-tuning text: ids 25..39 never occur
 inputs, targets = text[:-1], text[1:]            # a bigram model: predict token t+1 from token t
 counts = np.bincount(inputs, minlength=V)
@@ -104,7 +105,8 @@ print(glue("V_dr", V), glue("d_dr", d), glue("steps_dr", steps), glue("n_text", 
       glue("last_seen", last), glue("first_unseen", V_seen), glue("last_id", V - 1), glue("n_unseen", int(unseen.sum())),
       glue("count0", int(counts[0])), glue("drift0", drift[0], ".3f"), glue("count_last", int(counts[last])),
       glue("drift_last", drift[last], ".3f"), glue("rho", rho, ".2f"), glue("wd", wd, ".2f"), glue("lr_dr", lr, ".1f"),
-      glue("keep", 1 - lr * wd, ".3f"), glue("factor", factor, ".3f"), glue("tied_min", tied_min, ".2f"))
+      glue("keep", 1 - lr * wd, ".3f"), glue("factor", factor, ".3f"), glue("tied_min", tied_min, ".2f"),
+      glue("zipf_s", zipf_s, ".1f"))
 
 fig, ax = figure(size=(6.4, 2.8))
 seen = ~unseen

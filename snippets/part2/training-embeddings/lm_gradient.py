@@ -78,6 +78,8 @@ print(shape_table({"V": V, "d": d}, [
 
 by_hand = -z[y] + math.log(sum(math.exp(v) for v in z))
 print(check_close("loss: esm.cross_entropy vs -z_y + log sum_j exp z_j", loss, by_hand, atol=1e-12, eq="lm-loss"))
+print(check_close("d loss / d z_j = p_j - 1{j=y}, the formula vs central finite differences in the logits",
+                  p - one_hot(y, V), numerical_grad(lambda v: cross_entropy(v, y), z), atol=1e-8, eq="logit-grad"))
 
 
 fd_W = numerical_grad(lambda M: cross_entropy(M @ h, y), W)     # central finite differences
