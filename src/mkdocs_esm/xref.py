@@ -6,7 +6,7 @@ in place of ``#``, mkdocs-autorefs writes the link)::
     [section #][sec-static-versus-contextual-meaning]   -> section 1.4
     [(#)][sec-cosine-similarity]                        -> (3.2)
     [equation (#)][eq-lookup]                           -> equation (1.1)
-    [exercise #][ex-a-synthetic-analogy-direction]      -> exercise 10.4
+    [exercise #][ex-a-synthetic-analogy-direction]      -> exercise 5
     [mistake #][mistake-anisotropy-forgotten]           -> mistake 9.7
     [chapter #][chapter-self-attention]                 -> chapter P3
     [Section #][sec-intuition]                          -> Section 1
