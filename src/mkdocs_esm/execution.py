@@ -22,6 +22,7 @@ Material's shortcodes.py is the model: small, and it raises instead of warning.
 
 from __future__ import annotations
 
+import functools
 import html as htmllib
 import json
 import logging
@@ -76,12 +77,24 @@ def _buffer_print(buffer: StringIO, *texts, end: str = "\n", **kwargs) -> None: 
     buffer.write(" ".join(str(text) for text in texts) + end)
 
 
+@functools.cache
+def _one_blas_thread() -> None:
+    """BLAS on one thread for every block, whatever ran before it in this process: a sum that
+    OpenBLAS splits over two threads is added in another order, so a demo printed
+    ``max |diff| 0`` or ``2.2e-15`` depending on whether an earlier block (one that loads the
+    real weights, esm.weights) had already limited the threads. Once per process, the build's
+    and each worker's."""
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(limits=1, user_api="blas")
+
+
 def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002, ARG001
     """Run a block as markdown-exec's own runner does, and return what it printed: a fresh
     namespace named after the block (a module of that name in ``sys.modules``, which
     dataclasses and pickling expect), ``print`` writing to a buffer, the code compiled under
     the name ``<code block: id ...>``. A failure raises markdown-exec's ExecutionError with the
     traceback (each frame of the block with its line) as a code block."""
+    _one_blas_thread()
     block = f"<code block: id {id}>" if id else "<code block>"
     name = re.sub(r"[^a-zA-Z\d]+", "_", block)
     buffer = StringIO()
