@@ -29,7 +29,8 @@ def test_grid_row_major_and_default_shown():
     text = explorable(controls, out(0, "10") + bar(1, "10%"), states=states, caption="c")
     data = payload(text)
     assert data["states"] == [states[(i, j)] for i in range(2) for j in range(3)]
-    assert data["controls"][0] == {"values": ["1", "2"], "say": ["a = 1", "a = 2"]}
+    assert data["controls"][0] == {"values": ["1", "2"], "say": ["a = 1", "a = 2"], "shown": ["a = 1", "a = 2"]}
+    assert '<span class="esm-explore__shown">Shown: a = 2, b = x.</span></figcaption>' in text
     assert 'aria-valuetext="a = 2"' in text and 'value="1"' in text          # the slider at its default
     assert '<option value="0" selected>x</option>' in text
     assert re.search(r'<label for="(x[0-9a-f]{8}-0)">a</label><input type="range" id="\1"', text)
@@ -60,3 +61,12 @@ def test_script_only_on_pages_with_a_figure():
     with_fig = '<article><figure class="esm-explore" id="x1"></figure></article>'
     got = plugin_explore.on_post_page(with_fig, page)
     assert got.count("<script") == 1 and '<script defer src="../../javascripts/explore.js"></script>\n</article>' in got
+
+
+def test_one_element_may_show_two_attributes():
+    controls = [Control("a", [1, 2], default=0, shown=["a is 1", "a is 2"])]
+    states = {(0,): ["5", "6"], (1,): ["7", "8"]}
+    text = explorable(controls, '<line data-o="0 1" data-a="x1 y1" x1="5" y1="6"/>', states=states, caption="c")
+    assert "Shown: a is 1." in text
+    with pytest.raises(ValueError, match="default state"):
+        explorable(controls, '<line data-o="0 1" data-a="x1 y1" x1="5" y1="9"/>', states=states, caption="c")

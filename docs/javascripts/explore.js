@@ -10,18 +10,28 @@
 
   function apply(fig, state) {
     fig.querySelectorAll("[data-o]").forEach(function (el) {
-      var v = state[+el.getAttribute("data-o")], a = el.getAttribute("data-a");
-      if (!a) el.textContent = v;
-      else if (a.slice(0, 6) === "style.") el.style[a.slice(6)] = v;
-      else el.setAttribute(a, v);
+      var at = el.getAttribute("data-a"), names = at ? at.split(" ") : [null];
+      el.getAttribute("data-o").split(" ").forEach(function (o, m) {
+        var v = state[+o], a = names[m];
+        if (!a) el.textContent = v;
+        else if (a.slice(0, 6) === "style.") el.style[a.slice(6)] = v;
+        else el.setAttribute(a, v);
+      });
     });
   }
 
   function pct(x) { return (100 * x).toFixed(2) + "%"; }
 
+  /* Which rule stopped the kept set: top-k (k tokens reached, k below the vocabulary size),
+   * top-p (the mass reached xi, xi below 1), both at the same token, or neither. */
+  function rule(byK, byP) {
+    return byK && byP ? "top-k and top-p bind together" : byK ? "top-k binds" : byP ? "top-p binds" : "neither rule binds";
+  }
+
   /* P10: p = softmax(z / tau); keep the most likely tokens, at most k of them, stopping at the
    * first whose running mass reaches xi; renormalise the kept ones. The state: tokens kept,
-   * mass kept, then per shown token: width of p, width of q, q, and whether it is dropped. */
+   * mass kept, then per shown token: width of p, width of q, q, and whether it is dropped; then
+   * "token" or "tokens" and the rule that binds. */
   function decode(d, values) {
     var tau = +values[0], k = +values[1], xi = +values[2], z = d.z, n = z.length, i;
     var s = z.map(function (x) { return x / tau; }), top = Math.max.apply(null, s);
@@ -39,6 +49,7 @@
       var on = r < kept;
       out.push(pct(p[j]), pct(on ? p[j] / mass : 0), on ? (p[j] / mass).toFixed(3) : "0", on ? "0" : "1");
     });
+    out.push(kept === 1 ? "token" : "tokens", rule(kept === k && k < n, mass >= xi && xi < 1));
     return out;
   }
 
@@ -47,16 +58,18 @@
     fig.setAttribute("data-ready", "");
     var d = null, fields = fig.querySelectorAll("[data-c]"), moved = false;
     function update() {
-      var at = [], values = [], k = 0;
+      var at = [], values = [], said = [], k = 0, cap = fig.querySelector(".esm-explore__shown");
       d = d || JSON.parse(fig.getAttribute("data-explore"));   // read at the first move only
       fields.forEach(function (el) {
         var n = +el.getAttribute("data-c"), i = +el.value, c = d.controls[n], shown;
         at[n] = i;
         values[n] = c.values[i];
+        said[n] = c.shown[i];
         if (el.type === "range") el.setAttribute("aria-valuetext", c.say[i]);
         shown = fig.querySelector('[data-v="' + n + '"]');
         if (shown) shown.textContent = c.values[i];
       });
+      if (cap) cap.textContent = "Shown: " + said.join(", ") + ".";
       if (d.kind === "decode") return apply(fig, decode(d, values));
       at.forEach(function (i, n) { k = k * d.controls[n].values.length + i; });
       apply(fig, d.states[k]);

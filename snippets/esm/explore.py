@@ -21,7 +21,7 @@ import itertools
 import json
 import re
 
-__all__ = ["Control", "explorable", "out", "bar"]
+__all__ = ["Control", "explorable", "out", "bar", "diverging"]
 
 
 class Control:
@@ -29,10 +29,12 @@ class Control:
     label, ``say`` the announced text of each value (aria-valuetext; defaults to
     ``"name = value"``), ``default`` the index shown first."""
 
-    def __init__(self, label: str, values, *, default: int = 0, kind: str = "range", say=None):
+    def __init__(self, label: str, values, *, default: int = 0, kind: str = "range", say=None, shown=None):
         self.label, self.values, self.default, self.kind = label, [str(v) for v in values], default, kind
         self.say = [str(s) for s in say] if say is not None else [f"{label} = {v}" for v in self.values]
-        if not 0 <= default < len(self.values) or len(self.say) != len(self.values):
+        # the caption's "Shown:" clause, one text per value (the script rewrites it as controls move)
+        self.shown = [str(s) for s in shown] if shown is not None else self.say
+        if not 0 <= default < len(self.values) or not len(self.say) == len(self.shown) == len(self.values):
             raise ValueError("default out of range, or one announced text per value needed")
         if kind not in ("range", "select"):
             raise ValueError(f"kind {kind!r}: range or select")
@@ -47,9 +49,36 @@ def out(i: int, text: str, *, tag: str = "span", cls: str | None = None) -> str:
 def bar(i: int, width: str, *, extra: str = "", prop: str = "width") -> str:
     """A horizontal bar whose width (a CSS length such as ``"42.1%"``) is the state's i-th
     string; with ``prop="inset"``, its inset (``"0 30% 0 50%"``: a bar from 50 % to 70 %, for
-    signed values about a middle axis)."""
+    signed values about a middle axis: see ``diverging``)."""
     return (f'<span class="esm-explore__track"><span class="esm-explore__bar{extra}" data-o="{i}" '
             f'data-a="style.{prop}" style="{prop}:{html.escape(width)}"></span></span>')
+
+
+def diverging(x: float, big: float) -> str:
+    """The inset of a bar from the middle axis to ``x`` on the range -big..big (right of the
+    middle for positive x, left for negative); put the bar in a ``esm-explore__axis-box``."""
+    half = 50 * x / big
+    return f"0 {50 - max(half, 0):.2f}% 0 {50 + min(half, 0):.2f}%"
+
+
+def _shown(body: str) -> list[tuple[int, str]]:
+    """(index, what the markup shows) for every ``data-o`` of ``body``: an element's text, or the
+    attribute (or ``style`` property) named in ``data-a``; ``data-o="3 4" data-a="x1 y1"`` sets
+    two attributes of one element."""
+    found = []
+    for tag, text in re.findall(r'(<[^<>]*\bdata-o="[^"]*"[^<>]*>)([^<]*)', body):
+        attrs = dict(re.findall(r'([\w:-]+)="([^"]*)"', tag))
+        names = attrs["data-a"].split(" ") if "data-a" in attrs else [None]
+        for i, a in zip(attrs["data-o"].split(" "), names, strict=True):
+            if a is None:
+                value = text
+            elif a.startswith("style."):
+                props = dict(p.split(":", 1) for p in attrs.get("style", "").split(";") if ":" in p)
+                value = props.get(a[6:], "")
+            else:
+                value = attrs.get(a, "")
+            found.append((int(i), value))
+    return found
 
 
 def _ident(payload: str) -> str:
@@ -61,8 +90,10 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
     """The figure's HTML. ``states`` maps each tuple of control indices (every combination,
     row-major in the order of ``controls``) to its list of strings; ``body`` is the default
     state's HTML, whose ``data-o`` elements must show exactly the default state's strings.
-    ``caption`` is plain text (no math: a raw HTML figure is not rendered by KaTeX)."""
-    payload: dict = {"kind": kind, "controls": [{"values": c.values, "say": c.say} for c in controls]}
+    ``caption`` is plain text (no math: a raw HTML figure is not rendered by KaTeX); the figure
+    adds "Shown: ..." (each control's ``shown`` text), which the script keeps current."""
+    payload: dict = {"kind": kind, "controls": [{"values": c.values, "say": c.say, "shown": c.shown}
+                                                for c in controls]}
     if kind == "grid":
         shape = [len(c.values) for c in controls]
         flat = []
@@ -72,9 +103,8 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
             raise ValueError("every state needs the same number of strings")
         payload["states"] = flat
         default = states[tuple(c.default for c in controls)]
-        shown = {int(i): (w or t) for i, w, t in
-                 re.findall(r'data-o="(\d+)"(?: data-a="[^"]*" style="[^":]*:([^"]*)")?>([^<]*)', body)}
-        wrong = {i: v for i, v in shown.items() if html.unescape(v) != str(default[i])}
+        shown = _shown(body)
+        wrong = {i: v for i, v in shown if html.unescape(v) != str(default[i])}
         if wrong:
             raise ValueError(f"the default figure does not show the default state: {wrong}")
     elif kind != "decode":
@@ -99,4 +129,5 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
     return (f'\n<figure class="esm-explore" id="{ident}" data-explore="{html.escape(text)}">\n'
             f'<div class="esm-explore__controls" hidden>{"".join(rows)}</div>\n'
             f'<div class="esm-explore__body">{body}</div>\n'
-            f'<figcaption>{html.escape(caption)}</figcaption></figure>\n')
+            f'<figcaption>{html.escape(caption)} <span class="esm-explore__shown">Shown: '
+            f'{html.escape(", ".join(c.shown[c.default] for c in controls))}.</span></figcaption></figure>\n')

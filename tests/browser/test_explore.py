@@ -14,15 +14,19 @@ import pytest
 
 from browser.conftest import SETTLE, lesson_sources, url_of
 
-#: The state a figure shows: the text (or the style property) of each [data-o] element, by index.
+#: The state a figure shows: the text (or the attribute, or the style property) of each [data-o]
+#: element, by index (data-o="3 4" data-a="x1 y1": two attributes of one element).
 SHOWN = """
 (k) => {
   const fig = document.querySelectorAll("figure.esm-explore")[k];
   const out = {};
   fig.querySelectorAll("[data-o]").forEach((el) => {
-    const a = el.getAttribute("data-a");
-    out[el.getAttribute("data-o")] = !a ? el.textContent
-      : a.startsWith("style.") ? el.style.getPropertyValue(a.slice(6)) : el.getAttribute(a);
+    const names = (el.getAttribute("data-a") || "").split(" ");
+    el.getAttribute("data-o").split(" ").forEach((o, m) => {
+      const a = names[m];
+      out[o] = !a ? el.textContent
+        : a.startsWith("style.") ? el.style.getPropertyValue(a.slice(6)) : el.getAttribute(a);
+    });
   });
   return out;
 }
@@ -85,6 +89,10 @@ def decoding_values(tau, k, xi):
         q = p[j] / mass if r < kept else 0.0
         want.update({2 + 4 * r: f"{100 * p[j]:.2f}%", 3 + 4 * r: f"{100 * q:.2f}%",
                      4 + 4 * r: f"{q:.3f}" if r < kept else "0", 5 + 4 * r: "0" if r < kept else "1"})
+    by_k, by_p = kept == k and k < len(z), mass >= xi and xi < 1     # k = 50 or xi = 1: that rule is off
+    want[50] = "token" if kept == 1 else "tokens"
+    want[51] = ("top-k and top-p bind together" if by_k and by_p else "top-k binds" if by_k
+                else "top-p binds" if by_p else "neither rule binds")
     return want
 
 
@@ -105,12 +113,12 @@ def scaling_values(sigma, tau):
 
 def rope_values(t, s):
     rng = np.random.default_rng(6)
-    q, k = rng.normal(0, 1, 8), rng.normal(0, 1, 8)
+    q, k = rng.normal(0, 1, 16), rng.normal(0, 1, 16)
 
-    def rot(x, pos):                                    # pairs (2j, 2j+1) by angle pos * 10000^(-2j/8)
+    def rot(x, pos):                                    # pairs (2j, 2j+1) by angle pos * 10000^(-2j/16)
         out = x.copy()
-        for j in range(4):
-            a = pos * 10000.0 ** (-2 * j / 8)
+        for j in range(8):
+            a = pos * 10000.0 ** (-2 * j / 16)
             out[2 * j] = x[2 * j] * math.cos(a) - x[2 * j + 1] * math.sin(a)
             out[2 * j + 1] = x[2 * j] * math.sin(a) + x[2 * j + 1] * math.cos(a)
         return out
@@ -124,16 +132,18 @@ def rope_values(t, s):
 def alibi_values(h):
     m = 2.0 ** (-8 * (h + 1) / 8)
     w = softmax(-m * np.arange(16))
-    want = {0: f"{m:g}", 1: f"{w[0]:.3f}", 2: f"{w[15]:.3f}", 3: str(int(np.argmax(np.cumsum(w) >= 0.5)) + 1)}
-    for j in range(16):
-        want.update({4 + 3 * j: f"{100 * w[j]:.1f}%", 5 + 3 * j: f"{-m * j + 0.0:.3f}", 6 + 3 * j: f"{w[j]:.3f}"})
+    assert 2 ** (h + 1) * m == 1
+    want = {0: f"1/{2 ** (h + 1)}", 1: f"{w[0]:.2g}", 2: f"{w[15]:.2g}", 3: str(int(np.argmax(np.cumsum(w) >= 0.5)) + 1)}
+    for j in range(16):                                 # two significant figures
+        want.update({4 + 3 * j: f"{100 * w[j]:.1f}%", 5 + 3 * j: f"{-m * j + 0.0:.2g}", 6 + 3 * j: f"{w[j]:.2g}"})
     return want
 
 
 def measures_values(r, deg):
     th = math.radians(deg)
     a, b = np.array([2.0, 0.0]), np.array([r * math.cos(th), r * math.sin(th)])
-    return {0: f"{a @ b:.2f}", 1: f"{(a @ b) / (2 * r):.3f}", 2: f"{math.hypot(*(a - b)):.2f}"}
+    return {0: f"{a @ b:.2f}", 1: f"{(a @ b) / (2 * r):.3f}", 2: f"{math.hypot(*(a - b)):.2f}",
+            3: f"{60 + 20 * b[0]:.2f}", 4: f"{60 - 20 * b[1]:.2f}"}      # b's tip in the drawing
 
 
 def quantise_values(b, G):
@@ -158,30 +168,42 @@ SIGMAS, SOFT_TAUS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0], [0.25, 0.5, 1.0, 2.0
 LENGTHS, ANGLES = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0], list(range(0, 181, 15))
 BITS, GROUPS = [2, 3, 4, 5, 6, 8], [8, 16, 32, 64]
 
-#: page, figure index on it, the default setting (value indices), settings to move to, numpy's values
+#: page, figure index on it, the default setting (value indices), settings to move to, numpy's
+#: values, the caption's "Shown:" clause
 FIGURES = {
-    "decoding": ("primer/decoding.md", 0, [1, 4, 17], [[0, 2, 9], [6, 12, 18], [3, 12, 19], [7, 0, 5], [2, 7, 13]],
-                 lambda i, j, n: decoding_values(TAUS[i], KS[j], XIS[n])),
+    "decoding": ("primer/decoding.md", 0, [1, 4, 17],
+                 [[0, 2, 9], [6, 12, 18], [3, 12, 19], [7, 0, 5], [2, 7, 13], [3, 12, 0], [3, 2, 19]],
+                 lambda i, j, n: decoding_values(TAUS[i], KS[j], XIS[n]),
+                 lambda i, j, n: f"τ = {TAUS[i]}, k = {KS[j]}, ξ = {XIS[n]}"),
     "scaling": ("primer/softmax-and-scores.md", 0, [3, 2], [[0, 0], [6, 0], [6, 4], [2, 3]],
-                lambda i, j: scaling_values(SIGMAS[i], SOFT_TAUS[j])),
-    "rope": ("part2/positional-information.md", 0, [2, 5], [[0, 0], [7, 3], [11, 11], [4, 9]], rope_values),
-    "alibi": ("part2/positional-information.md", 1, [0], [[3], [7], [1]], alibi_values),
+                lambda i, j: scaling_values(SIGMAS[i], SOFT_TAUS[j]),
+                lambda i, j: f"σ = {SIGMAS[i]:g}, τ = {SOFT_TAUS[j]:g}"),
+    "rope": ("part2/positional-information.md", 0, [2, 5], [[0, 0], [7, 3], [11, 11], [4, 9]], rope_values,
+             lambda t, s: f"t = {t}, s = {s}"),
+    "alibi": ("part2/positional-information.md", 1, [0], [[3], [7], [1]], alibi_values, lambda h: f"head {h}"),
     "measures": ("part1/similarity-geometry.md", 0, [3, 3], [[0, 0], [5, 12], [1, 6], [4, 8]],
-                 lambda i, j: measures_values(LENGTHS[i], ANGLES[j])),
+                 lambda i, j: measures_values(LENGTHS[i], ANGLES[j]),
+                 lambda i, j: f"|b| = {LENGTHS[i]:g}, θ = {ANGLES[j]}°"),
     "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
-                 lambda i, j: quantise_values(BITS[i], GROUPS[j])),
+                 lambda i, j: quantise_values(BITS[i], GROUPS[j]), lambda i, j: f"b = {BITS[i]}, G = {GROUPS[j]}"),
 }
+
+
+def caption_shown(page, k: int) -> str:
+    return page.locator("figure.esm-explore").nth(k).locator(".esm-explore__shown").text_content()
 
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_controls_show_numpys_numbers(open_page, name):
-    src, k, default, settings, values = FIGURES[name]
+    src, k, default, settings, values, said = FIGURES[name]
     page, traffic = open_page(url_of(src))
     page.locator("figure.esm-explore").nth(k).scroll_into_view_if_needed()
     expect(shown(page, k), values(*default), f"{name} at load")
+    assert caption_shown(page, k) == f"Shown: {said(*default)}."
     for setting in settings:
         move(page, k, setting)
         expect(shown(page, k), values(*setting), f"{name} at {setting}")
+        assert caption_shown(page, k) == f"Shown: {said(*setting)}.", f"{name} at {setting}: the caption"
     assert traffic.problems() == []
 
 
@@ -192,7 +214,7 @@ def test_default_figure_without_script_and_in_print(browser, base_url, media):
     ctx = browser.new_context(java_script_enabled=(media != "noscript"), viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     try:
-        for name, (src, k, default, _, values) in FIGURES.items():
+        for name, (src, k, default, _, values, said) in FIGURES.items():
             page.goto(base_url + url_of(src))
             if media == "print":
                 page.emulate_media(media="print")
@@ -201,6 +223,7 @@ def test_default_figure_without_script_and_in_print(browser, base_url, media):
             assert fig.is_visible(), name
             assert not fig.locator(".esm-explore__controls").is_visible(), f"{name}: controls shown in {media}"
             assert fig.locator("figcaption").text_content().strip(), name
+            assert caption_shown(page, k) == f"Shown: {said(*default)}.", name
             expect(shown(page, k), values(*default), f"{name} ({media})")
             if media == "noscript":
                 assert page.evaluate("document.documentElement.className") in ("no-js", "")

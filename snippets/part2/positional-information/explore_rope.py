@@ -6,7 +6,7 @@ from esm import check_close, rope_rotate
 from esm.explore import Control, bar, explorable, out
 
 rng = np.random.default_rng(6)
-d, P = 8, 12                                       # one head's d_k, positions 0..11
+d, P = 16, 12                                      # one head's d_k (as in the demo above), positions 0..11
 q, k = rng.normal(0, 1, d), rng.normal(0, 1, d)
 score = np.array([[rope_rotate(q, t) @ rope_rotate(k, s) for s in range(P)] for t in range(P)])   # [t, s]
 # The same scores by the relative route, q^T R_(s-t) k: rotate k alone by the offset.
@@ -27,6 +27,7 @@ states = {(t, s): [str(s - t), f"{score[t, s]:.3f}", f"{relative[t, s]:.3f}",
           for t in range(P) for s in range(P)}
 controls = [Control("query position t", range(P), default=2, say=[f"t = {t}" for t in range(P)]),
             Control("key position s", range(P), default=5, say=[f"s = {s}" for s in range(P)])]
+assert d == 16   # the d_k of the demo above (rope.py), which the text quotes
 dft = states[(2, 5)]
 rows = ['<span class="esm-explore__head">key at</span><span class="esm-explore__head">score '
         '(R<sub>t</sub>q)·(R<sub>s′</sub>k) of the query at t with a key at s′</span>'
@@ -40,5 +41,6 @@ body = (f'<p class="esm-explore__sum" aria-live="polite">Offset s − t = {out(0
         f'<div class="esm-explore__rows">{"".join(rows)}</div>')
 print(explorable(controls, body, states=states,
                  caption=f"A random query and key (d_k = {d}) rotated by their positions. Moving t shifts the "
-                         "whole column of scores along the keys: each score depends on s′ − t only. "
-                         "Shown: t = 2, s = 5."))
+                         "whole column of scores along the keys: each score depends on s′ − t only. With a random "
+                         "q and k no peak at offset 0 is expected; rows with s′ > t would be masked in a causal "
+                         "model; ◀ marks s."))

@@ -30,11 +30,20 @@ def state(sigma, tau):
 
 
 states = {(i, j): state(s, t) for i, s in enumerate(sigmas) for j, t in enumerate(taus)}
-controls = [Control("entry size σ of q and k", sigmas, default=3, say=[f"sigma = {s}" for s in sigmas]),
-            Control("temperature τ", taus, default=2, say=[f"temperature {t}" for t in taus])]
+controls = [Control("entry size σ of q and k", sigmas, default=3, say=[f"sigma = {s}" for s in sigmas],
+                    shown=[f"σ = {s:g}" for s in sigmas]),
+            Control("temperature τ", taus, default=2, say=[f"temperature {t}" for t in taus],
+                    shown=[f"τ = {t:g}" for t in taus])]
+# Only sigma^2 / tau matters: the scores are sigma^2 q0.k_j, divided by tau. A setting with the
+# same ratio as the default (sigma = 1, tau = 1), found from the lists, shows the same weights.
+twin = max(((i, j) for i, s in enumerate(sigmas) for j, t in enumerate(taus) if s * s / t == 1 and s != 1),
+           key=lambda ij: sigmas[ij[0]])                # the largest sigma with that ratio
+print(check_close(f"sigma = {sigmas[twin[0]]:g}, tau = {taus[twin[1]]:g} gives the weights of sigma = 1, tau = 1 "
+                  "(softmax of sigma^2 q.k / tau recomputed at both)",
+                  softmax((sigmas[twin[0]] ** 2) * (K0 @ q0) / taus[twin[1]]), softmax(K0 @ q0), atol=1e-12))
 d = states[(3, 2)]
 rows = ['<span class="esm-explore__head">key</span><span class="esm-explore__head">orange: softmax(q·k/τ); '
-        'blue: softmax(q·k/(√d<sub>k</sub> τ))</span><span class="esm-explore__head">weights</span>']
+        'blue: softmax(q·k/(√d<sub>k</sub> τ))</span><span class="esm-explore__head">weights: orange / blue</span>']
 for j in range(n):
     o = 4 + 4 * j
     rows.append(f'<span>k<sub>{j}</sub></span><span>{bar(o, d[o], extra=" esm-explore__bar--alt")}{bar(o + 1, d[o + 1])}'
@@ -45,7 +54,8 @@ body = (f'<div class="esm-explore__rows">{"".join(rows)}</div>'
         f'(Uniform over {n} keys: {math.log2(n):.0f} bits.)</p>')
 print(explorable(controls, body, states=states,
                  caption=f"One query against {n} keys, d_k = {d_k}, entries drawn once from a normal distribution "
-                         "and multiplied by σ (so the scores grow as σ²). Shown: σ = 1, τ = 1."))
+                         "and multiplied by σ (so the scores grow as σ²). Only σ²/τ matters: "
+                         f"σ = {sigmas[twin[0]]:g}, τ = {taus[twin[1]]:g} shows the same weights as σ = 1, τ = 1."))
 # The entropy by a second route: natural logarithm over the weights, converted to bits.
 a = softmax((K0 @ q0) / math.sqrt(d_k))
 print(check_close("entropy of the scaled weights at sigma = 1, tau = 1: -sum a ln a / ln 2 (loop) = the shown value",
