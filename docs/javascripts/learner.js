@@ -486,6 +486,11 @@
     });
     tpl.replaceWith(content);
     box.style.removeProperty("--esm-lines");
+    /* Restored code and formulas scroll like the others: watch them for overflow too. */
+    box.querySelectorAll(SCROLL_BOXES).forEach(function (el) {
+      sizes.observe(el);
+      if (el.firstElementChild) sizes.observe(el.firstElementChild);
+    });
   }
 
   /* The notebook's later code blocks: put back when they come within about two screens. */
