@@ -120,6 +120,10 @@ def build(site_dir: Path, *, root: Path = ROOT, pages: list[str] | None = None,
             if path.is_file() and (path.suffix not in (".md", ".ipynb") or rel == "index.md" or rel in pages):
                 (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, tmp / rel)
+        if "index.md" not in pages:
+            # a home page that runs nothing: the real one's demos read the whole project (its
+            # navigation, every page) and would run, fail or be counted in a build of other pages
+            (tmp / "index.md").write_text("# Embedding Space Math\n", encoding="utf-8")
         config = root / f".mkdocs-subset-{os.getpid()}.yml"
         nav = "\n".join(f"  - {p}" for p in ["index.md", *pages])
         config.write_text(f"INHERIT: mkdocs.yml\ndocs_dir: {tmp}\nvalidation:\n  omitted_files: info\n"

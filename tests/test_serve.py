@@ -254,7 +254,9 @@ def _touched(before: dict, after: dict) -> set[str]:
     return {k for k in after if after[k][1] != before[k][1]}
 
 
-ALONE = {PAGE[:-3] + "/index.html", "search/search_index.json"}     # what a rebuild of PAGE alone writes
+#: what a rebuild of PAGE alone writes: its HTML, its notebook (made from the same page) and the index
+ALONE = {PAGE[:-3] + "/index.html", PAGE[:-3] + "/" + PAGE.split("/")[-1][:-3] + ".ipynb",
+         "search/search_index.json"}
 
 
 @pytest.mark.build

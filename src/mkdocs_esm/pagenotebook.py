@@ -71,6 +71,10 @@ _FROM = re.compile(r"^[ \t]*from[ \t]+(\w+)[\w.]*[ \t]+import\b", re.M)
 _ATTRS = re.compile(r"\s*\{:?\s*[#.][^{}\n]*\}")
 
 
+#: the folders whose pages are lessons, each shipped as a notebook too
+LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
+
+
 @dataclass
 class Demo:
     line: int                 # 0-based line of the fence in the page's Markdown
@@ -520,13 +524,18 @@ class PageNotebooks:
         snippets = self.state.root / "snippets"
         self.pages = {}
         for file in list(files.documentation_pages()):
-            if not file.src_uri.endswith(".md"):
+            # lesson pages only: the parts and the primer (the home page's demos read the
+            # project's own files, mkdocs.yml and the pages: they are the site's, not a lesson)
+            if not file.src_uri.endswith(".md") or not file.src_uri.startswith(LESSON_FOLDERS):
                 continue
             text = file.content_string
             if 'exec="' not in text:
                 continue
             text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
-            demos = page_demos(text, file.src_uri, snippets)
+            try:
+                demos = page_demos(text, file.src_uri, snippets)
+            except FileNotFoundError:      # a missing include: the build's own error names the page
+                continue
             if not demos:
                 continue
             nbfile = File.generated(config, notebook_uri(file), content="")

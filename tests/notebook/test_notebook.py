@@ -231,7 +231,7 @@ def test_page_math_is_rendered_and_every_check_and_figure_shown(site, nb):
         assert f'id="eq-{label}"' in body and f'data-eq="{label}"' in body, label
     calls = sum(len(re.findall(r"\bprint\(check_(?:close|equal|true|less)\(", c.source)) for c in code_cells(nb))
     assert body.count('<div class="esm-check"') >= calls      # a check in a loop prints once per pass
-    rest = re.sub(r'<div class="esm-check".*?</div>|<div class="language-python highlight">.*?</div>', "",
+    rest = re.sub(r'<div class="esm-check".*?</div>|<div class="language-python highlight"[^>]*>.*?</div>', "",
                   body, flags=re.S)
     assert not re.search(r"(^|\n)\s*PASS ", htmllib.unescape(re.sub(r"<[^>]+>", "", rest))), \
         "a PASS line left as plain text"
@@ -239,9 +239,9 @@ def test_page_math_is_rendered_and_every_check_and_figure_shown(site, nb):
     figures = re.findall(r'<figure class="esm-figure">\s*<svg[^>]*aria-label="([^"]+)"', body)
     assert len(figures) == shows and len(set(figures)) == shows
     assert "currentColor" in body
-    assert body.count('<div class="language-python highlight">') == len(code_cells(nb))
+    assert len(re.findall(r'<div class="language-python highlight"[^>]*>', body)) == len(code_cells(nb))
     prose_and_outputs = htmllib.unescape(re.sub(r"<[^>]+>", "", re.sub(
-        r'<div class="language-python highlight">.*?</div>', "", body, flags=re.S)))
+        r'<div class="language-python highlight"[^>]*>.*?</div>', "", body, flags=re.S)))
     assert "Traceback" not in prose_and_outputs and "FAIL" not in prose_and_outputs
 
 

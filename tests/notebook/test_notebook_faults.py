@@ -4,6 +4,8 @@ build (strict or not), and the message names the notebook, the cell and its demo
 
 from __future__ import annotations
 
+import re
+
 import sys
 from pathlib import Path
 
@@ -68,7 +70,7 @@ def test_a_broken_helper_fails_in_the_helper_cell(copy, tmp_path):
 
 def test_an_invalid_formula_in_a_markdown_cell_fails_the_build(copy, tmp_path):
     edit(source(copy), "# each id is only an address", "# each id $\\frac{a}{$ is only an address")
-    fails(copy, tmp_path, f"Invalid math in {PAGE}", "\\frac{a}{", "KaTeX parse error")
+    fails(copy, tmp_path, f"Invalid math in {PAGE}", "\\frac{a}{", "Unexpected end of input")
 
 
 def test_a_formula_without_its_check_fails_the_build(copy, tmp_path):
@@ -133,7 +135,8 @@ def test_markdown_cells_quote_values_printed_by_the_cells(copy, tmp_path, monkey
     assert result.returncode == 0, result.stderr[-3000:]
     html = (out / "notebook" / "theory" / "index.html").read_text()
     assert "The probe value is 0.123; in math" in html and "{{probe" not in html
-    assert '<annotation encoding="application/x-tex">x=50{,}257</annotation>' in html
+    formulas = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r"<math\b.*?</math>", html, re.S)]
+    assert "x=50,257" in formulas, [f for f in formulas if "257" in f]      # the value reached the MathML
     assert "value probe_x = 0.123" in html                 # the cell's own line, as in Jupyter
     nb = json.loads((out / "notebook" / "theory.ipynb").read_text())
     text = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]

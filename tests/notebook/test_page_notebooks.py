@@ -37,7 +37,7 @@ def _src(page: Path) -> str:
 
 
 #: the pages with executed demos (found as the plugin finds them: not a list)
-PAGES = [p for p in pages() if 'exec="' in p.read_text(encoding="utf-8")
+PAGES = [p for p in pages() if _src(p).startswith(pn.LESSON_FOLDERS) and 'exec="' in p.read_text(encoding="utf-8")
          and pn.page_demos(_source(p), _src(p), SNIPPETS)]
 
 
