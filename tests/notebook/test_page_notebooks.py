@@ -177,7 +177,10 @@ def test_every_page_with_demos_gets_a_notebook_and_no_other_page(tmp_path):
     """The plugin finds the pages from their Markdown: pages with executed blocks, each block a
     demo in order; a page without any gets none (here: the notation page, the overview)."""
     assert PAGES, "no page with demos"
-    assert all(pn.page_demos(_source(p), _src(p), SNIPPETS) == [] for p in pages() if p not in PAGES)
+    assert all(pn.page_demos(_source(p), _src(p), SNIPPETS) == [] for p in pages()
+               if p not in PAGES and _src(p).startswith(pn.LESSON_FOLDERS))
+    assert all(not _src(p).startswith(pn.LESSON_FOLDERS) for p in pages()
+               if p not in PAGES and pn.page_demos(_source(p), _src(p), SNIPPETS))   # the home's demos only
     text = ('# T\n\nIntro.\n\n## 1.1 A\n\nFirst {{x}} paragraph [section #][sec-a], [@k]:\n\n$$\n\\label{f}\nx=1\n$$\n\n'
             '```python exec="on"\nprint(1)\n```\n\n```python\nnot run\n```\n\n### B\n\n'
             '    ```python exec="on" id="own"\n    print(2)\n    ```\n')
