@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from screenshot import serve  # noqa: E402  (the one static server of the tests and tools)
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
-#: One page of each type: home, parts 1-3, exercises, primer, notebook, practice.
+#: One page of each type: home, parts 1-3, exercises, primer, notebook, practice, a reference
+#: page (notation: long tables of formulas) and the not-found page (a template).
 PAGES = {
     "home": "",
     "part 1": "part1/intuition/",
@@ -50,6 +51,8 @@ PAGES = {
     "primer": "primer/self-attention/",
     "notebook": "notebook/theory/",
     "practice": "practice/",
+    "reference": "notation/",
+    "not found": "404.html",
 }
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 #: The middle of the benchmark index range that Lighthouse's default 4x slowdown is calibrated for.

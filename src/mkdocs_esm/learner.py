@@ -303,6 +303,13 @@ _A11Y_NAMES = (
 )
 
 
+def name_widgets(html: str) -> str:
+    """Material's search dialog and progress bar with their accessible names (pages and 404.html)."""
+    for old, new in _A11Y_NAMES:
+        html = html.replace(old, new, 1)
+    return html
+
+
 def fill_titles(html: str, files) -> str:
     """Each review link's label: the title of the page it points to (known once all are read)."""
     def title(m: re.Match) -> str:
@@ -417,8 +424,7 @@ class Learner:
                 p.content = p.content.replace(_OVERVIEW_MARK, _overview_table(self.nav, p, stats_of), 1)
 
     def on_post_page(self, output: str, page) -> str:
-        for old, new in _A11Y_NAMES:
-            output = output.replace(old, new, 1)
+        output = name_widgets(output)
         if not is_lesson(page):
             return output
         stats = self.state.page(page.file.src_uri).stats

@@ -26,7 +26,7 @@ from .execcache import ExecCache
 from .execution import Execution
 from .glue import Glue
 from .katex import Katex
-from .learner import Learner
+from .learner import Learner, name_widgets
 from .notebook import Notebook
 from .pagenotebook import PageNotebooks
 from .print_site import PrintSite
@@ -169,6 +169,10 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = self.stylesheets.on_post_page(output, page, config)
         output = self.search.on_post_page(output, page)
         return self.defer.on_post_page(output, page)   # last: the page as indexed and held is final
+
+    def on_post_template(self, output_content, *, template_name, config):
+        """Static templates (404.html) carry Material's widgets too: name them as on pages."""
+        return name_widgets(output_content)
 
     def on_post_build(self, *, config):
         self.serve.on_post_build()

@@ -442,6 +442,14 @@ def test_previous_and_next_links(built):
     assert len(no_next) == 1, no_next
 
 
+def test_not_found_page_names_materials_widgets(built):
+    """404.html, a template no page event sees, names the search dialog and the progress bar as
+    pages do (axe and Lighthouse: aria-dialog-name, aria-progressbar-name)."""
+    html = (built.dir / "404.html").read_text(encoding="utf-8")
+    assert 'role="dialog" aria-label="Search"' in html
+    assert 'role="progressbar" aria-label="Loading the page"' in html
+
+
 #: What the removed-rules check asks the page for, once the states are taken off: never narrower.
 WIDENED = {
     ".a:focus-within .b": ".a .b", ":focus-within>.b": "*>.b", ".md-icon:not(:disabled)": ".md-icon",
