@@ -30,6 +30,7 @@ import os
 import re
 import sys
 import traceback
+from dataclasses import dataclass
 from functools import partial
 from io import StringIO
 from pathlib import Path
@@ -149,12 +150,22 @@ def _by_name(value) -> str:
     return str(value)
 
 
-def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, str]]:
-    """(code, id) of a page's executed blocks as markdown-exec will receive them: ids as
-    on_page_markdown gives them, snippets pasted in as pymdownx.snippets does. A block that
-    comes out differently is no error: it is simply not found ahead and runs in-process."""
+@dataclass(frozen=True)
+class ExecBlock:
+    """One ``exec="on"`` block of a page's Markdown, as markdown-exec will receive it."""
+    line: int                   # the line of its opening fence
+    code: str | None            # includes pasted, indentation removed; None if an include is missing
+    block_id: str               # its id: given, or the one on_page_markdown gives it
+    session: bool               # it runs in a markdown-exec session (in-process, never ahead)
+    missing: Path | None = None  # the include that is not there
+
+
+def exec_blocks(markdown: str, src: str, snippets: Path) -> list[ExecBlock]:
+    """A page's executed blocks in order: ids as on_page_markdown gives them, snippets pasted in
+    as pymdownx.snippets does. The one reading of the fences that the build's look-ahead
+    (``planned_blocks``) and the page notebooks (pagenotebook.page_demos) share."""
     lines = markdown.split("\n")
-    out: list[tuple[str, str]] = []
+    out: list[ExecBlock] = []
     i, n = 0, 0
     while i < len(lines):
         m = _FENCE.match(lines[i])
@@ -165,26 +176,33 @@ def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, s
         if _EXEC_ON.search(m["attrs"]):
             n += 1
             given = re.search(r'\bid="([^"]*)"', m["attrs"])
-            if re.search(r'\bsession="[^"]+"', m["attrs"]):
-                i = end + 1
-                continue
+            block_id = given[1] if given else f"{_slug(src)}-b{n}"
+            session = bool(re.search(r'\bsession="[^"]+"', m["attrs"]))
             body: list[str] = []
+            missing = None
             for line in lines[i + 1:end]:
                 inc = _INCLUDE_LINE.match(line)
                 if inc:
                     path = snippets / inc["path"]
                     if not path.is_file():
-                        body = []
+                        missing = path
                         break
                     body += [inc["space"] + x for x in path.read_text(encoding="utf-8").splitlines()]
                 else:
                     body.append(line)
             indent = len(m["indent"])
             code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
-            if body:
-                out.append((code, given[1] if given else f"{_slug(src)}-b{n}"))
+            out.append(ExecBlock(i, None if missing else code, block_id, session, missing))
         i = end + 1
     return out
+
+
+def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, str]]:
+    """(code, id) of the blocks a worker may run ahead: not those of a session, nor one whose
+    include is missing. A block that comes out differently is no error: it is simply not found
+    ahead and runs in-process."""
+    return [(b.code, b.block_id) for b in exec_blocks(markdown, src, snippets)
+            if b.code is not None and not b.session]
 
 
 class Execution:

@@ -50,7 +50,7 @@ from mkdocs.utils import get_relative_url
 
 from . import glue
 from .cite import _CITE, _ITEM
-from .execution import _EXEC_ON, _FENCE, _INCLUDE_LINE, _fence_end, _slug
+from .execution import _FENCE, _fence_end, exec_blocks
 from .xref import REF, eq_label
 
 log = logging.getLogger("mkdocs.plugins.esm.pagenotebook")
@@ -87,32 +87,14 @@ class Demo:
 # ---------------------------------------------------------------------------------------------
 
 def page_demos(markdown: str, src: str, snippets: Path) -> list[Demo]:
-    """The page's executed Python blocks in order, code as markdown-exec receives it (includes
-    pasted, indentation removed: as execution.planned_blocks makes it)."""
-    lines = markdown.split("\n")
-    out: list[Demo] = []
-    i, n = 0, 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        end = _fence_end(lines, i, m["mark"])
-        if _EXEC_ON.search(m["attrs"]):
-            n += 1
-            given = re.search(r'\bid="([^"]*)"', m["attrs"])
-            body: list[str] = []
-            for line in lines[i + 1:end]:
-                inc = _INCLUDE_LINE.match(line)
-                if inc:
-                    body += [inc["space"] + x for x in (snippets / inc["path"]).read_text(encoding="utf-8").splitlines()]
-                else:
-                    body.append(line)
-            indent = len(m["indent"])
-            code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
-            out.append(Demo(i, code, given[1] if given else f"{_slug(src)}-b{n}"))
-        i = end + 1
-    return out
+    """The page's executed Python blocks in order, code as markdown-exec receives it (the
+    build's own reading, execution.exec_blocks); a missing include raises FileNotFoundError."""
+    demos = []
+    for block in exec_blocks(markdown, src, snippets):
+        if block.missing is not None:
+            raise FileNotFoundError(block.missing)
+        demos.append(Demo(block.line, block.code, block.block_id))
+    return demos
 
 
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:

@@ -1,43 +1,15 @@
 """Home: the map of the course, read from mkdocs.yml's navigation and the pages themselves, so that
 no count or title on the home page can go stale."""
 import re
-from pathlib import Path
-
-import yaml
 
 from esm import check_equal, check_true, glue, table, weights
+from esm.project import docs, sections, title, url
 
-root = Path.cwd()
-while not (root / "mkdocs.yml").exists():            # the project's root, wherever this runs from
-    root = root.parent
-docs, snippets = root / "docs", root / "snippets"
-
-
-class _Loader(yaml.SafeLoader):                     # mkdocs.yml's !ENV and !relative tags: not needed here
-    pass
-
-
-_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-nav = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
 NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
 
 
 def words(n):
     return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else f"{n:,}"
-
-
-def title(page):
-    """A page's title as its first heading writes it; a primer chapter is prefixed by its number."""
-    text = (docs / page).read_text(encoding="utf-8")
-    number = re.search(r"^eq_prefix:\s*(\S+)", text, re.M)
-    heading = re.search(r"^# (.+)$", text, re.M)[1].strip()
-    return f"{number[1]} {heading.split(':')[0]}" if number else heading
-
-
-def url(page):
-    """The built page's address from the home page: what a demo prints is Markdown that MkDocs does
-    not read for links, so a link to ``part1/intuition.md`` would stay one (a 404 on the site)."""
-    return re.sub(r"(index)?\.(md|py)$", "", page).rstrip("/") + "/"
 
 
 # What a reader computes in each section of the navigation (the only hand-written column).
@@ -49,7 +21,6 @@ WHAT = {
     "Transformer primer": "the whole model assembled from the ideas of Parts 1 to 3: the block, GPT-2 small's count, "
                           "the loss, decoding, one training run, the modern block",
 }
-sections = [(name, pages) for item in nav for name, pages in item.items() if isinstance(pages, list)]
 rows, n_pages = [], 0
 for name, pages in sections:
     what = [text for key, text in WHAT.items() if name.startswith(key)]

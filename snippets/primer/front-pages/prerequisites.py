@@ -1,33 +1,9 @@
 """Home: the pages whose demos need more than NumPy and matplotlib (pretrained weights or a
 training corpus), found by reading the demos each page includes."""
 import re
-from pathlib import Path
-
-import yaml
 
 from esm import check_true, weights
-
-root = Path.cwd()
-while not (root / "mkdocs.yml").exists():            # the project's root, wherever this runs from
-    root = root.parent
-docs, snippets = root / "docs", root / "snippets"
-
-
-class _Loader(yaml.SafeLoader):                     # mkdocs.yml's !ENV and !relative tags: not needed here
-    pass
-
-
-_Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-nav = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)["nav"]
-sections = [(name, pages) for item in nav for name, pages in item.items() if isinstance(pages, list)]
-
-
-def title(page):
-    text = (docs / page).read_text(encoding="utf-8")
-    number = re.search(r"^eq_prefix:\s*(\S+)", text, re.M)
-    heading = re.search(r"^# (.+)$", text, re.M)[1].strip()
-    return f"{number[1]} {heading.split(':')[0]}" if number else heading
-
+from esm.project import docs, sections, snippets, title, url
 
 # A demo needs the data packages if it imports a loader of esm.weights, or one of the functions of
 # esm.train that read the corpus (corpus, data, and what calls them); its other names are plain numpy.
@@ -47,7 +23,7 @@ for name, pages in sections:
     for p in pages:
         demos_of_page = include.findall((docs / p).read_text(encoding="utf-8"))
         if any(needs_weights((snippets / d).read_text(encoding="utf-8")) for d in demos_of_page):
-            heavy.append(f"[{title(p)}]({re.sub(r'(index)?[.]md$', '', p).rstrip('/')}/)")   # the built page: MkDocs leaves a printed .md link as it is
+            heavy.append(f"[{title(p)}]({url(p)})")
 print(f"The demos of {len(heavy)} pages also read data that ships as Python packages, pinned in "
       "`data-requirements.txt`: the pretrained GloVe and all-MiniLM-L6-v2 weights, or the corpus the tiny "
       f"model is trained on. They are {', '.join(heavy[:-1])} and {heavy[-1]}. Every other demo, and the theory "
