@@ -450,6 +450,17 @@ def test_not_found_page_names_materials_widgets(built):
     assert 'role="progressbar" aria-label="Loading the page"' in html
 
 
+def test_not_found_page_links_pages_of_the_book(built):
+    """overrides/404.html: a reader who followed a dead link finds the home, the overview and the
+    notation, and where the removed pages went; every link of its content is a built page."""
+    html = (built.dir / "404.html").read_text(encoding="utf-8")
+    content = html[html.index("<h1>Page not found</h1>"):html.index("</article>")]
+    links = re.findall(r'href="/([^"]*)"', content)
+    assert {".", "overview/", "notation/", "primer/full-model/"} <= set(links), links
+    for link in links:
+        assert (built.dir / link / "index.html").is_file(), f"404.html links /{link}, not a page of the site"
+
+
 #: What the removed-rules check asks the page for, once the states are taken off: never narrower.
 WIDENED = {
     ".a:focus-within .b": ".a .b", ":focus-within>.b": "*>.b", ".md-icon:not(:disabled)": ".md-icon",
