@@ -36,7 +36,7 @@ def test_blocks_in_order_with_ids_sessions_and_includes(snippets):
 def test_a_missing_include_is_left_to_the_build(snippets):
     (snippets / "part" / "demo.py").unlink()
     blocks = execution.exec_blocks(PAGE, "p/t.md", snippets)
-    assert blocks[2].code is None and blocks[2].missing == snippets / "part" / "demo.py"
+    assert blocks[2].missing == snippets / "part" / "demo.py"
     assert [block_id for _, block_id in execution.planned_blocks(PAGE, "p/t.md", snippets)] == ["p-t-b1"]
     with pytest.raises(FileNotFoundError):
         pn.page_demos(PAGE, "p/t.md", snippets)

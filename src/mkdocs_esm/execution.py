@@ -154,7 +154,7 @@ def _by_name(value) -> str:
 class ExecBlock:
     """One ``exec="on"`` block of a page's Markdown, as markdown-exec will receive it."""
     line: int                   # the line of its opening fence
-    code: str | None            # includes pasted, indentation removed; None if an include is missing
+    code: str                   # includes pasted, indentation removed (cut short at a missing include)
     block_id: str               # its id: given, or the one on_page_markdown gives it
     session: bool               # it runs in a markdown-exec session (in-process, never ahead)
     missing: Path | None = None  # the include that is not there
@@ -192,7 +192,7 @@ def exec_blocks(markdown: str, src: str, snippets: Path) -> list[ExecBlock]:
                     body.append(line)
             indent = len(m["indent"])
             code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
-            out.append(ExecBlock(i, None if missing else code, block_id, session, missing))
+            out.append(ExecBlock(i, code, block_id, session, missing))
         i = end + 1
     return out
 
@@ -202,7 +202,7 @@ def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, s
     include is missing. A block that comes out differently is no error: it is simply not found
     ahead and runs in-process."""
     return [(b.code, b.block_id) for b in exec_blocks(markdown, src, snippets)
-            if b.code is not None and not b.session]
+            if b.missing is None and not b.session]
 
 
 class Execution:
