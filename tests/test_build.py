@@ -44,6 +44,13 @@ def test_every_formula_is_rendered(site):
         assert "katex-error" not in text, name
 
 
+def test_every_table_is_rendered(site):
+    """A demo's table that Markdown could not read (a header cell with a raw '|', say) would
+    show as its pipes and dashes in a paragraph."""
+    for name, text in built_html(site).items():
+        assert not re.search(r"\|-{3}\|", text), f"{name}: a table left as Markdown text"
+
+
 def test_no_raw_tex_in_navigation_or_table_of_contents(site):
     """Headings with math reach the table of contents as text: mkdocs_esm/katex.py renders it."""
     for name, text in built_html(site).items():

@@ -35,8 +35,8 @@ def _cell(x) -> str:
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence]) -> str:
-    """A markdown table (cells are written as given; ``|`` is escaped)."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    """A markdown table (cells, header too, are written as given; ``|`` is escaped)."""
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return "\n" + "\n".join(lines) + "\n"
 
