@@ -70,3 +70,20 @@ def test_one_element_may_show_two_attributes():
     assert "Shown: a is 1." in text
     with pytest.raises(ValueError, match="default state"):
         explorable(controls, '<line data-o="0 1" data-a="x1 y1" x1="5" y1="9"/>', states=states, caption="c")
+
+
+def test_heat_map_cells_must_show_the_default_codes():
+    from esm.explore import heatmap
+    controls = [Control("a", [1, 2], default=1, kind="select")]
+    palette = ["#000000", "#ffffff"]
+    codes = {(0,): "0101", (1,): "1100"}
+    states = {(0,): ["x"], (1,): ["y"]}
+    body = heatmap(codes[(1,)], palette, ["r0", "r1"], ["c0", "c1"], label="m") + '<span data-o="0">y</span>'
+    text = explorable(controls, body, states=states, heat=(palette, codes), caption="c")
+    assert "&quot;heat&quot;:[&quot;0101&quot;,&quot;1100&quot;]" in text
+    assert body.count('<i style="background:#ffffff">') == 2
+    with pytest.raises(ValueError, match="default heat map"):
+        explorable(controls, heatmap(codes[(0,)], palette, ["r0", "r1"], ["c0", "c1"], label="m")
+                   + '<span data-o="0">y</span>', states=states, heat=(palette, codes), caption="c")
+    with pytest.raises(ValueError, match="codes for"):
+        heatmap("010", palette, ["r0", "r1"], ["c0", "c1"], label="m")

@@ -1,7 +1,7 @@
 /* Explorable figures (snippets/esm/explore.py prints them). Each figure.esm-explore shows its
  * default state without this script; here its controls are shown and, when one moves, the
  * numbers of the chosen setting are copied into the figure: the grid the build computed
- * (data-explore), or, for kind "decode", the next-token distribution computed from the build's
+ * (data-explore), a heat map's cell colours from its codes, or, for kind "decode", the next-token distribution computed from the build's
  * logits. Loaded only on pages with such a figure (mkdocs_esm/explore.py adds the tag inside
  * Material's container, which instant navigation runs again on every page that has it).
  * Nothing moves unless the reader moves a control. */
@@ -17,6 +17,13 @@
         else if (a.slice(0, 6) === "style.") el.style[a.slice(6)] = v;
         else el.setAttribute(a, v);
       });
+    });
+  }
+
+  /* A heat map: cell i takes the palette's colour numbered by the i-th code (a base-36 digit). */
+  function paint(fig, palette, codes) {
+    fig.querySelectorAll(".esm-heat i").forEach(function (el, i) {
+      el.style.background = palette[parseInt(codes[i], 36)];
     });
   }
 
@@ -73,6 +80,7 @@
       if (d.kind === "decode") return apply(fig, decode(d, values));
       at.forEach(function (i, n) { k = k * d.controls[n].values.length + i; });
       apply(fig, d.states[k]);
+      if (d.heat) paint(fig, d.palette, d.heat[k]);
     }
     fields.forEach(function (el) {
       el.addEventListener("input", update);

@@ -6,9 +6,10 @@ without scripts, print and the PDF see), the controls (hidden until docs/javascr
 runs) and the grid as JSON in a ``data-explore`` attribute. The script only copies the numbers
 of the chosen setting into the figure: element ``[data-o=i]`` gets the state's i-th string as
 its text, or, with ``data-a="style.width"`` (any ``style.x`` or attribute name), as that
-property. Kind ``"decode"`` (P10) is the one figure whose numbers the script computes from
-the build's logits (softmax with temperature, top-k, top-p); a browser test compares them with
-numpy's.
+property. A heat map's cells (``heatmap``) take their colours from the build's palette, one
+code per cell and state (``heat=``). Kind ``"decode"`` (P10) is the one figure whose numbers
+the script computes from the build's logits (softmax with temperature, top-k, top-p); a
+browser test compares them with numpy's.
 
 Not re-exported by ``esm``: demos ``from esm.explore import ...``.
 """
@@ -21,7 +22,10 @@ import itertools
 import json
 import re
 
-__all__ = ["Control", "explorable", "out", "bar", "diverging"]
+__all__ = ["Control", "explorable", "out", "bar", "diverging", "heatmap", "DIGITS"]
+
+#: One character per heat-map cell: the index of its colour in the palette (at most 36 colours).
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class Control:
@@ -61,6 +65,26 @@ def diverging(x: float, big: float) -> str:
     return f"0 {50 - max(half, 0):.2f}% 0 {50 + min(half, 0):.2f}%"
 
 
+def heatmap(codes: str, palette: list[str], rows: list[str], cols: list[str], *, label: str) -> str:
+    """A ``len(rows)`` x ``len(cols)`` grid of cells, row by row, cell k coloured
+    ``palette[DIGITS.index(codes[k])]``; the row labels on the left, the column labels above.
+    ``label`` is what a screen reader hears for the grid (one image)."""
+    if len(codes) != len(rows) * len(cols):
+        raise ValueError(f"{len(codes)} codes for {len(rows)} x {len(cols)} cells")
+    head = '<span></span>' + "".join(f'<span class="esm-heat__col">{html.escape(c)}</span>' for c in cols)
+    body = "".join(f'<span class="esm-heat__row">{html.escape(r)}</span>'
+                   + "".join(f'<i style="background:{palette[DIGITS.index(c)]}"></i>'
+                             for c in codes[i * len(cols):(i + 1) * len(cols)])
+                   for i, r in enumerate(rows))
+    return (f'<div class="esm-heat" role="img" aria-label="{html.escape(label)}" '
+            f'style="--esm-cols:{len(cols)}">{head}{body}</div>')
+
+
+def _cells(body: str) -> list[str]:
+    """The colour of every heat-map cell of ``body``, in order."""
+    return re.findall(r'<i style="background:([^"]*)"></i>', body)
+
+
 def _shown(body: str) -> list[tuple[int, str]]:
     """(index, what the markup shows) for every ``data-o`` of ``body``: an element's text, or the
     attribute (or ``style`` property) named in ``data-a``; ``data-o="3 4" data-a="x1 y1"`` sets
@@ -86,12 +110,14 @@ def _ident(payload: str) -> str:
 
 
 def explorable(controls: list[Control], body: str, *, states=None, caption: str, kind: str = "grid",
-               data: dict | None = None) -> str:
+               data: dict | None = None, heat: tuple[list[str], dict] | None = None) -> str:
     """The figure's HTML. ``states`` maps each tuple of control indices (every combination,
     row-major in the order of ``controls``) to its list of strings; ``body`` is the default
     state's HTML, whose ``data-o`` elements must show exactly the default state's strings.
     ``caption`` is plain text (no math: a raw HTML figure is not rendered by KaTeX); the figure
-    adds "Shown: ..." (each control's ``shown`` text), which the script keeps current."""
+    adds "Shown: ..." (each control's ``shown`` text), which the script keeps current.
+    ``heat`` is ``(palette, codes)``: ``codes`` maps each tuple of control indices to the string
+    of the heat map's cell codes (``heatmap``), which the body must show in its default state."""
     payload: dict = {"kind": kind, "controls": [{"values": c.values, "say": c.say, "shown": c.shown}
                                                 for c in controls]}
     if kind == "grid":
@@ -107,6 +133,13 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
         wrong = {i: v for i, v in shown if html.unescape(v) != str(default[i])}
         if wrong:
             raise ValueError(f"the default figure does not show the default state: {wrong}")
+        if heat is not None:
+            palette, codes = heat
+            payload["palette"] = list(palette)
+            payload["heat"] = [codes[key] for key in itertools.product(*(range(n) for n in shape))]
+            want = [palette[DIGITS.index(c)] for c in codes[tuple(c.default for c in controls)]]
+            if _cells(body) != want:
+                raise ValueError("the default heat map does not show the default state's codes")
     elif kind != "decode":
         raise ValueError(f"kind {kind!r}")
     payload.update(data or {})

@@ -49,7 +49,7 @@ def move(page, k: int, setting: list[int]) -> None:
     for n, i in enumerate(setting):
         field = fig.locator(f'[data-c="{n}"]')
         if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(str(i))
+            field.select_option(index=i)   # by index: an option's label may be another's value
         else:
             field.focus()
             page.keyboard.press("Home")
@@ -162,6 +162,26 @@ def quantise_values(b, G):
     return {0: f"{rel:.4f}", 1: f"{cos:.4f}", 2: f"{per:.3f}", 3: f"{4 / per:.1f}"}
 
 
+def minilm_weights():
+    from esm import minilm_attention
+    return minilm_attention("The cat sat on the mat because it was warm.", np.float64)[1]
+
+
+def heads_values(l, h):
+    """Layer l + 1, head h: the mean over rows of the weight on the previous key, the key itself,
+    the next key, [CLS], [SEP], and the mean entropy of a row in nats (loops over rows)."""
+    a = minilm_weights()[l, h]
+    T = len(a)
+    means = [sum(a[t, t - 1] for t in range(1, T)) / (T - 1), sum(a[t, t] for t in range(T)) / T,
+             sum(a[t, t + 1] for t in range(T - 1)) / (T - 1), sum(a[t, 0] for t in range(T)) / T,
+             sum(a[t, T - 1] for t in range(T)) / T]
+    ent = sum(-sum(x * math.log(x) for x in row if x > 0) for row in a) / T
+    want = {k: f"{v:.2f}" for k, v in enumerate([*means, ent])}
+    want.update({6 + k: f"{100 * v:.1f}%" for k, v in enumerate(means)})
+    want[11] = f"{100 * ent / math.log(T):.1f}%"
+    return want
+
+
 TAUS, XIS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0], [round(0.05 * i, 2) for i in range(1, 21)]
 KS = [*range(1, 13), 50]
 SIGMAS, SOFT_TAUS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0], [0.25, 0.5, 1.0, 2.0, 4.0]
@@ -184,6 +204,8 @@ FIGURES = {
     "measures": ("part1/similarity-geometry.md", 0, [3, 3], [[0, 0], [5, 12], [1, 6], [4, 8]],
                  lambda i, j: measures_values(LENGTHS[i], ANGLES[j]),
                  lambda i, j: f"|b| = {LENGTHS[i]:g}, θ = {ANGLES[j]}°"),
+    "heads": ("part3/attention-bridge.md", 0, [0, 2], [[1, 8], [2, 7], [5, 11], [3, 0]], heads_values,
+              lambda l, h: f"layer {l + 1}, head {h}"),
     "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
                  lambda i, j: quantise_values(BITS[i], GROUPS[j]), lambda i, j: f"b = {BITS[i]}, G = {GROUPS[j]}"),
 }
@@ -204,6 +226,28 @@ def test_controls_show_numpys_numbers(open_page, name):
         move(page, k, setting)
         expect(shown(page, k), values(*setting), f"{name} at {setting}")
         assert caption_shown(page, k) == f"Shown: {said(*setting)}.", f"{name} at {setting}: the caption"
+    assert traffic.problems() == []
+
+
+CELLS = "(k) => [...document.querySelectorAll('figure.esm-explore')[k].querySelectorAll('.esm-heat i')]" \
+        ".map((el) => getComputedStyle(el).backgroundColor)"
+
+
+def test_heat_map_shows_the_chosen_heads_weights(open_page):
+    """Each cell of the MiniLM heat map has the colour of its weight: matplotlib's viridis at
+    the nearest of 32 steps from 0 to 1, at load and after each choice of layer and head."""
+    import matplotlib
+    src, k, default, settings, _, _ = FIGURES["heads"]
+    A = minilm_weights()
+    page, traffic = open_page(url_of(src))
+    page.locator("figure.esm-explore").nth(k).scroll_into_view_if_needed()
+    for n, (l, h) in enumerate([default, *settings]):
+        if n:
+            move(page, k, [l, h])
+        want = [f"rgb({r}, {g}, {b})" for r, g, b in
+                (tuple(round(255 * c) for c in matplotlib.colormaps["viridis"](round(31 * w) / 31)[:3])
+                 for w in A[l, h].ravel())]
+        assert page.evaluate(CELLS, k) == want, f"layer {l + 1}, head {h}"
     assert traffic.problems() == []
 
 

@@ -1,0 +1,78 @@
+"""7.3 explorable: any of all-MiniLM-L6-v2's heads, chosen by layer and head, on the sentence of
+the demo above: its weights as a heat map and six means that sort heads into kinds. Every head
+is computed here; the browser shows the chosen one."""
+import math
+
+import matplotlib
+import numpy as np
+
+from esm import check_close, check_equal, check_less, glue, minilm_attention
+from esm.explore import DIGITS, Control, bar, explorable, heatmap, out
+
+TEXT = "The cat sat on the mat because it was warm."      # the sentence of the demo above
+tokens, A = minilm_attention(TEXT, np.float64)             # (L, H, T, T): A[l-1, h, t, s]
+L, H, T, _ = A.shape
+steps = 31                                                 # colours 0 .. 31, weight 0 .. 1
+palette = [matplotlib.colors.to_hex(c) for c in matplotlib.colormaps["viridis"](np.linspace(0, 1, steps + 1))]
+
+
+def means(a):
+    """Mean over query rows of the weight on the previous key, itself, the next key, [CLS] and
+    [SEP], and the mean entropy of a row in nats (0: one key; ln T: all keys alike)."""
+    ent = -np.sum(np.where(a > 0, a * np.log(np.where(a > 0, a, 1)), 0), axis=1)
+    return [np.diagonal(a, -1).mean(), np.diagonal(a).mean(), np.diagonal(a, 1).mean(),
+            a[:, 0].mean(), a[:, -1].mean(), ent.mean()]
+
+
+stats = np.array([[means(A[l, h]) for h in range(H)] for l in range(L)])       # (L, H, 6)
+# The same six means by a loop over query rows, entry by entry.
+loop = np.array([[[sum(A[l, h, t, t - 1] for t in range(1, T)) / (T - 1), sum(A[l, h, t, t] for t in range(T)) / T,
+                   sum(A[l, h, t, t + 1] for t in range(T - 1)) / (T - 1), sum(A[l, h, t, 0] for t in range(T)) / T,
+                   sum(A[l, h, t, T - 1] for t in range(T)) / T,
+                   sum(-sum(x * math.log(x) for x in A[l, h, t] if x > 0) for t in range(T)) / T]
+                  for h in range(H)] for l in range(L)])
+print(check_close(f"the six means of all {L * H} heads equal a loop over query rows", stats, loop, atol=1e-12))
+codes = {(l, h): "".join(DIGITS[int(c)] for c in np.rint(steps * A[l, h]).ravel()) for l in range(L) for h in range(H)}
+back = np.array([[[DIGITS.index(c) for c in codes[(l, h)]] for h in range(H)] for l in range(L)]).reshape(A.shape)
+print(check_less(f"every cell's colour is the nearest of {steps + 1} steps: within half a step of its weight",
+                 float(np.abs(back / steps - A).max()), 0.5 / steps + 1e-12, names=("largest miss", "half a step")))
+
+top = math.log(T)
+states = {(l, h): [f"{v:.2f}" for v in stats[l, h]]
+          + [f"{100 * v:.1f}%" for v in stats[l, h, :5]] + [f"{100 * stats[l, h, 5] / top:.1f}%"]
+          for l in range(L) for h in range(H)}
+default = (0, 2)
+dft = states[default]
+names = [f"weight on {n}" for n in ("the previous token", "itself", "the next token", "[CLS]", "[SEP]")]
+rows = ['<span class="esm-explore__head">mean over the rows</span><span class="esm-explore__head">bar</span>'
+        '<span class="esm-explore__head">value</span>']
+rows += [f'<span>{n}</span>{bar(6 + k, dft[6 + k])}{out(k, dft[k])}' for k, n in enumerate(names)]
+rows.append(f'<span>entropy, nats (at most {top:.2f})</span>{bar(11, dft[11], extra=" esm-explore__bar--alt")}'
+            f'{out(5, dft[5])}')
+legend = (f'<p class="esm-heat__legend">weight 0 <span style="background:linear-gradient(to right, '
+          f'{", ".join(palette[::steps // 4 + 1] + palette[-1:])})"></span> 1</p>')
+body = (heatmap(codes[default], palette, tokens, tokens,
+                label="Heat map of the chosen head's weights: row t is query position t, column s key position s")
+        + legend + f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>')
+controls = [Control("layer", range(1, L + 1), kind="select", shown=[f"layer {l}" for l in range(1, L + 1)]),
+            Control("head", range(H), default=default[1], kind="select", shown=[f"head {h}" for h in range(H)])]
+print(explorable(controls, body, states=states, heat=(palette, codes),
+                 caption=f"The attention weights of any of the {L * H} heads of all-MiniLM-L6-v2 for '{TEXT}' "
+                         f"(layers counted from 1, heads from 0): row t is where query position t reads from, in "
+                         f"{steps + 1} colours from weight 0 to 1. The bars are means over the rows; entropy's "
+                         f"bar spans 0 to ln {T} = {top:.2f} nats, a row that reads all {T} keys alike."))
+
+def heads(k):
+    """(layer, head) of the heads whose k-th mean (0: previous token ... 4: [SEP]) exceeds one half."""
+    return [(int(l) + 1, int(h)) for l, h in zip(*np.nonzero(stats[..., k] > 0.5))]
+
+
+print(check_equal("the heads giving the previous token more than half: the first panel's alone", heads(0), [(1, 2)]))
+print(check_equal("the heads giving the next token more than half: the second panel's alone", heads(2), [(2, 8)]))
+print(check_equal("by layer, the first and the last give [CLS] the least weight and have the largest entropy",
+                  [sorted(int(i) + 1 for i in np.argsort(stats[..., k].mean(axis=1))[sl]) for k, sl in ((3, np.s_[:2]), (5, np.s_[-2:]))],
+                  [[1, L], [1, L]]))
+print(glue("mlx_heads", L * H), glue("mlx_cls_heads", len(heads(3))), glue("mlx_sep_max", float(stats[..., 4].max()), ".2f"),
+      glue("mlx_T", T), glue("mlx_top", top, ".2f"),
+      glue("mlx_cls_layers", [float(x) for x in stats[..., 3].mean(axis=1)], ".2f"),
+      glue("mlx_ent_layers", [float(x) for x in stats[..., 5].mean(axis=1)], ".2f"), sep="")
