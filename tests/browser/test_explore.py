@@ -164,13 +164,15 @@ def quantise_values(b, G):
 
 def minilm_weights():
     from esm import minilm_attention
-    return minilm_attention("The cat sat on the mat because it was warm.", np.float64)[1]
+    return minilm_attention("The cat sat on the mat because it was warm.", np.float64)   # (tokens, A)
 
 
 def heads_values(l, h):
     """Layer l + 1, head h: the mean over rows of the weight on the previous key, the key itself,
-    the next key, [CLS], [SEP], and the mean entropy of a row in nats (loops over rows)."""
-    a = minilm_weights()[l, h]
+    the next key, [CLS], [SEP], and the mean entropy of a row in nats; the key with the largest
+    mean weight, and that weight (loops over rows)."""
+    tokens, A = minilm_weights()
+    a = A[l, h]
     T = len(a)
     means = [sum(a[t, t - 1] for t in range(1, T)) / (T - 1), sum(a[t, t] for t in range(T)) / T,
              sum(a[t, t + 1] for t in range(T - 1)) / (T - 1), sum(a[t, 0] for t in range(T)) / T,
@@ -179,6 +181,9 @@ def heads_values(l, h):
     want = {k: f"{v:.2f}" for k, v in enumerate([*means, ent])}
     want.update({6 + k: f"{100 * v:.1f}%" for k, v in enumerate(means)})
     want[11] = f"{100 * ent / math.log(T):.1f}%"
+    column = [sum(a[t, s] for t in range(T)) / T for s in range(T)]     # what each key gets, by a loop
+    best = max(range(T), key=lambda s: column[s])
+    want.update({12: tokens[best], 13: f"{column[best]:.2f}", 14: f"{100 * column[best]:.1f}%"})
     return want
 
 
@@ -238,7 +243,7 @@ def test_heat_map_shows_the_chosen_heads_weights(open_page):
     the nearest of 32 steps from 0 to 1, at load and after each choice of layer and head."""
     import matplotlib
     src, k, default, settings, _, _ = FIGURES["heads"]
-    A = minilm_weights()
+    A = minilm_weights()[1]
     page, traffic = open_page(url_of(src))
     page.locator("figure.esm-explore").nth(k).scroll_into_view_if_needed()
     for n, (l, h) in enumerate([default, *settings]):

@@ -25,29 +25,21 @@ def means(a):
 
 
 stats = np.array([[means(A[l, h]) for h in range(H)] for l in range(L)])       # (L, H, 6)
-# The same six means by a loop over query rows, entry by entry.
-loop = np.array([[[sum(A[l, h, t, t - 1] for t in range(1, T)) / (T - 1), sum(A[l, h, t, t] for t in range(T)) / T,
-                   sum(A[l, h, t, t + 1] for t in range(T - 1)) / (T - 1), sum(A[l, h, t, 0] for t in range(T)) / T,
-                   sum(A[l, h, t, T - 1] for t in range(T)) / T,
-                   sum(-sum(x * math.log(x) for x in A[l, h, t] if x > 0) for t in range(T)) / T]
-                  for h in range(H)] for l in range(L)])
-print(check_close(f"the six means of all {L * H} heads equal a loop over query rows", stats, loop, atol=1e-12))
 codes = {(l, h): "".join(DIGITS[int(c)] for c in np.rint(steps * A[l, h]).ravel()) for l in range(L) for h in range(H)}
-back = np.array([[[DIGITS.index(c) for c in codes[(l, h)]] for h in range(H)] for l in range(L)]).reshape(A.shape)
-print(check_less(f"every cell's colour is the nearest of {steps + 1} steps: within half a step of its weight",
-                 float(np.abs(back / steps - A).max()), 0.5 / steps + 1e-12, names=("largest miss", "half a step")))
-
+read = A.mean(axis=2)                                      # (L, H, T): mean weight each key gets from a row
 top = math.log(T)
 states = {(l, h): [f"{v:.2f}" for v in stats[l, h]]
           + [f"{100 * v:.1f}%" for v in stats[l, h, :5]] + [f"{100 * stats[l, h, 5] / top:.1f}%"]
+          + [tokens[int(read[l, h].argmax())], f"{read[l, h].max():.2f}", f"{100 * read[l, h].max():.1f}%"]
           for l in range(L) for h in range(H)}
 default = (0, 2)
 dft = states[default]
 names = [f"weight on {n}" for n in ("the previous token", "itself", "the next token", "[CLS]", "[SEP]")]
-rows = ['<span class="esm-explore__head">mean over the rows</span><span class="esm-explore__head">bar</span>'
+rows = [f'<span class="esm-explore__head">averaged over the {T} rows</span><span class="esm-explore__head">bar</span>'
         '<span class="esm-explore__head">value</span>']
 rows += [f'<span>{n}</span>{bar(6 + k, dft[6 + k])}{out(k, dft[k])}' for k, n in enumerate(names)]
-rows.append(f'<span>entropy, nats (at most {top:.2f})</span>{bar(11, dft[11], extra=" esm-explore__bar--alt")}'
+rows.append(f'<span>weight on the key read most, {out(12, dft[12], tag="b")}</span>{bar(14, dft[14])}{out(13, dft[13])}')
+rows.append(f'<span>entropy of a row, nats (at most {top:.2f})</span>{bar(11, dft[11], extra=" esm-explore__bar--alt")}'
             f'{out(5, dft[5])}')
 legend = (f'<p class="esm-heat__legend">weight 0 <span style="background:linear-gradient(to right, '
           f'{", ".join(palette[::steps // 4 + 1] + palette[-1:])})"></span> 1</p>')
@@ -58,9 +50,23 @@ controls = [Control("layer", range(1, L + 1), kind="select", shown=[f"layer {l}"
             Control("head", range(H), default=default[1], kind="select", shown=[f"head {h}" for h in range(H)])]
 print(explorable(controls, body, states=states, heat=(palette, codes),
                  caption=f"The attention weights of any of the {L * H} heads of all-MiniLM-L6-v2 for '{TEXT}' "
-                         f"(layers counted from 1, heads from 0): row t is where query position t reads from, in "
-                         f"{steps + 1} colours from weight 0 to 1. The bars are means over the rows; entropy's "
-                         f"bar spans 0 to ln {T} = {top:.2f} nats, a row that reads all {T} keys alike."))
+                         f"(layers counted from 1, heads from 0): row t is where query position t reads from, its "
+                         f"colour the weight from 0 to 1 ({steps + 1} steps). The bars are means over the rows (the "
+                         f"previous and the next token over the {T - 1} rows that have one) and may overlap: the "
+                         f"first row's own key is [CLS]. Weight bars span 0 to 1, entropy's 0 to ln {T} = {top:.2f} "
+                         f"nats, a row that reads all {T} keys alike."))
+
+# The six means by a loop over query rows, entry by entry; the colour codes decoded back.
+loop = np.array([[[sum(A[l, h, t, t - 1] for t in range(1, T)) / (T - 1), sum(A[l, h, t, t] for t in range(T)) / T,
+                   sum(A[l, h, t, t + 1] for t in range(T - 1)) / (T - 1), sum(A[l, h, t, 0] for t in range(T)) / T,
+                   sum(A[l, h, t, T - 1] for t in range(T)) / T,
+                   sum(-sum(x * math.log(x) for x in A[l, h, t] if x > 0) for t in range(T)) / T]
+                  for h in range(H)] for l in range(L)])
+print(check_close(f"the six means of all {L * H} heads equal a loop over query rows", stats, loop, atol=1e-12))
+back = np.array([[[DIGITS.index(c) for c in codes[(l, h)]] for h in range(H)] for l in range(L)]).reshape(A.shape)
+print(check_less(f"every cell's colour is the nearest of {steps + 1} steps: within half a step of its weight",
+                 float(np.abs(back / steps - A).max()), 0.5 / steps + 1e-12, names=("largest miss", "half a step")))
+
 
 def heads(k):
     """(layer, head) of the heads whose k-th mean (0: previous token ... 4: [SEP]) exceeds one half."""
@@ -72,7 +78,16 @@ print(check_equal("the heads giving the next token more than half: the second pa
 print(check_equal("by layer, the first and the last give [CLS] the least weight and have the largest entropy",
                   [sorted(int(i) + 1 for i in np.argsort(stats[..., k].mean(axis=1))[sl]) for k, sl in ((3, np.s_[:2]), (5, np.s_[-2:]))],
                   [[1, L], [1, L]]))
-print(glue("mlx_heads", L * H), glue("mlx_cls_heads", len(heads(3))), glue("mlx_sep_max", float(stats[..., 4].max()), ".2f"),
+def name(i):
+    return f"layer {i // H + 1}, head {i % H}"
+
+
+wide = np.argsort(stats[..., 5].ravel())[::-1][:2]                  # the two heads of largest mean entropy
+mixed = np.argsort(stats[..., 2].ravel())[::-1][1:3]                # next-token weight: second and third
+print(check_less("the two heads of next-token weight after layer 2, head 8 give [CLS] more than 0.4 too", 0.4,
+                 float(stats[..., 3].ravel()[mixed].min()), names=("0.4", "their smaller [CLS] weight")))
+print(glue("mlx_wide", " and ".join(name(i) for i in wide)), glue("mlx_mixed", " and ".join(name(i) for i in mixed)), sep="")
+print(glue("mlx_heads", L * H), glue("mlx_cls_heads", len(heads(3))), glue("mlx_sep_bound", math.ceil(100 * float(stats[..., 4].max())) / 100, ".2f"),
       glue("mlx_T", T), glue("mlx_top", top, ".2f"),
       glue("mlx_cls_layers", [float(x) for x in stats[..., 3].mean(axis=1)], ".2f"),
       glue("mlx_ent_layers", [float(x) for x in stats[..., 5].mean(axis=1)], ".2f"), sep="")
