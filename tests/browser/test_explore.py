@@ -187,6 +187,34 @@ def heads_values(l, h):
     return want
 
 
+_RUN: dict = {}
+
+
+def neighbours_values(i, j):
+    """The tiny GPT's token table at the j-th kept step: the 5 rows nearest to probe i's row by
+    cosine (dot products over norms, sorted), their cosines, and the validation loss there."""
+    from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, trained
+    if not _RUN:
+        D = data()
+        model, _, evals, snaps = trained(D.train, D.val, VOCAB_SIZE, TRAIN, snapshots=SNAPSHOTS)
+        _RUN.update(D=D, evals={int(s): v for s, _, v in evals},
+                    E={**{s: snaps[s]["E"] for s in SNAPSHOTS}, TRAIN["steps"]: model["E"]})
+    D, step = _RUN["D"], NEIGHBOUR_STEPS[j]
+    tokens = list(D.alphabet) + [a + b for a, b in D.merges]
+    E = _RUN["E"][step].astype(float)
+    r = tokens.index(PROBES[i])
+    cos = sorted(((float(E[r] @ E[n] / (np.linalg.norm(E[r]) * np.linalg.norm(E[n]))), -n) for n in range(len(E)) if n != r),
+                 reverse=True)[:5]                      # ties: the lower index first
+    want = {}
+    for m, (c, n) in enumerate(cos):
+        want.update({m: tokens[-n].replace(" ", "␣").replace("\n", "↵"), 5 + m: f"{c:.2f}",
+                     10 + m: f"{100 * max(c, 0.0):.1f}%"})
+    want[15] = f"{_RUN['evals'][step]:.2f}"
+    return want
+
+
+PROBES = [" the", " and", " I", "ing", "ed", ",", ".", "A"]
+NEIGHBOUR_STEPS = [0, 50, 100, 250, 500]
 TAUS, XIS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0], [round(0.05 * i, 2) for i in range(1, 21)]
 KS = [*range(1, 13), 50]
 SIGMAS, SOFT_TAUS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0], [0.25, 0.5, 1.0, 2.0, 4.0]
@@ -211,9 +239,19 @@ FIGURES = {
                  lambda i, j: f"|b| = {LENGTHS[i]:g}, θ = {ANGLES[j]}°"),
     "heads": ("part3/attention-bridge.md", 0, [0, 2], [[1, 8], [2, 7], [5, 11], [3, 0]], heads_values,
               lambda l, h: f"layer {l + 1}, head {h}"),
+    "neighbours": ("primer/training.md", 0, [0, 4], [[2, 0], [0, 1], [7, 3], [3, 4], [5, 2]], neighbours_values,
+                   lambda i, j: f"token {PROBES[i].replace(' ', '␣')}, step {NEIGHBOUR_STEPS[j]}"),
     "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
                  lambda i, j: quantise_values(BITS[i], GROUPS[j]), lambda i, j: f"b = {BITS[i]}, G = {GROUPS[j]}"),
 }
+
+
+@pytest.fixture(autouse=True)
+def _train_cache(built, monkeypatch):
+    """The tiny GPT's run, read from the execution cache the session build filled (training it
+    again would take half a minute)."""
+    if built.cache is not None:
+        monkeypatch.setenv("ESM_TRAIN_CACHE", str(built.cache / "train"))
 
 
 def caption_shown(page, k: int) -> str:

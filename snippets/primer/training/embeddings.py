@@ -5,11 +5,11 @@ import math
 import numpy as np
 
 from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, table, top_k
-from esm.train import TRAIN, VOCAB_SIZE, data, forward, trained
+from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained
 
 D = data()
 V = VOCAB_SIZE
-model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=(0, TRAIN["steps"] // 2))
+model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS)
 E, E0 = model["E"].astype(float), snaps[0]["E"].astype(float)
 tokens = list(D.alphabet) + [a + b for a, b in D.merges]
 count = np.bincount(D.train, minlength=V)

@@ -6,7 +6,7 @@ import re
 import numpy as np
 
 from esm import PALETTE, check_close, check_equal, check_less, figure, glue, gpt_forward, svg, table
-from esm.train import (TRAIN, VOCAB_SIZE, bigram_loss, bpe_decode, data, eval_windows, sample_tokens, trained,
+from esm.train import (SNAPSHOTS, TRAIN, VOCAB_SIZE, bigram_loss, bpe_decode, data, eval_windows, sample_tokens, trained,
                        unigram_loss)
 
 D = data()
@@ -15,7 +15,7 @@ half = steps // 2
 # The run is the page's one expensive computation: esm.train.trained keeps its result in the execution
 # cache's folder under a hash of everything that makes it (the training code, the tokens, the settings),
 # so that this block and the next share one run, and the execution cache reuses both blocks' output.
-model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=(0, half))
+model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS)
 snaps[steps] = model
 
 # Baselines on exactly the tokens the model is scored on: the targets of the fixed validation
