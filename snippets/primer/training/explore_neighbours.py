@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 
-from esm import check_equal, check_less, cosine_matrix, glue, top_k
+from esm import check_close, check_equal, check_less, check_true, cosine_matrix, glue, top_k
 from esm.explore import Control, bar, explorable, out
-from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, trained
+from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, init_gpt2, trained
 
 D = data()
 V, d = VOCAB_SIZE, TRAIN["d"]
@@ -31,45 +31,90 @@ for j, s in enumerate(steps):
         r = tokens.index(t)
         near[(i, j)] = [(int(n), float(C[r, n])) for n in top_k(C[r], k, exclude=[r])]
         states[(i, j)] = ([shown(tokens[n]) for n, _ in near[(i, j)]] + [f"{c:.2f}" for _, c in near[(i, j)]]
-                          + [f"{100 * max(c, 0.0):.1f}%" for _, c in near[(i, j)]] + [f"{val[s]:.2f}"])
+                          + [f"{100 * max(c, 0.0):.1f}%" for _, c in near[(i, j)]] + [f"{val[s]:.3f}"])
 
-default = (0, len(steps) - 1)
+default = (0, 1)                                             # ' the' at step 50; the table below shows the end
 dft = states[default]
-rows = ['<span class="esm-explore__head">nearest rows</span><span class="esm-explore__head">cosine</span>'
-        '<span class="esm-explore__head">value</span>']
+rows = ['<span class="esm-explore__head">nearest rows</span><span class="esm-explore__head">bar</span>'
+        '<span class="esm-explore__head">cosine</span>']
 rows += [f'<span>{m + 1}. {out(m, dft[m], tag="code")}</span>{bar(2 * k + m, dft[2 * k + m])}{out(k + m, dft[k + m])}'
          for m in range(k)]
 body = (f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>'
         f'<p class="esm-explore__sum" aria-live="polite">Validation loss at this step: {out(3 * k, dft[3 * k])} nats '
-        f'({val[0]:.2f} at step 0).</p>')
+        f'({val[0]:.3f} at step 0).</p>')
 controls = [Control("token", [shown(t) for t in probes], kind="select", say=[f"token {shown(t)}" for t in probes],
                     shown=[f"token {shown(t)}" for t in probes]),
-            Control("training step", steps, default=len(steps) - 1, say=[f"step {s}" for s in steps],
+            Control("training step", steps, default=default[1], say=[f"step {s}" for s in steps],
                     shown=[f"step {s}" for s in steps])]
 print(explorable(controls, body, states=states,
-                 caption=f"The {k} rows of the tiny GPT's token table nearest to a token's row by cosine, at five "
-                         f"points of its {TRAIN['steps']}-step run (␣ is a space, ↵ a line break). Bars span "
-                         "cosine 0 to 1."))
+                 caption=f"The {k} rows of the tiny GPT's token table nearest to a token's row by cosine, at steps "
+                         f"{', '.join(map(str, steps[:-1]))} and {steps[-1]} of its run (␣ is a space, ↵ a line "
+                         "break). Bars span cosine 0 to 1."))
 
-# Two settings by a loop of explicit dot products (math.fsum), sorted.
+
+def kind(t):
+    """A token's coarse role: a word start (a space, then letters), punctuation or white space, a
+    capital letter first, or a piece of a word."""
+    if t[:1] == " " and t[1:].isalpha():
+        return "start"
+    if not any(ch.isalnum() for ch in t):
+        return "punct"
+    return "capital" if t[0].isupper() else "piece"
+
+
+# Every row, at each step: the share of its k nearest rows of its own kind, its nearest cosine, and the
+# share of the centred table's variance along its first five principal directions (7.4).
+kinds = [kind(t) for t in tokens]
+same, nearest, top5 = {}, {}, {}
+for s in steps:
+    C = cosine_matrix(tables[s])
+    same[s] = float(np.mean([[kinds[n] == kinds[r] for n in top_k(C[r], k, exclude=[r])] for r in range(V)]))
+    nearest[s] = float(np.mean([max(C[r, n] for n in range(V) if n != r) for r in range(V)]))
+    sv = np.linalg.svd(tables[s] - tables[s].mean(axis=0), compute_uv=False)
+    top5[s] = float(np.sum(sv[:5] ** 2) / np.sum(sv ** 2))
+sizes = np.array([kinds.count(c) for c in set(kinds)])
+random_same = float(np.sum(sizes * (sizes - 1)) / (V * (V - 1)))   # a random other row's chance to be of one's kind
+
+# What random directions give: the largest of V - 1 cosines between one direction and independent uniform
+# ones in d dimensions, whose density is proportional to (1 - t^2)^((d - 3)/2): E[max] = 1 - int F(t)^(V-1) dt.
+t = np.linspace(-1.0, 1.0, 400_001)
+f = (1 - t * t) ** ((d - 3) / 2)
+F = np.concatenate([[0.0], np.cumsum((f[1:] + f[:-1]) / 2 * np.diff(t))])
+F /= F[-1]
+chance = 1.0 - float(np.sum((F[1:] ** (V - 1) + F[:-1] ** (V - 1)) / 2 * np.diff(t)))
+rng = np.random.default_rng(11)                                    # the same by simulation: fresh N(0, 1) tables
+draws = [np.sort(cosine_matrix(rng.normal(size=(V, d)))[0, 1:])[-1] for _ in range(400)]
+se = float(np.std(draws) / np.sqrt(len(draws)))
+print(check_close(f"E[largest of {V - 1} cosines] in d = {d} (the integral) = the mean of 400 simulated tables, "
+                  "within 4 standard errors", chance, float(np.mean(draws)), atol=4 * se))
+init = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], dtype=np.float32)["E"]
+print(check_equal("the table at step 0 = GPT-2's initialisation (esm.train.init_gpt2, the run's seed)",
+                  bool(np.array_equal(snaps[0]["E"], init)), True))
+
+# Two settings by a loop of explicit dot products (math.fsum), sorted, ties to the lower index.
 for i, j in ((2, 0), (0, 1)):
     E, r = tables[steps[j]], tokens.index(probes[i])
     cos = sorted(((math.fsum(a * b for a, b in zip(E[r], E[n]))
-                   / math.sqrt(math.fsum(a * a for a in E[r]) * math.fsum(b * b for b in E[n])), n)
+                   / math.sqrt(math.fsum(a * a for a in E[r]) * math.fsum(b * b for b in E[n])), -n)
                   for n in range(V) if n != r), reverse=True)
     print(check_equal(f"the {k} nearest to {shown(probes[i])!r} at step {steps[j]} = by a loop of dot products",
-                      [n for _, n in cos[:k]], [n for n, _ in near[(i, j)]]))
+                      [-n for _, n in cos[:k]], [n for n, _ in near[(i, j)]]))
 
-# What random directions give: the largest cosine of one row with the others in fresh N(0, 1) tables of
-# the same shape (another seed, many draws), against the step-0 table, which is such a draw.
-rng = np.random.default_rng(11)
-chance = float(np.mean([np.sort(cosine_matrix(rng.normal(size=(V, d)))[0, 1:])[-1] for _ in range(400)]))
-top1 = {s: float(np.mean([near[(i, j)][0][1] for i in range(len(probes))])) for j, s in enumerate(steps)}
-print(check_less(f"step 0's nearest cosines are within 0.05 of the largest of {V - 1} random cosines in d = {d}",
-                 abs(top1[0] - chance), 0.05, names=("|difference|", "0.05")))
-first = steps[1]
-print(glue("nb_top0", top1[0], ".2f"), glue("nb_chance", chance, ".2f"), glue("nb_first", first),
-      glue("nb_val_first", val[first], ".3f"), glue("nb_top_first", top1[first], ".2f"),
-      glue("nb_top_end", top1[TRAIN["steps"]], ".2f"), glue("nb_d", d), glue("nb_V1", V - 1),
+end, first = steps[-1], steps[1]
+pair = [tokens[n] for n, _ in near[(0, len(steps) - 1)][:2]]
+print(check_true("the two nearest to ' the' at the end are determiners (a hand list)",
+                 set(pair) <= {" a", " an", " my", " his", " her", " thy", " your", " our", " their", " this", " that", " no"},
+                 f"{pair}"))
+print(check_less(f"the mean nearest cosine falls from step {first} to the end", nearest[end], nearest[first],
+                 names=(f"step {end}", f"step {first}")))
+moved = [shown(p) for i, p in enumerate(probes)
+         if len({n for n, _ in near[(i, 1)]} & {n for n, _ in near[(i, len(steps) - 1)]}) <= 2]
+print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glue("nb_first", first),
+      glue("nb_val_first", val[first], ".3f"), glue("nb_near_first", nearest[first], ".2f"),
+      glue("nb_near_end", nearest[end], ".2f"), glue("nb_d", d), glue("nb_V", V), glue("nb_V1", V - 1),
+      glue("nb_same0", same[0], ".0%"), glue("nb_same_first", same[first], ".0%"), glue("nb_same_end", same[end], ".0%"),
+      glue("nb_same_random", random_same, ".0%"), glue("nb_top5_0", top5[0], ".0%"),
+      glue("nb_top5_first", top5[first], ".0%"), glue("nb_top5_end", top5[end], ".0%"),
+      glue("nb_moved", ", ".join(f"`{p}`" for p in moved)),
       glue("nb_the_first", ", ".join(f"`{shown(tokens[n])}`" for n, _ in near[(0, 1)])),
-      glue("nb_the_end", " and ".join(f"`{shown(tokens[n])}`" for n, _ in near[(0, len(steps) - 1)][:2])), sep="")
+      glue("nb_the_end", " and ".join(f"`{shown(p)}`" for p in pair)), sep="")
