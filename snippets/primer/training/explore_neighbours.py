@@ -66,12 +66,19 @@ def kind(t):
 # share of the centred table's variance along its first five principal directions (7.4).
 kinds = [kind(t) for t in tokens]
 same, nearest, top5 = {}, {}, {}
+rng_shape = np.random.default_rng(12)
 for s in steps:
     C = cosine_matrix(tables[s])
     same[s] = float(np.mean([[kinds[n] == kinds[r] for n in top_k(C[r], k, exclude=[r])] for r in range(V)]))
     nearest[s] = float(np.mean([max(C[r, n] for n in range(V) if n != r) for r in range(V)]))
     sv = np.linalg.svd(tables[s] - tables[s].mean(axis=0), compute_uv=False)
     top5[s] = float(np.sum(sv[:5] ** 2) / np.sum(sv ** 2))
+# The shape alone: random rows with the table's own mean and covariance (20 draws), their nearest cosines.
+shape = {}
+for s in (steps[1], steps[-1]):
+    mu, cov = tables[s].mean(axis=0), np.cov(tables[s], rowvar=False)
+    shape[s] = float(np.mean([np.mean(np.sort(cosine_matrix(rng_shape.multivariate_normal(mu, cov, size=V)), axis=1)[:, -2])
+                              for _ in range(20)]))
 sizes = np.array([kinds.count(c) for c in set(kinds)])
 random_same = float(np.sum(sizes * (sizes - 1)) / (V * (V - 1)))   # a random other row's chance to be of one's kind
 
@@ -115,6 +122,7 @@ print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glu
       glue("nb_same0", same[0], ".0%"), glue("nb_same_first", same[first], ".0%"), glue("nb_same_end", same[end], ".0%"),
       glue("nb_same_random", random_same, ".0%"), glue("nb_top5_0", top5[0], ".0%"),
       glue("nb_top5_first", top5[first], ".0%"), glue("nb_top5_end", top5[end], ".0%"),
+      glue("nb_shape_first", shape[first], ".2f"), glue("nb_shape_end", shape[end], ".2f"),
       glue("nb_moved", ", ".join(f"`{p}`" for p in moved)),
       glue("nb_the_first", ", ".join(f"`{shown(tokens[n])}`" for n, _ in near[(0, 1)])),
       glue("nb_the_end", " and ".join(f"`{shown(p)}`" for p in pair)), sep="")
