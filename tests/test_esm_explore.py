@@ -87,3 +87,16 @@ def test_heat_map_cells_must_show_the_default_codes():
                    + '<span data-o="0">y</span>', states=states, heat=(palette, codes), caption="c")
     with pytest.raises(ValueError, match="codes for"):
         heatmap("010", palette, ["r0", "r1"], ["c0", "c1"], label="m")
+
+
+def test_states_move_to_a_file_beside_the_page_and_the_controls_stay(tmp_path):
+    controls, states = grid()
+    fig = explorable(controls, out(0, "10") + bar(1, "10%"), states=states, caption="c")
+    page = SimpleNamespace(file=SimpleNamespace(dest_uri="part9/page/index.html", src_uri="part9/page.md"), url="part9/page/")
+    got = plugin_explore.move_data(f"<article>{fig}</article>", page, str(tmp_path))
+    ident = re.search(r'id="(x[0-9a-f]{8})"', fig)[1]
+    assert f'data-explore-src="{ident}.json"' in got and got.count("data-explore=") == 1
+    kept, moved = payload(got), json.loads((tmp_path / "part9" / "page" / f"{ident}.json").read_text(encoding="utf-8"))
+    assert kept == {"kind": "grid", "controls": payload(fig)["controls"]}
+    assert kept | moved == payload(fig)
+    assert plugin_explore.move_data("<p>no figure</p>", page, str(tmp_path)) == "<p>no figure</p>"

@@ -1,8 +1,8 @@
 /* Explorable figures (snippets/esm/explore.py prints them). Each figure.esm-explore shows its
  * default state without this script; here its controls are shown and, when one moves, the
  * numbers of the chosen setting are copied into the figure: the grid the build computed
- * (data-explore), a heat map's cell colours from its codes, or, for kind "decode", the next-token distribution computed from the build's
- * logits. Loaded only on pages with such a figure (mkdocs_esm/explore.py adds the tag inside
+ * (fetched at the first move), a heat map's cell colours from its codes, or, for kind
+ * "decode", the next-token distribution computed from the build's logits. Loaded only on pages with such a figure (mkdocs_esm/explore.py adds the tag inside
  * Material's container, which instant navigation runs again on every page that has it).
  * Nothing moves unless the reader moves a control. */
 (function () {
@@ -60,23 +60,51 @@
     return out;
   }
 
+  /* The figure's data: its controls from the data-explore attribute; its states from the file
+   * beside the page that data-explore-src names (mkdocs_esm/explore.py moves them there),
+   * fetched once, at the first move. */
+  function load(fig) {
+    if (!fig.esmData) {
+      var d = JSON.parse(fig.getAttribute("data-explore")), src = fig.getAttribute("data-explore-src");
+      fig.esmData = !src ? Promise.resolve(d) : fetch(src).then(function (r) {
+        if (!r.ok) throw new Error(src + ": " + r.status);
+        return r.json();
+      }).then(function (more) {
+        Object.keys(more).forEach(function (key) { d[key] = more[key]; });
+        return d;
+      });
+      fig.esmControls = d.controls;
+    }
+    return fig.esmData;
+  }
+
   function setup(fig) {
     if (fig.hasAttribute("data-ready")) return;
     fig.setAttribute("data-ready", "");
-    var d = null, fields = fig.querySelectorAll("[data-c]"), moved = false;
+    var fields = fig.querySelectorAll("[data-c]"), moved = false;
+    /* The chosen values: announced, shown and named in the caption at once; the figure's
+     * numbers once its states are there (the controls may have moved again by then). */
     function update() {
-      var at = [], values = [], said = [], k = 0, cap = fig.querySelector(".esm-explore__shown");
-      d = d || JSON.parse(fig.getAttribute("data-explore"));   // read at the first move only
+      var said = [], cap = fig.querySelector(".esm-explore__shown"), data = load(fig);
       fields.forEach(function (el) {
-        var n = +el.getAttribute("data-c"), i = +el.value, c = d.controls[n], shown;
-        at[n] = i;
-        values[n] = c.values[i];
+        var n = +el.getAttribute("data-c"), i = +el.value, c = fig.esmControls[n],
+          shown = fig.querySelector('[data-v="' + n + '"]');
         said[n] = c.shown[i];
         if (el.type === "range") el.setAttribute("aria-valuetext", c.say[i]);
-        shown = fig.querySelector('[data-v="' + n + '"]');
         if (shown) shown.textContent = c.values[i];
       });
       if (cap) cap.textContent = "Shown: " + said.join(", ") + ".";
+      fig.setAttribute("aria-busy", "true");   // until the numbers of the chosen setting are in
+      data.then(show);
+    }
+    function show(d) {
+      var at = [], values = [], k = 0;
+      fig.removeAttribute("aria-busy");
+      fields.forEach(function (el) {
+        var n = +el.getAttribute("data-c");
+        at[n] = +el.value;
+        values[n] = d.controls[n].values[at[n]];
+      });
       if (d.kind === "decode") return apply(fig, decode(d, values));
       at.forEach(function (i, n) { k = k * d.controls[n].values.length + i; });
       apply(fig, d.states[k]);

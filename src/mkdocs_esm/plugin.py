@@ -166,6 +166,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = self.pagenotebooks.on_post_page(output, page)
         output = self.katex.on_post_page(output, page)
         output = explore.on_post_page(output, page)
+        output = explore.move_data(output, page, config.site_dir)
         output = self.stylesheets.on_post_page(output, page, config)
         output = self.search.on_post_page(output, page)
         return self.defer.on_post_page(output, page)   # last: the page as indexed and held is final

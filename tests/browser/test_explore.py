@@ -39,6 +39,9 @@ def softmax(z):
 
 
 def shown(page, k: int) -> dict[int, str]:
+    """Once the figure has its numbers (explore.js fetches its states at the first move, and
+    marks the figure aria-busy until they are in)."""
+    page.wait_for_function("k => !document.querySelectorAll('figure.esm-explore')[k].hasAttribute('aria-busy')", arg=k)
     return {int(i): v for i, v in page.evaluate(SHOWN, k).items()}
 
 
@@ -287,6 +290,7 @@ def test_heat_map_shows_the_chosen_heads_weights(open_page):
     for n, (l, h) in enumerate([default, *settings]):
         if n:
             move(page, k, [l, h])
+            shown(page, k)
         want = [f"rgb({r}, {g}, {b})" for r, g, b in
                 (tuple(round(255 * c) for c in matplotlib.colormaps["viridis"](round(31 * w) / 31)[:3])
                  for w in A[l, h].ravel())]
