@@ -187,6 +187,9 @@ def heads_values(l, h):
     column = [sum(a[t, s] for t in range(T)) / T for s in range(T)]     # what each key gets, by a loop
     best = max(range(T), key=lambda s: column[s])
     want.update({12: tokens[best], 13: f"{column[best]:.2f}", 14: f"{100 * column[best]:.1f}%"})
+    want[15] = (f"Layer {l + 1}, head {h}: weight on the previous token {want[0]}, on itself {want[1]}, on the next "
+                f"token {want[2]}, on [CLS] {want[3]}, on [SEP] {want[4]}; heaviest column {want[12]}, {want[13]}; "
+                f"entropy {want[5]} nats.")
     return want
 
 
@@ -213,6 +216,9 @@ def neighbours_values(i, j):
         want.update({m: tokens[-n].replace(" ", "␣").replace("\n", "↵"), 5 + m: f"{c:.2f}",
                      10 + m: f"{100 * max(c, 0.0):.1f}%"})
     want[15] = f"{_RUN['evals'][step]:.3f}"
+    shown = PROBES[i].replace(" ", "␣")
+    want[16] = (f"'{shown}' at step {step}: nearest " + ", ".join(f"'{want[m]}' {want[5 + m]}" for m in range(5))
+                + f"; validation loss {want[15]} nats.")
     return want
 
 
@@ -243,7 +249,7 @@ FIGURES = {
     "heads": ("part3/attention-bridge.md", 0, [0, 2], [[1, 8], [2, 7], [5, 11], [3, 0]], heads_values,
               lambda l, h: f"layer {l + 1}, head {h}"),
     "neighbours": ("primer/training.md", 0, [0, 1], [[2, 0], [0, 4], [7, 3], [3, 4], [5, 2]], neighbours_values,
-                   lambda i, j: f"token {PROBES[i].replace(' ', '␣')}, step {NEIGHBOUR_STEPS[j]}"),
+                   lambda i, j: f"token '{PROBES[i].replace(' ', '␣')}', step {NEIGHBOUR_STEPS[j]}"),
     "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
                  lambda i, j: quantise_values(BITS[i], GROUPS[j]), lambda i, j: f"b = {BITS[i]}, G = {GROUPS[j]}"),
 }

@@ -32,20 +32,24 @@ states = {(l, h): [f"{v:.2f}" for v in stats[l, h]]
           + [f"{100 * v:.1f}%" for v in stats[l, h, :5]] + [f"{100 * stats[l, h, 5] / top:.1f}%"]
           + [tokens[int(read[l, h].argmax())], f"{read[l, h].max():.2f}", f"{100 * read[l, h].max():.1f}%"]
           for l in range(L) for h in range(H)}
+for (l, h), v in states.items():                           # what a screen reader hears when a control moves
+    v.append(f"Layer {l + 1}, head {h}: weight on the previous token {v[0]}, on itself {v[1]}, on the next token "
+             f"{v[2]}, on [CLS] {v[3]}, on [SEP] {v[4]}; heaviest column {v[12]}, {v[13]}; entropy {v[5]} nats.")
 default = (0, 2)
 dft = states[default]
 names = [f"weight on {n}" for n in ("the previous token", "itself", "the next token", "[CLS]", "[SEP]")]
 rows = [f'<span class="esm-explore__head">averaged over the {T} rows</span><span class="esm-explore__head">bar</span>'
         '<span class="esm-explore__head">value</span>']
 rows += [f'<span>{n}</span>{bar(6 + k, dft[6 + k])}{out(k, dft[k])}' for k, n in enumerate(names)]
-rows.append(f'<span>weight on the key read most, {out(12, dft[12], tag="b")}</span>{bar(14, dft[14])}{out(13, dft[13])}')
+rows.append(f'<span>weight on the heaviest column, {out(12, dft[12], tag="b")}</span>{bar(14, dft[14])}{out(13, dft[13])}')
 rows.append(f'<span>entropy of a row, nats (at most {top:.2f})</span>{bar(11, dft[11], extra=" esm-explore__bar--alt")}'
             f'{out(5, dft[5])}')
-legend = (f'<p class="esm-heat__legend">weight 0 <span style="background:linear-gradient(to right, '
-          f'{", ".join(palette[::steps // 4 + 1] + palette[-1:])})"></span> 1</p>')
+legend = (f'<p class="esm-heat__legend">rows: queries, columns: keys; weight 0 <span style="background:'
+          f'linear-gradient(to right, {", ".join(palette[::steps // 4 + 1] + palette[-1:])})"></span> 1</p>')
 body = (heatmap(codes[default], palette, tokens, tokens,
                 label="Heat map of the chosen head's weights: row t is query position t, column s key position s")
-        + legend + f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>')
+        + legend + f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>'
+        f'<p class="esm-explore__said" aria-live="polite">{out(15, dft[15])}</p>')
 controls = [Control("layer", range(1, L + 1), kind="select", shown=[f"layer {l}" for l in range(1, L + 1)]),
             Control("head", range(H), default=default[1], kind="select", shown=[f"head {h}" for h in range(H)])]
 print(explorable(controls, body, states=states, heat=(palette, codes),

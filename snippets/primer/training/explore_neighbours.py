@@ -32,6 +32,9 @@ for j, s in enumerate(steps):
         near[(i, j)] = [(int(n), float(C[r, n])) for n in top_k(C[r], k, exclude=[r])]
         states[(i, j)] = ([shown(tokens[n]) for n, _ in near[(i, j)]] + [f"{c:.2f}" for _, c in near[(i, j)]]
                           + [f"{100 * max(c, 0.0):.1f}%" for _, c in near[(i, j)]] + [f"{val[s]:.3f}"])
+        states[(i, j)].append(f"'{shown(t)}' at step {s}: nearest " + ", ".join(
+            f"'{a}' {c}" for a, c in zip(states[(i, j)][:k], states[(i, j)][k:2 * k]))
+            + f"; validation loss {val[s]:.3f} nats.")    # what a screen reader hears when a control moves
 
 default = (0, 1)                                             # ' the' at step 50; the table below shows the end
 dft = states[default]
@@ -40,10 +43,10 @@ rows = ['<span class="esm-explore__head">nearest rows</span><span class="esm-exp
 rows += [f'<span>{m + 1}. {out(m, dft[m], tag="code")}</span>{bar(2 * k + m, dft[2 * k + m])}{out(k + m, dft[k + m])}'
          for m in range(k)]
 body = (f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>'
-        f'<p class="esm-explore__sum" aria-live="polite">Validation loss at this step: {out(3 * k, dft[3 * k])} nats '
-        f'({val[0]:.3f} at step 0).</p>')
-controls = [Control("token", [shown(t) for t in probes], kind="select", say=[f"token {shown(t)}" for t in probes],
-                    shown=[f"token {shown(t)}" for t in probes]),
+        f'<p class="esm-explore__sum">Validation loss at this step: {out(3 * k, dft[3 * k])} nats '
+        f'({val[0]:.3f} at step 0).</p><p class="esm-explore__said" aria-live="polite">{out(3 * k + 1, dft[3 * k + 1])}</p>')
+controls = [Control("token", [shown(t) for t in probes], kind="select", say=[f"token '{shown(t)}'" for t in probes],
+                    shown=[f"token '{shown(t)}'" for t in probes]),
             Control("training step", steps, default=default[1], say=[f"step {s}" for s in steps],
                     shown=[f"step {s}" for s in steps])]
 print(explorable(controls, body, states=states,
