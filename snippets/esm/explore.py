@@ -3,7 +3,9 @@
 A demo computes, with numpy, the figure's numbers for every setting of its controls (a grid)
 and prints `explorable(...)`: plain HTML that shows the default setting as it is (what a reader
 without scripts, print and the PDF see), the controls (hidden until docs/javascripts/explore.js
-runs) and the grid as JSON in a ``data-explore`` attribute. The script only copies the numbers
+runs) and the grid as JSON in a ``data-explore`` attribute (the build moves all but the
+controls to a file beside the page, which the script fetches at the first move:
+mkdocs_esm/explore.py). The script only copies the numbers
 of the chosen setting into the figure: element ``[data-o=i]`` gets the state's i-th string as
 its text, or, with ``data-a="style.width"`` (any ``style.x`` or attribute name), as that
 property. A heat map's cells (``heatmap``) take their colours from the build's palette, one
