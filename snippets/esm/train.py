@@ -24,7 +24,7 @@ from .math import attention, causal_mask, layer_norm, log_softmax, merge_heads, 
 from .model import GELU_C, block_shapes
 from .weights import _one_blas_thread, _package_dir
 
-__all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "Data", "data", "lr_at", "evaluate", "PRETOKENIZER", "pretokenize", "learn_bpe", "bpe_encode", "bpe_decode",
+__all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "Data", "data", "lr_at", "evaluate", "PRETOKENIZER", "pretokenize", "learn_bpe", "bpe_encode", "bpe_decode", "visible",
            "reference_bpe", "init_gpt2", "forward", "loss_and_grads", "adamw_step", "clip_grads",
            "param_arrays", "eval_windows", "bigram_loss", "unigram_loss", "sample_tokens", "top_p_keep", "TRAIN", "SNAPSHOTS",
            "train", "trained"]
@@ -156,6 +156,11 @@ def bpe_encode(text: str, alphabet, merges) -> np.ndarray:
 def bpe_decode(ids, alphabet, merges) -> str:
     tokens = list(alphabet) + [a + b for a, b in merges]
     return "".join(tokens[int(i)] for i in ids)
+
+
+def visible(token: str) -> str:
+    """A token as P11 shows it: a space as ␣, a line break as ↵."""
+    return token.replace(" ", "␣").replace("\n", "↵")
 
 
 class Data(NamedTuple):

@@ -2,7 +2,7 @@
 `tokenizers` library's BPE trainer, the first merges, the token count, and one line of Hamlet
 in these tokens and in MiniLM's WordPiece."""
 from esm import check_equal, glue, minilm, table, wordpieces
-from esm.train import VOCAB_SIZE, bpe_encode, data, reference_bpe
+from esm.train import VOCAB_SIZE, bpe_encode, data, reference_bpe, visible
 
 D = data()
 text, alphabet, merges, counts = D.text, D.alphabet, D.merges, D.counts
@@ -12,7 +12,7 @@ print(glue("V", V), glue("n_alpha", len(alphabet)), glue("n_merges", len(merges)
 
 
 def shown(s):
-    return "`" + s.replace(" ", "␣").replace("\n", "↵") + "`"
+    return f"`{visible(s)}`"
 
 
 print(table(["rank", "pair merged", "new token", "count"],

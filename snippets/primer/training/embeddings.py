@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, table, top_k
-from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained
+from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained, visible
 
 D = data()
 V = VOCAB_SIZE
@@ -16,7 +16,7 @@ count = np.bincount(D.train, minlength=V)
 
 
 def shown(s):
-    return "`" + s.replace(" ", "␣").replace("\n", "↵") + "`"
+    return f"`{visible(s)}`"
 
 
 C = cosine_matrix(E)

@@ -7,7 +7,7 @@ import numpy as np
 
 from esm import check_close, check_equal, check_less, check_true, cosine_matrix, glue, top_k
 from esm.explore import Control, bar, explorable, out
-from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, init_gpt2, trained
+from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, init_gpt2, trained, visible
 
 D = data()
 V, d = VOCAB_SIZE, TRAIN["d"]
@@ -20,19 +20,15 @@ probes = [" the", " and", " I", "ing", "ed", ",", ".", "A"]
 k = 5
 
 
-def shown(t):
-    return t.replace(" ", "␣").replace("\n", "↵")
-
-
 near, states = {}, {}
 for j, s in enumerate(steps):
     C = cosine_matrix(tables[s])
     for i, t in enumerate(probes):
         r = tokens.index(t)
         near[(i, j)] = [(int(n), float(C[r, n])) for n in top_k(C[r], k, exclude=[r])]
-        states[(i, j)] = ([shown(tokens[n]) for n, _ in near[(i, j)]] + [f"{c:.2f}" for _, c in near[(i, j)]]
+        states[(i, j)] = ([visible(tokens[n]) for n, _ in near[(i, j)]] + [f"{c:.2f}" for _, c in near[(i, j)]]
                           + [f"{100 * max(c, 0.0):.1f}%" for _, c in near[(i, j)]] + [f"{val[s]:.3f}"])
-        states[(i, j)].append(f"'{shown(t)}' at step {s}: nearest " + ", ".join(
+        states[(i, j)].append(f"'{visible(t)}' at step {s}: nearest " + ", ".join(
             f"'{a}' {c}" for a, c in zip(states[(i, j)][:k], states[(i, j)][k:2 * k]))
             + f"; validation loss {val[s]:.3f} nats.")    # what a screen reader hears when a control moves
 
@@ -45,8 +41,8 @@ rows += [f'<span>{m + 1}. {out(m, dft[m], tag="code")}</span>{bar(2 * k + m, dft
 body = (f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>'
         f'<p class="esm-explore__sum">Validation loss at this step: {out(3 * k, dft[3 * k])} nats '
         f'({val[0]:.3f} at step 0).</p><p class="esm-explore__said" aria-live="polite">{out(3 * k + 1, dft[3 * k + 1])}</p>')
-controls = [Control("token", [shown(t) for t in probes], kind="select", say=[f"token '{shown(t)}'" for t in probes],
-                    shown=[f"token '{shown(t)}'" for t in probes]),
+controls = [Control("token", [visible(t) for t in probes], kind="select", say=[f"token '{visible(t)}'" for t in probes],
+                    shown=[f"token '{visible(t)}'" for t in probes]),
             Control("training step", steps, default=default[1], say=[f"step {s}" for s in steps],
                     shown=[f"step {s}" for s in steps])]
 print(explorable(controls, body, states=states,
@@ -107,7 +103,7 @@ for i, j in ((2, 0), (0, 1)):
     cos = sorted(((math.fsum(a * b for a, b in zip(E[r], E[n]))
                    / math.sqrt(math.fsum(a * a for a in E[r]) * math.fsum(b * b for b in E[n])), -n)
                   for n in range(V) if n != r), reverse=True)
-    print(check_equal(f"the {k} nearest to {shown(probes[i])!r} at step {steps[j]} = by a loop of dot products",
+    print(check_equal(f"the {k} nearest to {visible(probes[i])!r} at step {steps[j]} = by a loop of dot products",
                       [-n for _, n in cos[:k]], [n for n, _ in near[(i, j)]]))
 
 end, first = steps[-1], steps[1]
@@ -117,7 +113,7 @@ print(check_true("the two nearest to ' the' at the end are determiners (a hand l
                  f"{pair}"))
 print(check_less(f"the mean nearest cosine falls from step {first} to the end", nearest[end], nearest[first],
                  names=(f"step {end}", f"step {first}")))
-moved = [shown(p) for i, p in enumerate(probes)
+moved = [visible(p) for i, p in enumerate(probes)
          if len({n for n, _ in near[(i, 1)]} & {n for n, _ in near[(i, len(steps) - 1)]}) <= 2]
 print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glue("nb_first", first),
       glue("nb_val_first", val[first], ".3f"), glue("nb_near_first", nearest[first], ".2f"),
@@ -127,5 +123,5 @@ print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glu
       glue("nb_top5_first", top5[first], ".0%"), glue("nb_top5_end", top5[end], ".0%"),
       glue("nb_shape_first", shape[first], ".2f"), glue("nb_shape_end", shape[end], ".2f"),
       glue("nb_moved", ", ".join(f"`{p}`" for p in moved)),
-      glue("nb_the_first", ", ".join(f"`{shown(tokens[n])}`" for n, _ in near[(0, 1)])),
-      glue("nb_the_end", " and ".join(f"`{shown(p)}`" for p in pair)), sep="")
+      glue("nb_the_first", ", ".join(f"`{visible(tokens[n])}`" for n, _ in near[(0, 1)])),
+      glue("nb_the_end", " and ".join(f"`{visible(p)}`" for p in pair)), sep="")
