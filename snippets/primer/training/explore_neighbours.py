@@ -41,10 +41,8 @@ rows += [f'<span>{m + 1}. {out(m, dft[m], tag="code")}</span>{bar(2 * k + m, dft
 body = (f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)}</div>'
         f'<p class="esm-explore__sum">Validation loss at this step: {out(3 * k, dft[3 * k])} nats '
         f'({val[0]:.3f} at step 0).</p><p class="esm-explore__said" aria-live="polite">{out(3 * k + 1, dft[3 * k + 1])}</p>')
-controls = [Control("token", [visible(t) for t in probes], kind="select", say=[f"token '{visible(t)}'" for t in probes],
-                    shown=[f"token '{visible(t)}'" for t in probes]),
-            Control("training step", steps, default=default[1], say=[f"step {s}" for s in steps],
-                    shown=[f"step {s}" for s in steps])]
+controls = [Control("token", [visible(t) for t in probes], kind="select", say=[f"token '{visible(t)}'" for t in probes]),
+            Control("training step", steps, default=default[1], say=[f"step {s}" for s in steps])]   # shown = say
 print(explorable(controls, body, states=states,
                  caption=f"The {k} rows of the tiny GPT's token table nearest to a token's row by cosine, at steps "
                          f"{', '.join(map(str, steps[:-1]))} and {steps[-1]} of its run (␣ is a space, ↵ a line "
