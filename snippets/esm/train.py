@@ -483,7 +483,7 @@ def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=()):
     the training loss at every step, ``(step, train loss, val loss)`` every ``eval_every`` steps
     (on fixed windows) and copies of the model at the steps in ``snapshots``."""
     _one_blas_thread()
-    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float32)
+    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
     params = param_arrays(model)
     rng = np.random.default_rng(cfg["seed"] + 1)
     state: dict = {}
@@ -555,7 +555,7 @@ def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
             data = {k: f[k] for k in f.files}
 
     def build(prefix):
-        m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float32)
+        m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
         for name, arr in param_arrays(m).items():
             arr[...] = data[f"{prefix}/{name}"]
         return m

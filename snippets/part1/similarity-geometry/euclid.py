@@ -42,18 +42,32 @@ print(check_equal("unit rows: the 2 nearest by distance are the 2 most similar b
 d_dup = 384
 u_dup = rng.normal(0.0, 1.0, d_dup)
 pair = np.stack([u_dup, u_dup + rng.normal(0.0, 1.0, d_dup) * 1e-3 / np.sqrt(d_dup)]).astype(np.float32)
+
+
+def dot32(a, b):
+    """a . b in float32, summed left to right: one order, so the same float32 result on every machine."""
+    total = np.float32(0.0)
+    for x, y in zip(a, b):
+        total = np.float32(total + x * y)
+    return total
+
+
+p, r = pair
+gram32 = float(dot32(p, p) + dot32(r, r) - np.float32(2.0) * dot32(p, r))   # the Gram route, in float32
+exact = float(np.sum((p.astype(float) - r.astype(float)) ** 2))       # the same float32 rows, in float64
+direct32 = float(np.sum((p - r) ** 2))                                # subtract first, in float32
 sq32 = np.sum(pair * pair, axis=1)
-gram32 = float(sq32[0] + sq32[1] - 2 * (pair @ pair.T)[0, 1])         # the library route, in float32
-exact = float(np.sum((pair[0].astype(float) - pair[1].astype(float)) ** 2))   # the same float32 rows, in float64
-direct32 = float(np.sum((pair[0] - pair[1]) ** 2))                    # subtract first, in float32
 scale32 = float(np.finfo(np.float32).eps * (sq32[0] + sq32[1]))
+bound32 = (2 * d_dup + 3) * scale32      # worst-case rounding of three dot products and two sums, in any order
 print(check_close("near-duplicate float32 rows: subtracting first gives the squared distance of the float64 loop "
                   "(relative 1e-5)", direct32, exact, rtol=1e-5, atol=0))
-print(check_true("... the Gram route in float32 misses it by more than half, and its error stays within "
-                 "(2d + 3) eps (||u||^2 + ||v||^2), the worst-case rounding bound of its three dot products and two sums",
-                 abs(gram32 - exact) > 0.5 * exact and abs(gram32 - exact) <= (2 * d_dup + 3) * scale32,
-                 f"exact {exact:.3e}, Gram route {gram32:.3e}, error {abs(gram32 - exact):.2e}, "
-                 f"eps (|u|^2 + |v|^2) = {scale32:.2e}"))
+print(check_true("... the Gram route in float32, summed in order, misses it by more than half, and its error stays "
+                 "within (2d + 3) eps (||u||^2 + ||v||^2), the worst-case rounding bound of its three dot products "
+                 "and two sums", abs(gram32 - exact) > 0.5 * exact and abs(gram32 - exact) <= bound32,
+                 f"exact {exact:.3e}, Gram route {gram32:.3e}, error {abs(gram32 - exact):.2e}, bound {bound32:.2e}"))
+blas32 = float(sq32[0] + sq32[1] - 2 * (pair @ pair.T)[0, 1])          # the BLAS route: its order depends on the CPU
+print(check_true("the same Gram route through BLAS (pair @ pair.T), whose summation order depends on the CPU, "
+                 "stays within the same bound", abs(blas32 - exact) <= bound32, f"bound {bound32:.2e}"))
 print(glue("dup_len", float(np.sqrt(sq32[0])), ".1f"), glue("dup_dist", np.sqrt(exact), ".5f"),
       glue("dup_gram", gram32, ".1e"), glue("dup_scale", scale32, ".1e"), glue("dup_exact", exact, ".1e"),
       glue("eps32", float(np.finfo(np.float32).eps), ".1e"))

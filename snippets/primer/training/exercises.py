@@ -24,7 +24,7 @@ print(check_close(f"initial loss at std {mid}, measured on the validation window
 T, B, n_steps = TRAIN["T"], TRAIN["batch"], 40
 results = {}
 for shift in (1, 0):
-    model = init_gpt2(TRAIN["seed"], VOCAB_SIZE, T, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"], dtype=np.float32)
+    model = init_gpt2(TRAIN["seed"], VOCAB_SIZE, T, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"], dtype=np.float64)
     params, state, rng = param_arrays(model), {}, np.random.default_rng(TRAIN["seed"] + 1)
     for step in range(n_steps):
         s = rng.integers(0, len(D.train) - T - 1, size=B)

@@ -91,7 +91,7 @@ draws = [np.sort(cosine_matrix(rng.normal(size=(V, d)))[0, 1:])[-1] for _ in ran
 se = float(np.std(draws) / np.sqrt(len(draws)))
 print(check_close(f"E[largest of {V - 1} cosines] in d = {d} (the integral) = the mean of 400 simulated tables, "
                   "within 4 standard errors", chance, float(np.mean(draws)), atol=4 * se))
-init = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], dtype=np.float32)["E"]
+init = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], dtype=np.float64)["E"]
 print(check_equal("the table at step 0 = GPT-2's initialisation (esm.train.init_gpt2, the run's seed)",
                   bool(np.array_equal(snaps[0]["E"], init)), True))
 
