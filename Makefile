@@ -8,6 +8,7 @@
 #   make build   install what is missing, write the site to site/ (--strict)
 #   make mutate  mutation testing of snippets/esm/ (slow: not part of make test)
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
+#   make portable  build under several CPU paths (BLAS kernels, SIMD targets, threads) and diff
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
 # Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
 # src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
@@ -30,7 +31,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test check bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+.PHONY: serve build test check portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade
 
 serve: deps
@@ -57,6 +58,11 @@ CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.p
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
 	  -m "not build and not site" $(CHECK_TESTS)
+
+# The same book on every CPU path: builds under several OpenBLAS kernels and numpy SIMD targets
+# this host supports, and the demos alone with 1 and 4 BLAS threads, then diffs them (tools/portable.py).
+portable: deps
+	$(BIN)/python tools/portable.py
 
 bench: deps
 	$(BIN)/python tools/bench.py

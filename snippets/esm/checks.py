@@ -60,7 +60,11 @@ def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
 
 def check_close(claim: str, got, expected, *, eq: str | None = None,
                 atol: float = 1e-9, rtol: float = 0.0) -> str:
-    """PASS when ``|got - expected| <= atol + rtol*|expected|`` everywhere (numbers or arrays)."""
+    """PASS when ``|got - expected| <= atol + rtol*|expected|`` everywhere (numbers or arrays).
+
+    The passing line states the bound, never the measured difference: a difference at rounding
+    level depends on the CPU, the BLAS kernel and the summation order, while the bound holds on
+    every machine. A failing line gives the measured values."""
     g = np.asarray(got, dtype=float)
     e = np.asarray(expected, dtype=float)
     if g.shape != e.shape:
@@ -70,9 +74,11 @@ def check_close(claim: str, got, expected, *, eq: str | None = None,
     ok = bool(np.all(diff <= bound))
     tol = f"{atol:g}" + (f" + {rtol:g}·|expected|" if rtol else "")
     if g.ndim == 0:
-        detail = f"got {_fmt(g.item())}, expected {_fmt(e.item())}, |diff| {_fmt(diff.item())} <= {tol}"
+        detail = (f"expected {_fmt(e.item())}, |got - expected| <= {tol}" if ok else
+                  f"got {_fmt(g.item())}, expected {_fmt(e.item())}, |diff| {_fmt(diff.item())} > {tol}")
     else:
-        detail = f"max |diff| {_fmt(diff.max() if diff.size else 0.0)} <= {tol} over shape {g.shape}"
+        detail = (f"|got - expected| <= {tol} everywhere over shape {g.shape}" if ok else
+                  f"max |diff| {_fmt(diff.max() if diff.size else 0.0)} > {tol} somewhere over shape {g.shape}")
     return _emit(ok, claim, detail, eq)
 
 

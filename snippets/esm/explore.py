@@ -107,6 +107,18 @@ def _shown(body: str) -> list[tuple[int, str]]:
     return found
 
 
+def _rounded(value):
+    """``value`` with every float to 10 significant digits: the browser computes what it shows
+    from these numbers, and their last bits are rounding noise that differs from CPU to CPU."""
+    if isinstance(value, float):
+        return float(f"{value:.10g}")
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def _ident(payload: str) -> str:
     return "x" + hashlib.sha256(payload.encode()).hexdigest()[:8]
 
@@ -144,7 +156,7 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
                 raise ValueError("the default heat map does not show the default state's codes")
     elif kind != "decode":
         raise ValueError(f"kind {kind!r}")
-    payload.update(data or {})
+    payload.update(_rounded(data or {}))
     text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     ident = _ident(text)
     rows = []

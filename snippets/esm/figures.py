@@ -209,10 +209,16 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     text = re.sub(r">\s+<", "><", text)
     text = _unwrap_bare_groups(text)
     text = re.sub(r'(xlink:href="data:image/png;base64,)([^"]+)"', lambda m: f'{m[1]}{_palette_png(m[2])}"', text)
-    # Prefix the remaining ids (and every reference to one) with the salt, so that two figures
-    # on one page never share an id.
+    # Name the remaining ids (and every reference to one) by the salt and their order of first
+    # appearance, so that two figures on one page never share an id. matplotlib names a clip path
+    # by a hash of its rectangle at full precision, which rounding noise in the data moves from
+    # one CPU to another while the drawing, to 0.01 pt, stays the same.
+    order: dict[str, str] = {}
+    for m in re.finditer(r'(?:\bid="|url\(#|href="#)([^")]+)', text):
+        if m[1] in refs and m[1] not in order:
+            order[m[1]] = f"f{salt[:8]}-{m[1][0]}{len(order)}"
     text = re.sub(r'(\bid="|url\(#|href="#)([^")]+)',
-                  lambda m: f"{m[1]}f{salt[:8]}-{m[2]}" if m[2] in refs else m[0], text)
+                  lambda m: f"{m[1]}{order[m[2]]}" if m[2] in order else m[0], text)
     label = html.escape(alt)
     text = text.replace("<svg ", f'<svg role="img" aria-label="{label}" class="esm-svg" ', 1)
     text = re.sub(r"(<svg[^>]*>)", rf"\1<title>{label}</title>", text, count=1)

@@ -20,6 +20,11 @@ __all__ = ['glue', 'share_of_seeds']
 # ---------------------------------------------------------------------------------------------
 
 _GLUE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: Below this size a published float is taken for rounding noise (the agreement of two routes, a
+#: residual), which differs from machine to machine: `glue` refuses it, and an exact zero in
+#: scientific notation. The book's smallest true quantities are far above it (float32's epsilon,
+#: 1.2e-7; 3.3's squared distance of near-duplicate rows, 1e-6).
+ROUNDING_LEVEL = 1e-8
 
 
 def _glue_value(value):
@@ -54,6 +59,11 @@ def glue(name: str, value, fmt: str | None = None) -> str:
         raise ValueError(f"glue: {name} is a float: give it a format such as '.3f'")
     if isinstance(v, str) and fmt:
         raise ValueError(f"glue: {name} is a string: it takes no format")
+    for x in numbers:
+        if isinstance(x, float) and (0 < abs(x) < ROUNDING_LEVEL or (x == 0 and fmt and fmt[-1] in "eE")):
+            raise ValueError(f"glue: {name} = {x!r} is at rounding level, where each CPU prints another value "
+                             "(an exact 0 on one is 1e-16 on another): prose does not quote it. Let the check "
+                             "below the demo state the bound, and say 'to rounding' in the text")
     text = ", ".join(format(x, fmt or "") for x in numbers)   # raises if fmt does not apply
     if isinstance(v, list):
         text = f"({text})"

@@ -66,6 +66,5 @@ print(glue("tied_g", g, "+.3f"))
 print(glue("tied_gout_i", G_out[i], "+.3f"))
 print(glue("tied_gin_i", G_in[i], "+.3f"))
 print(glue("tied_total_i", G_fd[i], "+.3f"))
-print(glue("tied_fd_err", float(np.abs(G_fd - (G_out + G_in)).max()), ".1e"))
 print(glue("gpt2_untie_extra", 50_257 * 768, ","))     # GPT-2 small: |V| d with |V| = 50,257, d = 768
 print(glue("llama_head", 32_000 * 4_096, ","))         # Llama 2 7B: |V| = 32,000, d = 4,096

@@ -35,7 +35,6 @@ cov_err = np.abs(cov_w - np.eye(d)).max()
 print(check_close("covariance of the whitened rows (loop over rows) = I", cov_w, np.eye(d),
                   atol=1e-10, eq="whitening"))
 print(check_close("Sigma^{-1/2} Sigma^{-1/2} Sigma = I", S_inv_half @ S_inv_half @ Sigma, np.eye(d), atol=1e-10))
-print(glue("cov_err", cov_err, ".1e"))
 
 
 def neighbours(Y, k=k_nn):

@@ -89,7 +89,7 @@ print(check_close("grad w.r.t. h vs central finite differences", grad_h, fd_h, a
 fd_err = max(np.abs(grad_W - fd_W).max(), np.abs(grad_h - fd_h).max())
 fav = int(np.argmax(p))
 print(glue("V_lm", V), glue("d_lm", d), glue("y_lm", y), glue("fav", fav), glue("coef_y", p[y] - 1, "+.3f"),
-      glue("coef_fav", p[fav], "+.3f"), glue("n_W", V * d), glue("fd_err", fd_err, ".0e"))
+      glue("coef_fav", p[fav], "+.3f"), glue("n_W", V * d))
 
 eta = 0.05
 W_step = W - eta * fd_W                          # a gradient step, with the gradient from finite differences

@@ -69,7 +69,6 @@ def step(token, t, cache):
 cache = [{"k": [], "v": []} for _ in range(L)]
 Z_loop = np.array([step(tok, t, cache) for t, tok in enumerate(ids)])
 diff_loop = float(np.abs(Z - Z_loop).max())
-print(glue("diff_loop", diff_loop, ".0e"))
 print(check_close("all positions at once = one token at a time with a key-value cache (explicit sums)", Z, Z_loop,
                   eq="stack", atol=1e-10))
 print(check_close("logits: z_(t,j) = <x_f,t , E_j> by a dot product per token (tied head)", Z_loop, trace["Xf"] @ model["E"].T,
