@@ -8,6 +8,7 @@ ends with one line.
     python tools/portable.py                 # every path below that this host supports
     python tools/portable.py --paths 2       # the first two only (native and one other)
     python tools/portable.py --list          # the paths, and which this host supports
+    python tools/portable.py --diff A B      # only compare two built sites (CI: x86-64 and arm64)
 
 A CPU path is what decides how a float computation is rounded on a machine: OpenBLAS's kernel
 (``OPENBLAS_CORETYPE``; numpy's wheels choose one by CPU at import), numpy's own SIMD loops
@@ -191,11 +192,18 @@ def main() -> int:
     ap.add_argument("--paths", type=int, default=0, help="build under only the first N supported paths (at least 2)")
     ap.add_argument("--list", action="store_true", help="list the paths and whether this host supports them")
     ap.add_argument("--no-demos", action="store_true", help="skip the demos-alone pass (one and four BLAS threads)")
+    ap.add_argument("--diff", nargs=2, type=Path, metavar=("SITE", "OTHER"),
+                    help="only compare two built sites (CI: the x86-64 site against the arm64 one)")
     ap.add_argument("--run-demos", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.run_demos:
         run_demos(args.run_demos)
         return 0
+    if args.diff:
+        a, b = args.diff
+        differ = diff_trees(a, b, f"{a} vs {b}")
+        print(f"portable: {differ} files differ between {a} and {b}" if differ else f"portable: {a} and {b} are the same")
+        return 1 if differ else 0
     every = paths()
     if args.list:
         for name, env, ok in every:

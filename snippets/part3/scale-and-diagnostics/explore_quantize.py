@@ -34,7 +34,7 @@ for i, b in enumerate(bits):
                           f"{min(100.0, 100 * rel / top):.1f}%", f"{100 * per / 4:.1f}%"]
 print(check_less("more bits never raise the error (every group size, each step of the bit slider)",
                  max(float(states[(i + 1, j)][0]) - float(states[(i, j)][0]) for i in range(len(bits) - 1)
-                     for j in range(len(groups))), 0.0 + 1e-12, names=("largest rise", "0")))
+                     for j in range(len(groups))), 1e-12, names=("largest rise", "1e-12")))
 print(check_less(f"the largest error (b = {bits[0]}) fits on the error bar's 0 to {top}",
                  max(float(v[0]) for v in states.values()), top, names=("largest error", "bar's end")))
 controls = [Control("bits per code b", bits, default=2, say=[f"{b} bits" for b in bits],
