@@ -113,16 +113,13 @@ def _kind(t: str) -> str:
     return "capital" if t[0].isupper() else "piece"
 
 
-def p11(seed: int) -> dict[str, float]:
-    """P11's quantities for one seed: the model drawn with ``seed`` and its batches drawn with
-    ``seed + 1`` (esm.train.train's rule), every other setting as the page's TRAIN."""
-    os.environ["ESM_CACHE"] = "0"              # esm.train.trained keeps the run in this process only
-    import re
-
+def p11_init(seed: int) -> dict[str, float]:
+    """P11's quantities of the model at initialisation (init.py, and the std 0.1 question of
+    exercises.py): cheap, a few forward passes."""
     import numpy as np
 
     import esm.train as et
-    from esm import cosine_matrix, gpt_forward, init_gpt, log_softmax, mean_pairwise_cosine, top_k
+    from esm import init_gpt
 
     cfg = dict(et.TRAIN, seed=seed)
     D = et.data()
@@ -155,6 +152,27 @@ def p11(seed: int) -> dict[str, float]:
     mid = 0.1
     mid_loss = et.evaluate(et.init_gpt2(seed, V, T, d, L, H, std=mid), D.val, cfg)
     out |= {"mid_loss": mid_loss, "mid_dev": mid_loss - (logV + d * mid ** 2 / 2)}
+    return {k: float(v) for k, v in out.items()}
+
+
+def p11(seed: int) -> dict[str, float]:
+    """P11's quantities for one seed: the model drawn with ``seed`` and its batches drawn with
+    ``seed + 1`` (esm.train.train's rule), every other setting as the page's TRAIN."""
+    import re
+
+    import numpy as np
+
+    import esm.train as et
+    from esm import cosine_matrix, mean_pairwise_cosine, top_k
+
+    cfg = dict(et.TRAIN, seed=seed)
+    D = et.data()
+    V, T, d, L, H = et.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
+    logV = math.log(V)
+    out = p11_init(seed)
+    xs, ys = et.eval_windows(D.val, cfg)
+
+    # exercises.py: the loop with unshifted targets against the correct one
     results = {}
     for shift in (1, 0):
         m = et.init_gpt2(seed, V, T, d, L, H)
@@ -169,9 +187,18 @@ def p11(seed: int) -> dict[str, float]:
         results[shift] = (loss, et.evaluate(m, D.val, cfg))
     out |= {"ok_train": results[1][0], "ok_val": results[1][1], "bug_train": results[0][0], "bug_val": results[0][1]}
 
-    # run.py
-    model, curve, evals, snaps = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS)
-    et._RUNS.clear()
+    # run.py: the page's own call, its run kept in this process only (not in the execution cache)
+    cache, before = os.environ.get("ESM_CACHE"), set(et._RUNS)
+    os.environ["ESM_CACHE"] = "0"
+    try:
+        model, curve, evals, snaps = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS)
+    finally:
+        if cache is None:
+            del os.environ["ESM_CACHE"]
+        else:
+            os.environ["ESM_CACHE"] = cache
+        for key in set(et._RUNS) - before:
+            del et._RUNS[key]
     steps, half = cfg["steps"], cfg["steps"] // 2
     snaps[steps] = model
     x, y = xs, ys
@@ -217,7 +244,6 @@ def p11(seed: int) -> dict[str, float]:
     r = tokens.index(" the")
     pair = {tokens[n] for n in top_k(C[r], 2, exclude=[r])}
     out["the_determiners"] = float(pair <= DETERMINERS)
-    del gpt_forward, log_softmax                 # imported to fail early if esm lost them
     assert set(out) == set(P11_QUANTITIES), set(out) ^ set(P11_QUANTITIES)
     return {k: float(v) for k, v in out.items()}
 
