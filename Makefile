@@ -49,16 +49,17 @@ test: deps browser
 
 # The quick tier, for authors: the helper package's tests (snippets/esm/), the glue, every demo
 # run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
-# needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
+# needing the session's build: `site`, marked by tests/conftest.py), the rerun of a recorded
+# training run (`sweep`), the browser or the PDF.
 # What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
 # font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
 CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
                tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
                tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
-               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook
+               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook tests/test_sweeps.py
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
-	  -m "not build and not site" $(CHECK_TESTS)
+	  -m "not build and not site and not sweep" $(CHECK_TESTS)
 
 bench: deps
 	$(BIN)/python tools/bench.py
