@@ -14,6 +14,8 @@
 # src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
+#   make sweep   the seed sweeps (tools/seed_sweep.py): runs too costly for a build, repeated over
+#                seeds and recorded in snippets/esm/records/ (committed); SWEEP=p11 runs one
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # requirements-lock.txt or pyproject.toml / package-lock.json: both install exactly the versions
 # (and files, by hash) of their lock. The pretrained weights (data-requirements.txt, ~160 MB of
@@ -31,8 +33,13 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
+<<<<<<< HEAD
 .PHONY: serve build test check portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade
+=======
+.PHONY: serve build test check bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+        lock upgrade sweep
+>>>>>>> t-seeds
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -48,16 +55,17 @@ test: deps browser
 
 # The quick tier, for authors: the helper package's tests (snippets/esm/), the glue, every demo
 # run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
-# needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
+# needing the session's build: `site`, marked by tests/conftest.py), the rerun of a recorded
+# training run (`sweep`), the browser or the PDF.
 # What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
 # font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
 CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
                tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
                tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
-               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook
+               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook tests/test_sweeps.py
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
-	  -m "not build and not site" $(CHECK_TESTS)
+	  -m "not build and not site and not sweep" $(CHECK_TESTS)
 
 # The same book on every CPU path: builds under several OpenBLAS kernels and numpy SIMD targets
 # this host supports, and the demos alone with 1 and 4 BLAS threads, then diffs them (tools/portable.py).
@@ -76,6 +84,16 @@ mutate: deps
 	# survivors keep their verdict until their function changes: examine them with today's tests
 	$(BIN)/python tools/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	$(BIN)/python tools/mutation_score.py
+
+# Seed sweeps: a page's claims about a run too costly to repeat in a build (P11's training) are
+# measured over many seeds and written, with the date, the command, the commit and numpy's version,
+# to snippets/esm/records/<name>.json, which is committed (the one generated file that is); the
+# page reads it (esm.sweeps) and its build checks its own run against it. P11's: 20 runs, about
+# 7 CPU-min. SWEEP=name runs one sweep (default: all); SWEEP_JOBS worker processes.
+SWEEP ?=
+SWEEP_JOBS ?= 2
+sweep: $(PY_OK) $(DATA_OK)
+	$(BIN)/python tools/seed_sweep.py --jobs $(SWEEP_JOBS) $(SWEEP)
 
 # Scores depend on the machine's load: not part of `make test`.
 lighthouse: build browser

@@ -184,7 +184,8 @@ def test_every_program_the_makefile_runs_exists():
     assert [p for p in sorted(paths) if not (ROOT / p).exists()] == []
     for target, tool in [("bench", "tools/bench.py"), ("pdf", "tools/pdf.py"), ("lighthouse", "tools/lighthouse.py"),
                          ("zensical-canary", "tools/zensical_canary.py"), ("mutate", "tools/mutation_score.py"),
-                         ("upgrade", "tools/lock.py --upgrade"), ("lock", "tools/lock.py")]:
+                         ("upgrade", "tools/lock.py --upgrade"), ("lock", "tools/lock.py"),
+                         ("sweep", "tools/seed_sweep.py")]:
         assert tool in _dry(target), f"make {target} does not run {tool}"
 
 
@@ -193,7 +194,7 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     assert "tools/timed.py" in test and "-m pytest -n auto" in test and " -m " not in test.split("pytest")[1]
     check = _dry("check")
     command = check[check.index("tools/timed.py"):]
-    assert '-m "not build and not site"' in command and "tests/browser" not in command and "test_pdf" not in command
+    assert '-m "not build and not site and not sweep"' in command and "tests/browser" not in command and "test_pdf" not in command
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
 
 
