@@ -208,6 +208,23 @@ def test_a_python_version_change_reruns(run, monkeypatch):
     assert run.runs == 2
 
 
+def test_the_key_holds_the_python_version_and_nothing_of_the_machine(run, monkeypatch):
+    """The interpreter's part of the key: implementation, version (micro and pre-release
+    included) and bytecode tag. Another machine (arm64), another build of the same CPython (its
+    compiler and date in sys.version) is the same key: an entry made there is served here."""
+    import platform
+    key = execcache.interpreter()
+    v = sys.version_info
+    assert key == f"{sys.implementation.name} {v.major}.{v.minor}.{v.micro} {v.releaselevel} {v.serial} " \
+                  f"{sys.implementation.cache_tag}"
+    run("print(1)")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(sys, "version", sys.version.split(" ")[0] + " (main, Jan  1 1999, 00:00:00) [Clang 99.0]")
+    assert execcache.interpreter() == key
+    run("print(1)")
+    assert run.runs == 1
+
+
 def test_a_failure_is_not_stored_and_fails_again(cache, run):
     for _ in range(2):
         with pytest.raises(ZeroDivisionError):

@@ -38,7 +38,6 @@ import importlib.metadata as metadata
 import importlib.util
 import json
 import os
-import platform
 import re
 import site
 import sys
@@ -60,8 +59,20 @@ NOT_INPUTS = frozenset({"ESM_CACHE", "ESM_CACHE_DIR", "ESM_FONT_CACHE_DIR", "ESM
 
 
 def interpreter() -> str:
-    """What the standard library and bytecode depend on."""
-    return f"{sys.implementation.name} {sys.version} {sys.implementation.cache_tag} {platform.machine()}"
+    """What the standard library and bytecode depend on: the implementation (cpython, pypy), its
+    version to the micro release and pre-release (``3.11.2 final 0``: a micro release may change
+    what the standard library computes or prints) and its bytecode's cache tag (``cpython-311``).
+
+    Nothing of the machine: not ``platform.machine()`` (x86_64, aarch64), nor the rest of
+    ``sys.version`` (the compiler and the date CPython was built with), nor the CPU path the
+    build takes (OpenBLAS's kernel, numpy's SIMD targets, the number of BLAS threads). What a
+    block prints is the same on every CPU path (issue 44: `make portable` builds under
+    different ones and diffs the sites, the arm64 job compares its site with x86-64's), so an
+    entry made on one machine or CI runner serves another. Packages are keyed by their
+    versions (``dists`` of an entry's dependencies), which do not name the wheel's platform,
+    for the same reason."""
+    major, minor, micro, level, serial = sys.version_info[:5]
+    return f"{sys.implementation.name} {major}.{minor}.{micro} {level} {serial} {sys.implementation.cache_tag}"
 
 
 def _digest(*parts: str) -> str:
