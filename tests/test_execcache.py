@@ -293,3 +293,24 @@ def test_a_package_found_by_name_without_an_import_counts(cache, run, modules):
     run("import helper_e\nprint(bool(helper_e.where()))")
     (entry,) = entries(cache)
     assert "numpy" in json.loads(entry.read_text())["body"]["deps"]["dists"]
+
+
+def test_an_entry_made_in_one_checkout_serves_a_copy_in_another_folder(tmp_path, monkeypatch):
+    """A dependency below the working directory (the project's folder) is recorded by its path
+    relative to it: the cache serves a checkout in another folder, another machine's or a CI
+    runner's, while the files' bytes are the same, and runs the code again when one differs."""
+    cache = execcache.ExecCache(tmp_path / "cache")
+    run = Runner(cache)
+    code = "print(open('data/table.txt').read())"
+    for name in ("one", "two"):
+        (tmp_path / name / "data").mkdir(parents=True)
+        (tmp_path / name / "data" / "table.txt").write_text("rows")
+    monkeypatch.chdir(tmp_path / "one")
+    assert run(code) == "rows\n" and run.runs == 1
+    assert all(not Path(p).is_absolute() for p in json.loads(entries(cache)[0].read_text())["body"]["deps"]["files"])
+    monkeypatch.chdir(tmp_path / "two")
+    cache.new_build()
+    assert run(code) == "rows\n" and run.runs == 1          # served in the other folder
+    (tmp_path / "two" / "data" / "table.txt").write_text("other rows")
+    cache.new_build()
+    assert run(code) == "other rows\n" and run.runs == 2

@@ -308,6 +308,15 @@ class Recorder:
 # The cache
 # ---------------------------------------------------------------------------------------------
 
+def _stored(path: str) -> str:
+    """A dependency's path as an entry records it: relative to the working directory (the
+    project's folder, where the build runs) when it lies below it, so that a cache made in one
+    checkout serves another in any folder; absolute otherwise. Read back from another working
+    directory, a relative path names another file, whose hash differs: the entry runs again."""
+    cwd = os.path.realpath(os.getcwd())          # the paths compared are real paths too
+    return os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
+
+
 class ExecCache:
     """Entries under ``directory`` (None: the cache is off and ``run`` always runs)."""
 
@@ -379,7 +388,7 @@ class ExecCache:
             if kind[0] == "dist":
                 dists.update(self.env.dist_closure(kind[1]))
             elif not self._ignored(kind[1]):
-                files[kind[1]] = self.file_hash(kind[1])
+                files[_stored(kind[1])] = self.file_hash(kind[1])
 
         seen: set[str] = set()
         todo = set()
@@ -423,7 +432,7 @@ class ExecCache:
 
     def _valid(self, deps: dict) -> bool:
         for path, digest in deps.get("files", {}).items():
-            if self.file_hash(path) != digest:
+            if self.file_hash(os.path.join(os.path.realpath(os.getcwd()), path)) != digest:   # an absolute one stays
                 return False
         for name, version in deps.get("dists", {}).items():
             if self.env.version(name) != version:
