@@ -33,13 +33,8 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-<<<<<<< HEAD
 .PHONY: serve build test check portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
-        lock upgrade
-=======
-.PHONY: serve build test check bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade sweep
->>>>>>> t-seeds
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
