@@ -75,10 +75,21 @@ print(glue("hand_cos", cosine(H1a[2], H1b[2]), ".3f"))
 # --- The view at scale: three random causal attention layers -------------------------------------
 
 vocab = {"the": 0, "river": 1, "bank": 2, "money": 3, "flooded": 4, "closed": 5}
-V, d, L = len(vocab), 4, 3
-rng = np.random.default_rng(4)
-E = rng.normal(0.0, 1.0, (V, d))
-layers = [tuple(rng.normal(0.0, 0.8, (d, d)) for _ in range(3)) for _ in range(L)]
+V, d, L = len(vocab), 16, 3
+SEED = 4
+
+
+def draw(seed):
+    """The table E and the L layers' (W_Q, W_K, W_V). Weights at half the usual 1/sqrt(d) scale:
+    the scores stay soft, so every position reads its neighbours. (At std 0.8 in d = 4 the softmax
+    often put almost all weight on one position, and in some draws "bank" barely read its
+    neighbour: over 20 seeds the largest cosine reached 0.9999990.)"""
+    rng = np.random.default_rng(seed)
+    E = rng.normal(0.0, 1.0, (V, d))
+    return E, [tuple(rng.normal(0.0, 0.5 / math.sqrt(d), (d, d)) for _ in range(3)) for _ in range(L)]
+
+
+E, layers = draw(SEED)
 
 
 def layer(H, weights):
@@ -88,7 +99,7 @@ def layer(H, weights):
     return H + out
 
 
-def states(words):
+def states(words, E=E, layers=layers):
     """h^(0), ..., h^(L) for one text; no position vectors, so h^(0)_t = x_t."""
     H = [E[[vocab[w] for w in words]]]
     for weights in layers:
@@ -144,6 +155,12 @@ cos_by_layer = [cosine(Ha[l, t], Hb[l, t]) for l in range(L + 1)]
 cos_the = [cosine(Ha[l, 0], Hb[l, 0]) for l in range(L + 1)]
 print(check_less("after every layer the two 'bank' states differ (largest cosine over layers 1..L)",
                  max(cos_by_layer[1:]), 0.999, names=("max cos, layers 1..L", "0.999")))
+others = [SEED + k for k in range(1, 21)]
+worst = max(cosine(A[l, t], B[l, t]) for s in others
+            for A, B in [(states(a, *draw(s)), states(b, *draw(s)))] for l in range(1, L + 1))
+print(check_less(f"the two 'bank' states differ after every layer in {len(others)} other draws of E and the weights too "
+                 "(largest cosine over draws and layers)",
+                 worst, 0.999, names=("max cos", "0.999")))
 print(check_close("position 0 ('the') sees only itself, so its states stay equal in both texts (all layers)",
                   Ha[:, 0], Hb[:, 0], atol=1e-12))
 print(glue("ctx_L", L))
