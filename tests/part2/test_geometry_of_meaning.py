@@ -25,25 +25,35 @@ def pycos(u, v) -> float:
 
 # -- 4.1 analogy ---------------------------------------------------------------------------------
 
-def test_analogy_excluding_inputs_gives_queen_and_including_them_gives_king():
+def test_analogy_excluding_inputs_gives_queen_and_including_them_gives_an_input():
     ns = demo("analogy")
     E, words = ns["E"], ns["words"]
     i = {w: k for k, w in enumerate(words)}
+    inputs = ("man", "woman", "king")
     target = [E[i["king"]][c] - E[i["man"]][c] + E[i["woman"]][c] for c in range(E.shape[1])]
     scores = {w: pycos(E[i[w]], target) for w in words}
     ranked = sorted(words, key=lambda w: -scores[w])
-    assert ranked[0] == "king"                               # an input wins when inputs compete
-    assert [w for w in ranked if w not in ("man", "woman", "king")][0] == "queen"
-    assert ranked.index("queen") == 2 and ns["queen_rank"] == 3
-    for w, name in (("king", "cos_king"), ("woman", "cos_woman"), ("queen", "cos_queen")):
+    assert ranked[0] in inputs and ranked[0] == ns["ranked"][0]      # an input wins when inputs compete
+    assert [w for w in ranked if w not in inputs][0] == "queen"
+    rank = ranked.index("queen") + 1
+    assert rank == ns["queen_rank"] > 1 and set(ranked[:rank - 1]) <= set(inputs)
+    for w, name in (("king", "cos_king"), ("queen", "cos_queen")):
         assert math.isclose(scores[w], float(ns["scores"][i[w]]), abs_tol=1e-12)
-        assert "{{" + name + "}}" in PAGE or name == "cos_woman"   # the page says woman lies in between
-    assert scores["queen"] < scores["woman"] < scores["king"]
+        assert "{{" + name + "}}" in PAGE
     # the measured reason: the planted relation queen - king is shorter than the own-part gap
     own = ns["own"]
     gap = math.sqrt(sum((float(a) - float(b)) ** 2 for a, b in zip(own[i["queen"]], own[i["king"]])))
     assert math.isclose(gap, ns["own_gap"], abs_tol=1e-12) and ns["relation_len"] < gap
-    assert math.isclose(ns["relation_len"], 2 * ns["gender_weight"] * ns["latent_len"], abs_tol=1e-12)
+    assert math.isclose(ns["relation_len"], 2 * ns["lengths"]["gender"], abs_tol=1e-12)
+    # uncle : aunt, as the page says: missed in the draw shown, and the share over the draws by a loop
+    assert ns["ans_uncle"] != "aunt" and "{{aunt_share}}" in PAGE
+    hits = 0
+    for seed in ns["draws"]:
+        Es, _ = ns["table_of"](seed)
+        t = Es[i["uncle"]] - Es[i["man"]] + Es[i["woman"]]
+        cand = [w for w in words if w not in ("man", "woman", "uncle")]
+        hits += max(cand, key=lambda w: pycos(Es[i[w]], t)) == "aunt"
+    assert hits / len(ns["draws"]) == ns["aunt_share"]
 
 
 # -- 4.2 probes and projectors -------------------------------------------------------------------
