@@ -4,7 +4,10 @@ import numpy as np
 from esm import PALETTE, check_close, check_true, figure, glue, shape_table, svg
 
 rng = np.random.default_rng(45)
-d, pair_weight, v_weight = 12, 1.5, 0.8
+d, pair_weight, v_weight, sd_rest = 12, 1.5, 0.8, 0.15
+# sd_rest, the spread of the rest of every row, is small enough that both claims below hold in
+# every draw (500 seeds: cos(u-hat, g) >= 0.987, gap along g' >= 0.86); at 0.5 the first held in
+# 7 of 20 seeds and the second in 17.
 g = rng.normal(0, 1, d)
 g /= np.linalg.norm(g)                               # the planted gender direction
 v = rng.normal(0, 1, d)
@@ -14,7 +17,7 @@ pairs = [("he", "she"), ("man", "woman"), ("king", "queen"), ("father", "mother"
 jobs = ["nurse", "engineer", "doctor", "teacher", "pilot", "librarian"]
 lean = np.array([-1.0, 1.0, 0.4, -0.6, 0.9, -0.8])  # planted stereotype: + male, - female
 words = [w for p in pairs for w in p] + jobs
-E = rng.normal(0, 0.5, (len(words), d))
+E = rng.normal(0, sd_rest, (len(words), d))
 for k, (m, f) in enumerate(pairs):
     E[2 * k] += pair_weight * g
     E[2 * k + 1] -= pair_weight * g
