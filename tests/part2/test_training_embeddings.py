@@ -146,7 +146,7 @@ def test_drift_training_matches_a_per_example_loop():
     E0, W0, inputs, targets = ns["E0"], ns["W0"], ns["inputs"], ns["targets"]
     E, W = E0.copy(), W0.copy()
     r = np.random.default_rng(0)
-    batch, lr = 100, 0.5
+    batch, lr = 100, ns["lr"]
     for _ in range(3):
         j = r.integers(0, len(inputs), batch)
         gE, gW = np.zeros_like(E), np.zeros_like(W)

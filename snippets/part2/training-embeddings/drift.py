@@ -4,7 +4,7 @@ import numpy as np
 from esm import PALETTE, check_close, check_equal, check_true, cosine, figure, glue, numerical_grad, shape_table, softmax, spearman, svg
 
 rng = np.random.default_rng(54)
-V, d, V_seen, n_text, steps, lr, wd = 40, 8, 25, 3000, 60, 0.5, 0.01
+V, d, V_seen, n_text, steps, lr, wd = 40, 16, 25, 3000, 60, 0.1, 0.05
 E0 = rng.normal(0, 1, (V, d))                    # "pretrained" input rows
 W0 = rng.normal(0, 1, (V, d))                    # "pretrained" output rows (untied)
 zipf_s = 1.1                                     # the Zipf exponent
@@ -89,8 +89,8 @@ print(check_close("... yet their cosine drift stays 0: the metric sees direction
 print(glue("V_dr", V), glue("d_dr", d), glue("steps_dr", steps), glue("n_text", n_text, ","),
       glue("last_seen", last), glue("first_unseen", V_seen), glue("last_id", V - 1), glue("n_unseen", int(unseen.sum())),
       glue("count0", int(counts[0])), glue("drift0", drift[0], ".3f"), glue("count_last", int(counts[last])),
-      glue("drift_last", drift[last], ".3f"), glue("rho", rho, ".2f"), glue("wd", wd, ".2f"), glue("lr_dr", lr, ".1f"),
-      glue("keep", 1 - lr * wd, ".3f"), glue("factor", factor, ".3f"), glue("tied_min", tied_min, ".2f"),
+      glue("drift_last", drift[last], ".2g"), glue("rho", rho, ".2f"), glue("wd", wd, ".2f"), glue("lr_dr", lr, ".1f"),
+      glue("keep", 1 - lr * wd, ".3f"), glue("factor", factor, ".3f"), glue("tied_min", tied_min, ".2g"),
       glue("zipf_s", zipf_s, ".1f"))
 
 fig, ax = figure(size=(6.4, 2.8))
