@@ -5,11 +5,11 @@ import numpy as np
 from esm import PALETTE, check_close, check_less, figure, glue, shape_table, svg, table
 
 rng = np.random.default_rng(74)
-n_per, d, k = 60, 16, 3
+n_per, d, k = 100, 16, 3
 labels = np.repeat(np.arange(k), n_per)
 n = len(labels)
 X = rng.normal(0.0, 1.0, (n, d))
-loud, shift = (6.0, 5.0), 3.0
+loud, shift = (8.0, 7.0), 4.0
 X[:, 0] *= loud[0]                              # two loud directions that carry no cluster
 X[:, 1] *= loud[1]
 X[:, 2] += shift * (labels - 1)                 # the clusters differ along a quiet direction
