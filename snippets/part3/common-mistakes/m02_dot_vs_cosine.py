@@ -6,8 +6,14 @@ from esm import check_equal, cosine, glue, table, top_k
 rng = np.random.default_rng(92)
 d = 8
 E = rng.normal(0.0, 1.0, (6, d))
-E[5] = 5.0 * (0.5 * E[2] + rng.normal(0.0, 1.0, d))  # row 5: loosely related, five times longer
-q = E[2] + 0.3 * rng.normal(0.0, 1.0, d)       # a query that is a noisy copy of row 2
+E *= np.sqrt(d) / np.linalg.norm(E, axis=1, keepdims=True)   # random directions, all of length sqrt(d)
+u = E[2] / np.linalg.norm(E[2])
+w = rng.normal(0.0, 1.0, d)
+w -= (w @ u) * u
+w /= np.linalg.norm(w)                         # a random unit direction orthogonal to row 2
+E[5] = 5.0 * np.linalg.norm(E[2]) * (0.5 * u + np.sqrt(0.75) * w)   # row 5: cosine 0.5 with row 2, five times longer
+q = E[2] + 0.2 * rng.normal(0.0, 1.0, d)       # a query that is a noisy copy of row 2
+# Built from lengths and angles rather than from raw draws, both rankings hold in every draw (1000 seeds).
 
 dots = E @ q
 coss = np.array([cosine(q, e) for e in E])
@@ -19,4 +25,4 @@ print(check_equal("right: ranking by cosine returns row 2, the row the query was
                   int(top_k(coss, 1)[0]), 2))
 norms = np.linalg.norm(E, axis=1)
 print(glue("m2_dot5", dots[5], ".2f"), glue("m2_dot2", dots[2], ".2f"), glue("m2_cos2", coss[2], ".3f"),
-      glue("m2_ratio", norms[5] / norms[2], ".1f"), sep="")
+      glue("m2_ratio", norms[5] / norms[2], ".0f"), sep="")
