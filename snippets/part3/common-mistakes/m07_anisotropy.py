@@ -6,9 +6,11 @@ from esm import check_less, check_true, cosine_matrix, glue, mean_pairwise_cosin
 rng = np.random.default_rng(97)
 n, d = 200, 16
 base = rng.normal(0.0, 1.0, (n // 2, d))
-X = np.vstack([base, base + 0.6 * rng.normal(0.0, 1.0, base.shape)])   # row i and i+100 are pairs
-scale = rng.uniform(0.5, 2.0, (n, 1))                                  # mixed norms
-offset = 8.0 * rng.normal(0.0, 1.0, d)                                 # the planted common offset
+X = np.vstack([base, base + 0.5 * rng.normal(0.0, 1.0, base.shape)])   # row i and i+100 are pairs
+scale = rng.uniform(0.25, 2.5, (n, 1))                                 # mixed norms
+offset = 14.0 * rng.normal(0.0, 1.0, d)                                # the planted common offset
+# These sizes keep every check below true with a margin in each of 500 draws (raw partner rate at most
+# 0.765, centred at least 0.945); with pair noise 0.6, norms 0.5..2 and offset 8 the raw rate reached 0.805.
 X = X * scale + offset
 
 def nn_accuracy(M):
@@ -19,7 +21,7 @@ def nn_accuracy(M):
 Xc = X - X.mean(0)
 print(table(("rows", "mean pairwise cosine", "partner is the nearest row"),
             [("raw", f"{mean_pairwise_cosine(X):.3f}", f"{nn_accuracy(X):.0%}"),
-             ("centred", f"{mean_pairwise_cosine(Xc):.3f}", f"{nn_accuracy(Xc):.0%}")]))
+             ("centred", f"{mean_pairwise_cosine(Xc):.3f}", f"{nn_accuracy(Xc):.1%}")]))
 print(check_less("wrong: on raw rows every cosine is large (mean above 0.9)", 0.9, mean_pairwise_cosine(X),
                  names=("0.9", "mean cosine")))
 print(check_less("wrong: and the raw nearest row misses many partners", nn_accuracy(X), 0.8,
@@ -36,4 +38,4 @@ print(check_true("after centring, the rows no longer point along the planted off
                  f"raw {cos_off['raw']:.3f}, centred {cos_off['centred']:.3f}"))
 print(glue("m7_pairs", n // 2), glue("m7_n", n), glue("m7_raw", mean_pairwise_cosine(X), ".3f"),
       glue("m7_raw_acc", nn_accuracy(X), ".0%"), glue("m7_cen", mean_pairwise_cosine(Xc), "+.3f"),
-      glue("m7_cen_acc", nn_accuracy(Xc), ".0%"), sep="")
+      glue("m7_cen_acc", nn_accuracy(Xc), ".1%"), sep="")
