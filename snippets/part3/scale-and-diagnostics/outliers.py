@@ -98,7 +98,30 @@ print(check_close("robust zeta = (rho - median) / (1.4826 MAD), median and MAD b
                   zr, (norms[real_rows] - med_sort) / mad_sort, atol=1e-10))
 print(check_less(f"with {len(many_loud)} more loud rows the plain z-score flags fewer odd rows than the robust one",
                  flag_plain, flag_robust, names=("odd rows flagged, plain", "robust")))
-print(check_equal(f"the robust rule flags exactly the {len(odd)} odd rows, and no normal row", sorted(robust_set), sorted(odd)))
+print(check_equal("the robust rule flags every odd row (odd rows flagged)", len(robust_set & odd), len(odd)))
+print(check_equal("in this draw it flags no normal row", sorted(robust_set - odd), []))
+
+
+# The same case in other draws of the table and of the loud rows. Every odd row is always flagged (its
+# robust score is above 10); a normal row passes a 3-sigma cutoff now and then (435 of them here).
+def robust_flags(seed):
+    """(odd rows missed, normal rows flagged) by the robust rule in one draw of the many-loud case."""
+    r_ = np.random.default_rng(seed)
+    T_ = r_.normal(0.0, 1.0, (V, d)) / np.sqrt(d) * 3.0
+    T_[PAD] = 0.0
+    T_[dead] *= DEAD
+    extra = r_.choice(np.setdiff1d(np.arange(1, V), loud + dead), len(many_loud), replace=False)
+    T_[loud + extra.tolist()] *= LOUD
+    odd_ = set(extra.tolist()) | set(loud) | set(dead)
+    flagged_ = set(rows_real[np.abs(robust_z(np.linalg.norm(T_, axis=1)[real_rows])) > 3.0].tolist())
+    return len(odd_ - flagged_), len(flagged_ - odd_)
+
+
+draws = range(1, 51)
+outcomes = [robust_flags(s_) for s_ in draws]
+print(check_equal(f"in each of {len(draws)} other draws the robust rule flags every odd row",
+                  max(missed for missed, _ in outcomes), 0))
+fp_share = sum(false > 0 for _, false in outcomes) / len(draws)
 
 # The padding row gets no gradient only if padding positions are masked as keys too. One
 # attention layer reads the sequence; the loss is taken at real positions only.
@@ -130,5 +153,6 @@ print(glue("ol_V", V), glue("ol_d", d), glue("ol_median", np.median(norms[real_r
       glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"), glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"),
       glue("ol_sd", sd, ".3f"), glue("ol_sd_clean", sd_clean, ".3f"),
       glue("ol_many", len(many_loud)), glue("ol_flag_plain", flag_plain), glue("ol_flag_robust", flag_robust), glue("ol_odd", len(odd)),
-      glue("ol_false_robust", len(robust_set - odd)), glue("ol_false_plain", len(plain_set - odd)),
+      glue("ol_false_robust", len(robust_set - odd)),
+      glue("ol_draws", len(draws)), glue("ol_fp_share", fp_share, ".0%"), glue("ol_normal", len(rows_real) - len(odd)), glue("ol_false_plain", len(plain_set - odd)),
       glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")
