@@ -86,7 +86,7 @@ print(shape_table({"V": V, "d": d}, [
     ("cosine scores", r"\cos(E_{x,:},\cdot)", scores, "V", "one score per candidate word"),
 ]))
 print(glue("n_words", V), glue("d_an", d), glue("sd_own", sd_own, ".3f"),
-      *(glue(f"len_{k}", v, ".1f") for k, v in lengths.items()))
+      *(glue(f"len_{k}", v, "g") for k, v in lengths.items()))
 
 answer = int(top_k(scores, 1, exclude=[a, a_star, c])[0])
 best, best_x = -2.0, None                         # the same search as a plain loop
