@@ -5,7 +5,7 @@ import numpy as np
 from esm import PALETTE, check_close, check_less, figure, glue, shape_table, svg, table
 
 rng = np.random.default_rng(74)
-n_per, d, k = 100, 16, 3
+n_per, d, k = 90, 16, 3
 labels = np.repeat(np.arange(k), n_per)
 n = len(labels)
 X = rng.normal(0.0, 1.0, (n, d))
