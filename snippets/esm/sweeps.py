@@ -36,10 +36,14 @@ class Record:
         """The quantity ``q`` of every recorded seed."""
         return {s: self.per_seed[s][q] for s in self.seeds}
 
-    def spread(self, q: str) -> tuple[float, float]:
-        """(min, max) of ``q`` over the recorded seeds."""
+    def spread(self, q: str, decimals: int | None = None) -> tuple[float, float]:
+        """(min, max) of ``q`` over the recorded seeds; with ``decimals``, rounded outward (the
+        minimum down, the maximum up), so that the printed range holds every recorded value."""
         v = self.values(q).values()
-        return min(v), max(v)
+        if decimals is None:
+            return min(v), max(v)
+        scale = 10 ** decimals
+        return math.floor(min(v) * scale) / scale, math.ceil(max(v) * scale) / scale
 
     def mean(self, q: str) -> float:
         v = self.values(q).values()

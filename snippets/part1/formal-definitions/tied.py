@@ -46,9 +46,9 @@ print(shape_table({"V": V, "d": d}, [
     ("input-side gradient", "", G_in, "V d", r"row $i$ only"),
 ]))
 print(check_close("tied: finite differences equal output-side + input-side gradients",
-                  G_fd, G_out + G_in, atol=1e-6, eq="tied-gradient"))
+                  G_fd, G_out + G_in, atol=1e-8, eq="tied-gradient"))
 print(check_close(f"the output side alone misses row {i} by exactly the input side (finite differences)",
-                  (G_fd - G_out)[i], G_in[i], atol=1e-6, eq="tied-gradient"))
+                  (G_fd - G_out)[i], G_in[i], atol=1e-8, eq="tied-gradient"))
 print(check_true("the output side reaches every row (all rows of (p - e_y) h^T are nonzero)",
                  bool(np.all(np.abs(G_out).sum(axis=1) > 0)),
                  "row norms " + ", ".join(f"{v:.3f}" for v in np.linalg.norm(G_out, axis=1))))

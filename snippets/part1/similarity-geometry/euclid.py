@@ -58,11 +58,14 @@ exact = float(np.sum((p.astype(float) - r.astype(float)) ** 2))       # the same
 direct32 = float(np.sum((p - r) ** 2))                                # subtract first, in float32
 sq32 = np.sum(pair * pair, axis=1)
 scale32 = float(np.finfo(np.float32).eps * (sq32[0] + sq32[1]))
-bound32 = (2 * d_dup + 3) * scale32      # worst-case rounding of three dot products and two sums, in any order
+# Worst case, any summation order: each dot product errs by at most d u sum|x_i y_i| (u = eps/2, the unit
+# roundoff), the two sums by u each, and the first-order total is (2d + 3) u S = (d + 1.5) eps S, with
+# S = ||u||^2 + ||v||^2; (d + 2) eps S covers the second-order terms too.
+bound32 = (d_dup + 2) * scale32
 print(check_close("near-duplicate float32 rows: subtracting first gives the squared distance of the float64 loop "
                   "(relative 1e-5)", direct32, exact, rtol=1e-5, atol=0))
 print(check_true("... the Gram route in float32, summed in order, misses it by more than half, and its error stays "
-                 "within (2d + 3) eps (||u||^2 + ||v||^2), the worst-case rounding bound of its three dot products "
+                 "within (d + 2) eps (||u||^2 + ||v||^2), the worst-case rounding bound of its three dot products "
                  "and two sums", abs(gram32 - exact) > 0.5 * exact and abs(gram32 - exact) <= bound32,
                  f"exact {exact:.3e}, Gram route {gram32:.3e}, error {abs(gram32 - exact):.2e}, bound {bound32:.2e}"))
 blas32 = float(sq32[0] + sq32[1] - 2 * (pair @ pair.T)[0, 1])          # the BLAS route: its order depends on the CPU
@@ -70,7 +73,7 @@ print(check_true("the same Gram route through BLAS (pair @ pair.T), whose summat
                  "stays within the same bound", abs(blas32 - exact) <= bound32, f"bound {bound32:.2e}"))
 print(glue("dup_len", float(np.sqrt(sq32[0])), ".1f"), glue("dup_dist", np.sqrt(exact), ".5f"),
       glue("dup_gram", gram32, ".1e"), glue("dup_scale", scale32, ".1e"), glue("dup_exact", exact, ".1e"),
-      glue("eps32", float(np.finfo(np.float32).eps), ".1e"))
+      glue("eps32", float(np.finfo(np.float32).eps), ".1e"), glue("dup_bound", float(np.ceil(bound32 * 1e3) / 1e3), ".1e"))   # a bound, rounded up
 # Clipped at 0, as libraries do, the Gram route reports distance 0: the two rows look identical,
 # though the float64 loop over their entries says they differ.
 print(check_true("clipped at 0, the Gram route's squared distance is 0, where the float64 loop finds a positive one",

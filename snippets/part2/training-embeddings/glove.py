@@ -67,13 +67,15 @@ big = counts >= 20
 fit = C @ Ct.T + b[:, None] + bt[None, :]
 err = np.abs(fit - np.log(np.where(nz, counts, 1.0)))[big]
 # A Poisson count near # varies by about 1/sqrt(#) in log, and a rank-d fit cannot follow that noise:
-# the bound is in units of it. Over 200 seeds (1000 steps) the largest |residual| sqrt(#) was 2.56.
+# the check is in units of it, for this draw. It is not a bound for every draw: GloVe's weight is not
+# the inverse of that noise's variance, and over seeds 0-199 of this construction 4 draws exceed 3 units
+# (the largest 4.74 after 1000 steps; one stays at 3.61 when run to convergence).
 noise_units = err * np.sqrt(counts[big])
-print(check_less(f"on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
+print(check_less(f"this draw: on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
                  "the counts' sampling noise 1/sqrt(#_ij)", noise_units.max(), 3.0,
                  names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound")))
 print(glue("steps_gl", steps), glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
-      glue("n_big", int(big.sum())), glue("fit_err", err.max(), ".2f"))
+      glue("n_big", int(big.sum())), glue("fit_err", float(np.ceil(err.max() * 100) / 100), ".2f"))   # a largest value, rounded up
 
 fig, ax = figure(size=(6.4, 2.6))
 xs = np.linspace(0, 150, 301)

@@ -72,9 +72,10 @@ sweep = record("p11")
 (hv_lo, hv_hi), (gap_lo, gap_hi) = sweep.spread("half_var"), sweep.spread("gap_mean")
 gaps = sweep.values("gap_mean")
 print(glue("sweep_n", len(sweep.seeds)), glue("sweep_date", sweep.date), glue("sweep_cmd", f"`{sweep.command}`"),
-      glue("hv_lo", hv_lo, ".4f"), glue("hv_hi", hv_hi, ".4f"), glue("gap_lo", gap_lo, ".4f"), glue("gap_hi", gap_hi, ".4f"),
-      glue("gap_pos", sum(g > 0 for g in gaps.values())), glue("excess_lo", sweep.spread("excess")[0], ".3f"),
-      glue("excess_hi", sweep.spread("excess")[1], ".3f"))
+      *(glue(name, x, ".4f") for name, x in zip(("hv_lo", "hv_hi", "gap_lo", "gap_hi"),
+                                                 (*sweep.spread("half_var", 4), *sweep.spread("gap_mean", 4)))),
+      glue("gap_pos", sum(g > 0 for g in gaps.values())), glue("excess_lo", sweep.spread("excess", 3)[0], ".3f"),
+      glue("excess_hi", sweep.spread("excess", 3)[1], ".3f"))
 print(check_less(f"on every one of the {len(gaps)} recorded seeds, |mean of z̄ - z_y| is below half the logits' variance "
                  "(the largest of the one against the smallest of the other)", max(abs(g) for g in gaps.values()), hv_lo,
                  names=("max |gap|", "min half variance")))

@@ -40,7 +40,7 @@ final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
 sweep = record("p11")
 lo, hi = sweep.spread("margin")
 margin = math.floor(lo * 100) / 100
-print(glue("margin_lo", lo, ".3f"), glue("margin_hi", hi, ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
+print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", sweep.spread("margin", 3)[1], ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
       glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
