@@ -4,6 +4,7 @@ snippet run once on its own (outside mkdocs) so the two can be compared."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -52,37 +53,102 @@ def page_includes(page: Path) -> list[Path]:
 
 
 def run_snippet(path: Path) -> str:
-    """Run a demo in this process as a reader would run it (`python path`); return stdout."""
-    buf = io.StringIO()
+    """Run a demo in this process as the build runs its block (mkdocs_esm.execution.run_python:
+    the same namespace, print and BLAS threads); return what it printed."""
+    from mkdocs_esm import execution
+
+    page, code, block_id = demo_block(path)
     try:
-        with contextlib.redirect_stdout(buf):
-            runpy.run_path(str(path), run_name="__main__")
+        with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
+            return execution.run_python(code, 0, None, block_id)
     finally:
         import matplotlib.pyplot as plt
         plt.close("all")
-    return buf.getvalue()
+
+
+@functools.cache
+def _demo_blocks() -> dict[Path, tuple[str, str, str]]:
+    """Each demo's block: (page, code, id) as the build plans it (mkdocs_esm.execution.exec_blocks)."""
+    from mkdocs_esm import execution
+
+    found: dict[Path, tuple[str, str, str]] = {}
+    for page in pages():
+        src = page.relative_to(DOCS).as_posix()
+        text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for block in execution.exec_blocks(text, src, SNIPPETS):
+            if block.missing is None and not block.session:
+                found.setdefault(block.code, (src, block.code, block.block_id))
+    return {path: found[code] for path in demo_snippets()
+            if (code := "\n".join(path.read_text(encoding="utf-8").splitlines()) + "\n") in found}
+
+
+def demo_block(path: Path) -> tuple[str, str, str]:
+    """(page, code, block id) of the page block that is this demo; every demo is one (test_snippets)."""
+    try:
+        return _demo_blocks()[path]
+    except KeyError:
+        raise AssertionError(f"{path.relative_to(SNIPPETS)} is the block of no page: the build never runs it") from None
+
+
+def cached_output(cache_dir: Path, path: Path) -> str | None:
+    """What the demo's block printed in the build that filled ``cache_dir``, if that entry is
+    still valid (execcache checks its code, modules, files and package versions), else None."""
+    from mkdocs_esm import execcache, execution
+
+    _, code, block_id = demo_block(path)
+    # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        return execcache.ExecCache(cache_dir).get("block", execution._parts(code, block_id, 0, {}))
 
 
 _runs: dict[Path, str] = {}
 _shared: dict[str, Path] = {}     # "dir": where pytest-xdist's workers share demo outputs
+#: Whether this run builds the site (`make test`): then the demos' outputs are the session
+#: build's (set after the -m selection, by pytest_collection_modifyitems below).
+_RUN = {"site": False}
 
 
-def snippet_output(path: Path) -> str:
-    """The output of ``path`` run on its own, once per test run: under pytest-xdist the worker
-    that runs a demo first writes its output where the other workers read it (the demos print
-    the same bytes every run; test_snippets checks them, test_build counts their checks)."""
-    if path not in _runs:
-        shared = _shared.get("dir")
-        saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
-        if saved is not None and saved.is_file():
-            _runs[path] = saved.read_text(encoding="utf-8")
-        else:
-            _runs[path] = run_snippet(path)
-            if saved is not None:
-                tmp = saved.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(_runs[path], encoding="utf-8")
-                os.replace(tmp, saved)
-    return _runs[path]
+def project_cache() -> Path:
+    """The author's execution cache (`make serve`, `make build`): ESM_CACHE_DIR or .cache/esm-exec."""
+    return Path(os.environ.get("ESM_CACHE_DIR") or ROOT / ".cache" / "esm-exec")
+
+
+@pytest.fixture(scope="session")
+def demo_output(request):
+    """``demo_output(path)``: what the demo printed as its page's block, never run a second time
+    for it: in a run that builds the site (`make test`), the session build's output, from its
+    execution cache; otherwise (`make check`) the author's execution cache where its entry is
+    valid, read only, and else the block run here, in-process, as the build runs it (once per
+    run: pytest-xdist's workers share it). Under `make mutate` every demo runs (a cache knows
+    nothing of mutants)."""
+    mutating = bool(os.environ.get("MUTANT_UNDER_TEST"))
+    cache = None
+    if not mutating:
+        cache = request.getfixturevalue("site").cache if _RUN["site"] else project_cache()
+
+    def output(path: Path) -> str:
+        if path not in _runs:
+            hit = cached_output(cache, path) if cache is not None else None
+            if hit is None and _RUN["site"] and not mutating:
+                raise AssertionError(f"{path.relative_to(SNIPPETS)}: not in the session build's execution cache")
+            _runs[path] = hit if hit is not None else _shared_run(path)
+        return _runs[path]
+    return output
+
+
+def _shared_run(path: Path) -> str:
+    """The demo run in-process, once per test run: under pytest-xdist the worker that runs it
+    first writes its output where the other workers read it."""
+    shared = _shared.get("dir")
+    saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
+    if saved is not None and saved.is_file():
+        return saved.read_text(encoding="utf-8")
+    out = run_snippet(path)
+    if saved is not None:
+        tmp = saved.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(out, encoding="utf-8")
+        os.replace(tmp, saved)
+    return out
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -189,9 +255,20 @@ def pytest_collection_modifyitems(config, items):
         return bool({"site", "built"} & set(getattr(item, "fixturenames", ())))
 
     for item in items:                # `make check` leaves them out: -m "not build and not site"
+        names = set(getattr(item, "fixturenames", ()))
         if needs_site(item):
             item.add_marker(pytest.mark.site)
-    items.sort(key=lambda item: (needs_site(item), slow(item)))
+        if {"copy", "warm_copy", "fixture_project"} & names:
+            item.add_marker(pytest.mark.build)
+        if item.nodeid.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+    # tests that read the demos' outputs go with those that need the build, whose cache holds them
+    items.sort(key=lambda item: (needs_site(item) or "demo_output" in getattr(item, "fixturenames", ()), slow(item)))
+
+
+def pytest_collection_finish(session):
+    """After the -m selection: whether this run builds the site (`make test`) or not (`make check`)."""
+    _RUN["site"] = any(item.get_closest_marker("site") is not None for item in session.items)
 
 
 def demo_namespace(rel: str) -> dict:

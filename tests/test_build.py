@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, environ, page_includes, pages, snippet_output
+from conftest import DOCS, environ, page_includes, pages
 from sitebuild import build
 
 pytestmark = pytest.mark.build
@@ -28,10 +28,10 @@ def test_no_traceback_is_published(site):
 
 
 @pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in pages()])
-def test_every_check_of_a_page_is_shown(site, page):
+def test_every_check_of_a_page_is_shown(site, page, demo_output):
     """The page shows as many passed checks as its demos print when run on their own."""
     expected = sum(
-        sum(line.startswith("PASS") for line in snippet_output(s).splitlines())
+        sum(line.startswith("PASS") for line in demo_output(s).splitlines())
         for s in page_includes(DOCS / page)
     )
     html = site.html(page)
