@@ -4,7 +4,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from esm import GELU_C, check_close, check_less, figure, gelu, gelu_tanh, glue, svg
+from esm import GELU_C, check_close, check_less, check_true, figure, gelu, gelu_tanh, glue, svg
 
 xs = np.linspace(-6, 6, 120_001)                    # step 1e-4
 exact, approx = gelu(xs), gelu_tanh(xs)
