@@ -208,17 +208,19 @@ def environ(**values: str | None):
                 os.environ[k] = v
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Site:
-    """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
-    (the first worker to need it builds it, the others wait and read it). It runs with an
-    empty execution cache of its own: every block and the notebook execute, and the cache it
-    fills lets tests/test_build.py check that a cached build is byte-identical."""
+#: The session build's folder made beforehand (`tests/sitebuild.py --session DIR`: CI's build job
+#: makes it once, with the published SITE_URL, and the test jobs share it): its site/, its
+#: execution cache and its record are used as they are, nothing is built.
+PREBUILT = "ESM_PREBUILT"
+
+
+def session_build(base: Path) -> dict:
+    """The session's strict build of the whole site into ``base``/site, with an empty execution
+    cache of its own (``base``/site-exec-cache), its outcome recorded in ``base``/site.json; once
+    per ``base`` (a lock: pytest-xdist's workers wait for the first one's)."""
     from filelock import FileLock
 
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent                       # shared by the workers of this run
+    base.mkdir(parents=True, exist_ok=True)
     out, cache, record = base / "site", base / "site-exec-cache", base / "site.json"
     with FileLock(str(base / "site.lock")):
         if not record.exists():
@@ -228,15 +230,33 @@ def site(tmp_path_factory) -> Site:
             seconds = time.perf_counter() - start
             record.write_text(json.dumps({"returncode": result.returncode, "seconds": seconds,
                                           "log": result.stdout + result.stderr[-20000:]}))
-        done = json.loads(record.read_text())
+    return json.loads(record.read_text())
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Site:
+    """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
+    (the first worker to need it builds it, the others wait and read it). It runs with an
+    empty execution cache of its own: every block and the notebook execute (each block ahead,
+    in a worker process), and every test that reads a demo's output reads it from the cache it
+    filled (conftest.demo_output); tests/test_build.py checks that a cached build is
+    byte-identical. With $ESM_PREBUILT, the build that folder holds (made by
+    `tests/sitebuild.py --session`)."""
+    if os.environ.get(PREBUILT):
+        base = Path(os.environ[PREBUILT]).resolve()
+        assert (base / "site.json").is_file(), f"${PREBUILT}: no session build in {base}"
+    else:
+        base = tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            base = base.parent                       # shared by the workers of this run
+    done = session_build(base)
     assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
-    return Site(out, done["log"], done["seconds"], cache)
+    return Site(base / "site", done["log"], done["seconds"], base / "site-exec-cache")
 
 
 #: Slow tests of the session build, started first among those that need it (a long test at
 #: the end would leave the other worker idle): the PDF, the link check, the page-by-page browser run.
-#: The uncached whole-site build asks for the session build only after its own: it goes first.
-_SLOW_WITH_SITE = ("tests/test_build.py::test_an_uncached_build_is_identical", "tests/test_pdf.py",
+_SLOW_WITH_SITE = ("tests/test_pdf.py",
                    "tests/test_links.py", "tests/browser/test_pages.py::test_page_in_browser")
 
 

@@ -129,16 +129,27 @@ def _same(first: Path, second: Path) -> None:
     assert [k for k in a if a[k] != b[k]] == []
 
 
-def test_an_uncached_build_is_identical(request, tmp_path):
-    """Everything executed again, the cache off (what CI does once): the same bytes. It builds
-    before it asks for the session's build, so it runs early, beside that build."""
-    again = tmp_path / "again"
-    with environ(ESM_CACHE="0"):
-        result = build(again)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "execution cache:" not in result.stdout + result.stderr
-    site = request.getfixturevalue("site")
-    _same(site.dir, again)
+#: The page whose blocks are run again here, in this process, to compare with the workers' runs.
+COLD_PAGE = "part1/intuition.md"
+
+
+def test_a_block_run_in_process_prints_what_its_worker_printed(site, demo_output):
+    """Cold equals warm without a second whole build: the session build ran every block ahead
+    in a worker process (test_every_block_ran_ahead_in_a_worker) and the cache served the page
+    from that run; each block of one page (figures, tables, glue, checks), run again here as a
+    build runs a block in-process (execution.run_python), prints the same bytes. With the cached
+    build below (identical, nothing run) and the page notebooks (every block again in a fresh
+    kernel, equal line by line), this replaces the uncached whole build (ESM_CACHE=0) that ran
+    every demo and retrained P11 a third time; ESM_CACHE=0 itself is tested on one page
+    (test_cache_faults.test_the_cache_can_be_switched_off)."""
+    from conftest import run_snippet
+
+    demos = page_includes(DOCS / COLD_PAGE)
+    assert len(demos) >= 5
+    for demo in demos:
+        worker = demo_output(demo)
+        assert "<svg" in worker or "value " in worker or "PASS" in worker
+        assert run_snippet(demo) == worker, f"{demo.name}: the in-process run differs from the worker's"
 
 
 def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
