@@ -322,6 +322,53 @@ def _copy_project(dst: Path) -> Path:
     return dst
 
 
+#: The fault-injection fixture's own files (tests/fixture/README.md): a one-page book.
+FIXTURE = Path(__file__).parent / "fixture"
+FIXTURE_NAV = "nav:\n  - Home: index.md\n  - Lesson: part1/lesson.md\n  - Notebook: notebook/theory.py\n" \
+              "  - References: references.md\n"
+
+
+def make_fixture_project(dst: Path) -> Path:
+    """The fixture book in ``dst`` (emptied first, but for its execution cache): the book's
+    mkdocs.yml with the fixture's nav, its theme overrides, its assets (stylesheets, scripts,
+    images) and its `esm` helpers, with the fixture's pages, demo, notebook and bibliography."""
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    for old in dst.iterdir():
+        if old.name == ".cache":
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
+    shutil.copytree(ROOT / "overrides", dst / "overrides", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(SNIPPETS / "esm", dst / "snippets" / "esm", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in DOCS.rglob("*"):
+        rel = path.relative_to(DOCS)
+        if path.is_file() and path.suffix not in (".md", ".ipynb", ".py", ".bib", ".yml") and rel.parts[0] != "dev":
+            (dst / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dst / "docs" / rel)
+    shutil.copytree(FIXTURE / "docs", dst / "docs", dirs_exist_ok=True)
+    shutil.copytree(FIXTURE / "snippets", dst / "snippets", dirs_exist_ok=True)
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    head, sep, _ = config.partition("\nnav:\n")
+    assert sep, "mkdocs.yml has no nav"
+    (dst / "mkdocs.yml").write_text(head + "\n" + FIXTURE_NAV, encoding="utf-8")
+    shutil.copy2(ROOT / "package.json", dst / "package.json")
+    (dst / "node_modules").symlink_to(ROOT / "node_modules")
+    return dst
+
+
+@pytest.fixture
+def fixture_project(tmp_path, monkeypatch) -> Path:
+    """The fixture book (tests/fixture/) to inject a fault into, with an empty execution cache of
+    its own; its one block runs in the build's own process (ESM_JOBS=1)."""
+    monkeypatch.setenv("ESM_JOBS", "1")
+    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "exec-cache"))
+    monkeypatch.delenv("ESM_CACHE", raising=False)
+    return make_fixture_project(tmp_path / "fixture")
+
+
 @pytest.fixture
 def copy(tmp_path, monkeypatch) -> Path:
     """A copy of the project (docs, snippets, hooks, config) to inject a fault into; its
