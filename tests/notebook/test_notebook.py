@@ -77,7 +77,7 @@ def test_helper_cell_runs_without_esm_and_prints_plain_pass_lines(nb):
     ns: dict = {}
     exec(compile(helper_cell(nb).source, "helpers", "exec"), ns)
     assert "esm" not in ns
-    assert ns["check_close"]("x", 1.0, 1.0, eq="lab").startswith("PASS [lab] x — got 1")
+    assert ns["check_close"]("x", 1.0, 1.0, eq="lab").startswith("PASS [lab] x — expected 1")
     with pytest.raises(AssertionError, match="FAIL"):
         ns["check_equal"]("y", 1, 2)
 
