@@ -178,8 +178,8 @@ def demos(name: str, extra: dict, index: int) -> Path:
     out = WORK / f"demos-{index}"
     shutil.rmtree(out, ignore_errors=True)
     start = time.monotonic()
-    done = subprocess.run([sys.executable, __file__, "--run-demos", str(out)], cwd=ROOT,
-                          env=environment(extra), capture_output=True, text=True)
+    done = subprocess.run([sys.executable, __file__, "--run-demos", str(out)], cwd=ROOT,    # ESM_CACHE=0: P11 trains
+                          env=environment({**extra, "ESM_CACHE": "0"}), capture_output=True, text=True)   # under this path
     if done.returncode:
         sys.stdout.write(done.stdout + done.stderr)
         raise SystemExit(f"portable: a demo failed under {name} (above)")

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from typing import Iterable
 
-__all__ = ['one_hot', 'normalize_rows', 'cosine', 'cosine_matrix', 'top_k', 'floats', 'softmax', 'log_softmax', 'cross_entropy', 'log_sigmoid', 'sigmoid', 'sinusoidal_positions', 'shift_map', 'rope_angles', 'rope_rotate', 'alibi_slopes', 'alibi_bias', 'causal_mask', 'attention', 'split_heads', 'merge_heads', 'layer_norm', 'multi_head_attention', 'numerical_grad', 'mean_pairwise_cosine']
+__all__ = ['one_hot', 'normalize_rows', 'cosine', 'cosine_matrix', 'top_k', 'floats', 'softmax', 'log_softmax', 'cross_entropy', 'log_sigmoid', 'sigmoid', 'sinusoidal_positions', 'shift_map', 'rope_angles', 'rope_rotate', 'alibi_slopes', 'alibi_bias', 'causal_mask', 'attention', 'split_heads', 'merge_heads', 'layer_norm', 'multi_head_attention', 'numerical_grad', 'mean_pairwise_cosine', 'average_ranks', 'spearman']
 
 # ---------------------------------------------------------------------------------------------
 # Vectors and similarity
@@ -295,3 +295,29 @@ def mean_pairwise_cosine(X, center=None, chunk: int = 65_536) -> float:
         u = u + Y.T @ (1.0 / np.maximum(np.sqrt(np.einsum("ij,ij->i", Y, Y)), 1e-12))   # sum of unit rows
     n = len(X)
     return float((u @ u - n) / (n * (n - 1)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rank correlation (introduced in 5.4; P11 uses it too)
+# ---------------------------------------------------------------------------------------------
+
+def average_ranks(a) -> np.ndarray:
+    """Ranks 0..n-1, ties sharing the mean of their ranks (as Spearman's coefficient needs). A
+    stable sort, so that the same values get the same ranks on every machine (numpy's default
+    sort breaks ties in an order that depends on the CPU's SIMD instructions)."""
+    a = np.asarray(a)
+    order = np.argsort(a, kind="stable")
+    ranks = np.empty(len(a))
+    i = 0
+    while i < len(a):
+        j = i
+        while j + 1 < len(a) and a[order[j + 1]] == a[order[i]]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2
+        i = j + 1
+    return ranks
+
+
+def spearman(a, b) -> float:
+    """Spearman's rank correlation: the correlation of the two average ranks."""
+    return float(np.corrcoef(average_ranks(a), average_ranks(b))[0, 1])

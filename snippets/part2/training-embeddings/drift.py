@@ -1,7 +1,7 @@
 """5.4 Fine-tuning drift: unseen rows stay put, frequent rows move most."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_true, cosine, figure, glue, numerical_grad, shape_table, softmax, svg
+from esm import PALETTE, check_close, check_equal, check_true, cosine, figure, glue, numerical_grad, shape_table, softmax, spearman, svg
 
 rng = np.random.default_rng(54)
 V, d, V_seen, n_text, steps, lr, wd = 40, 8, 25, 3000, 60, 0.5, 0.01
@@ -68,22 +68,7 @@ print(check_equal(f"the {int(unseen.sum())} rows never seen as inputs are bit-id
                   E1[unseen], E0[unseen]))
 
 
-def average_ranks(a):
-    """Ranks 0..n-1, ties sharing the mean of their ranks (as Spearman's coefficient needs)."""
-    order = sorted(range(len(a)), key=lambda i: a[i])
-    ranks = [0.0] * len(a)
-    i = 0
-    while i < len(a):
-        j = i
-        while j + 1 < len(a) and a[order[j + 1]] == a[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2
-        i = j + 1
-    return np.array(ranks)
-
-
-rho = np.corrcoef(average_ranks(counts[~unseen]), average_ranks(drift[~unseen]))[0, 1]
+rho = spearman(counts[~unseen], drift[~unseen])
 last = V_seen - 1
 print(check_true("frequent rows drift more (Spearman rank correlation of count and drift)", rho > 0.7,
                  f"rho = {rho:.2f}; most frequent id 0 ({counts[0]} uses) drift {drift[0]:.3f}, "

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, table, top_k
+from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, spearman, table, top_k
 from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained, visible
 
 D = data()
@@ -32,11 +32,6 @@ loop = sorted(((math.fsum(a * b for a, b in zip(E[i], E[j])) / math.sqrt(math.fs
                for j in range(V) if j != i), reverse=True)
 print(check_equal("nearest neighbours of ' the' = by a loop of explicit dot products", [j for _, j in loop[:4]],
                   top_k(C[i], 4, exclude=[i]).tolist()))
-
-
-def spearman(a, b):
-    ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
-    return float(np.corrcoef(ra, rb)[0, 1])
 
 
 rho, rho0 = spearman(np.linalg.norm(E, axis=1), count), spearman(np.linalg.norm(E0, axis=1), count)

@@ -43,7 +43,14 @@ def reported_headings(md, markup) -> bool:
 
 
 def capture_warnings(handler: logging.Handler) -> None:
-    """Send markdown-exec's warnings (a failed block) to ``handler`` too."""
+    """Send markdown-exec's warnings (a failed block) to ``handler`` too. Under ``mkdocs build
+    -q`` (log level ERROR) markdown-exec's warning would be dropped before any handler sees it,
+    and a failed block would surface only as a later error (a value its output lacked): the
+    logger then keeps its warnings for ``handler`` alone, which the build turns into an error
+    naming the page and the block."""
     logger = logging.getLogger("mkdocs.plugins.markdown_exec")
     if handler not in logger.handlers:
         logger.addHandler(handler)
+    if not logger.isEnabledFor(logging.WARNING):
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
