@@ -46,18 +46,14 @@ build: deps
 test: deps browser
 	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
 
-# The quick tier, for authors: the helper package's tests (snippets/esm/), the glue, every demo
-# run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
-# needing the session's build: `site`, marked by tests/conftest.py), the browser or the PDF.
-# What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
-# font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
-CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
-               tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
-               tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
-               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook
+# The quick tier, for authors: every test but those that build a site (marked `build`, or
+# needing the session's build: `site`) and the browser's (`browser`): the helpers' and the
+# plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
+# tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
+# left them valid; the others run once, in-process, as the build runs them.
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
-	  -m "not build and not site" $(CHECK_TESTS)
+	  -m "not build and not site and not browser"
 
 # The same book on every CPU path: builds under several OpenBLAS kernels and numpy SIMD targets
 # this host supports, and the demos alone with 1 and 4 BLAS threads, then diffs them (tools/portable.py).

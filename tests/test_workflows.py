@@ -193,8 +193,27 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     assert "tools/timed.py" in test and "-m pytest -n auto" in test and " -m " not in test.split("pytest")[1]
     check = _dry("check")
     command = check[check.index("tools/timed.py"):]
-    assert '-m "not build and not site"' in command and "tests/browser" not in command and "test_pdf" not in command
+    # by marker, not a list of files: a new unit test is in the quick tier without anyone adding it
+    assert '-m "not build and not site and not browser"' in command and "tests/" not in command
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+
+
+def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses():
+    """What `make check` selects, as pytest collects it: the unit tests that a list of files once
+    left to `make test` are in; no test of tests/browser/, none that builds (test_faults, the PDF,
+    links, serve's builds) or reads the session build."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "-m", "not build and not site and not browser"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    files = {i.split("::")[0] for i in ids}
+    assert {"tests/test_expect_failure.py", "tests/test_esm_explore.py", "tests/test_exec_blocks.py",
+            "tests/test_plugin.py", "tests/test_snippets.py", "tests/test_esm.py", "tests/part1/test_intuition.py",
+            "tests/primer/test_training.py", "tests/notebook/test_notebook.py"} <= files, sorted(files)
+    assert not [f for f in files if f.startswith("tests/browser/")]
+    assert not files & {"tests/test_faults.py", "tests/test_cache_faults.py", "tests/test_pdf.py", "tests/test_links.py",
+                        "tests/test_build.py", "tests/notebook/test_notebook_faults.py"}
+    assert not [i for i in ids if "test_page_notebook_runs_alone" in i]
 
 
 def test_deps_install_the_lock_exactly_then_the_project_without_resolving():
