@@ -31,7 +31,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test check portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+.PHONY: serve build test check ci-build ci-part portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade
 
 serve: deps
@@ -45,6 +45,22 @@ build: deps
 # (Lighthouse's benchmark, run in chromium: tools/timed.py), to compare hosts and runs.
 test: deps browser
 	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
+
+# CI runs the suite in parallel jobs on one build (.github/workflows/site.yml): `make ci-build`
+# makes the test session's build into session/ (site, execution cache, log; with SITE_URL as set),
+# then each job runs `make ci-part PART=... ESM_PREBUILT=session`, its share of the suite on that
+# build. The four parts cover the suite exactly once (tests/test_workflows.py checks it).
+CI_PART_unit      := -m "not build and not browser"
+CI_PART_browser   := -m "browser"
+CI_PART_pdf-links := tests/test_pdf.py tests/test_links.py
+CI_PART_faults    := -m "build and not browser" --ignore=tests/test_pdf.py --ignore=tests/test_links.py
+CI_PARTS := unit browser pdf-links faults
+ci-build: deps
+	$(BIN)/python tests/sitebuild.py --session session
+ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
+	@test -n '$(CI_PART_$(PART))' || { echo "PART is one of: $(CI_PARTS)"; exit 1; }
+	ESM_PREBUILT=$(abspath $(ESM_PREBUILT)) $(BIN)/python tools/timed.py "make ci-part PART=$(PART)" -- \
+	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or
 # needing the session's build: `site`) and the browser's (`browser`): the helpers' and the

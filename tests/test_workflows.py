@@ -48,27 +48,68 @@ def test_actions_are_pinned_to_a_commit_with_their_release_noted():
             assert re.search(r"@sha256:[0-9a-f]{64}$", image), f"{path.name}: image {image} is not pinned"
 
 
+TEST_JOBS = ("unit", "browser", "pdf-links", "faults")
+
+
 def test_least_privilege_and_deploy_after_tests():
+    """Pages gets the build the test jobs tested: the build job uploads its session build's
+    site, and deploy waits for the build and every test job; no job builds the site for Pages
+    again."""
     wf = load(SITE)
     assert wf["permissions"] == {}, "no permission at workflow level: each job asks for its own"
     jobs = wf["jobs"]
-    assert jobs["test"]["permissions"] == {"contents": "read"}
+    for name in ("build", *TEST_JOBS):
+        assert jobs[name]["permissions"] == {"contents": "read"}, name
     deploy = jobs["deploy"]
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
-    assert deploy["needs"] == "test"
+    assert set(deploy["needs"]) == {"build", *TEST_JOBS}
     assert "refs/heads/main" in deploy["if"] and "push" in deploy["if"]
     assert deploy["environment"]["name"] == "github-pages"
-    steps = jobs["test"]["steps"]
-    runs = [s.get("run", "") for s in steps]
-    assert any(r.strip() == ".ci/run" for r in runs), "the tests run as a developer runs them"
-    build = next(s for s in steps if s.get("run", "").strip() == "make build")
-    assert runs.index(".ci/run") < runs.index("make build")
-    uploads = [s for s in steps if "upload-pages-artifact" in s.get("uses", "")]
-    assert uploads and uploads[0]["with"]["path"] == "site"
-    assert build.get("if") == uploads[0].get("if")
     assert any("deploy-pages" in s.get("uses", "") for s in deploy["steps"])
-    checkout = next(s for s in steps if "actions/checkout" in s.get("uses", ""))
-    assert checkout["with"]["persist-credentials"] is False
+    build = jobs["build"]
+    assert "github.io" in build["env"]["SITE_URL"]
+    runs = [s.get("run", "").strip() for s in build["steps"]]
+    uploads = [s for s in build["steps"] if "upload-pages-artifact" in s.get("uses", "")]
+    assert runs.index("make ci-build") < build["steps"].index(uploads[0])
+    assert uploads[0]["with"]["path"] == "session/site" and "refs/heads/main" in uploads[0]["if"]
+    kept = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "session")
+    assert kept["with"]["path"] == "session"
+    assert not [r for job in jobs.values() for r in (s.get("run", "") for s in job["steps"]) if r.strip() == "make build"]
+    for name in TEST_JOBS:
+        job = jobs[name]
+        assert job["needs"] == "build" and job["env"]["SITE_URL"] == build["env"]["SITE_URL"], name
+        fetch = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
+        assert fetch["with"] == {"name": "session", "path": "session"}, name
+        assert [s["run"].strip() for s in job["steps"] if "make ci-part" in s.get("run", "")] == \
+            [f"make ci-part PART={name} ESM_PREBUILT=session"], name
+    for job in jobs.values():
+        for step in job["steps"]:
+            if "actions/checkout" in step.get("uses", ""):
+                assert step["with"]["persist-credentials"] is False
+    assert any(s.get("run", "").strip() == ".ci/run" for s in jobs["arm64"]["steps"]), "one machine: the whole suite"
+
+
+def _collected(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return {line for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_the_ci_parts_cover_the_suite_exactly_once():
+    """The four jobs' selections (the Makefile's CI_PART_*) split the suite: every test in one."""
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    parts = re.search(r"^CI_PARTS := (.+)$", make, re.M)[1].split()
+    assert parts == list(TEST_JOBS)
+    import shlex
+    everything = _collected()
+    seen: dict[str, str] = {}
+    for part in parts:
+        args = shlex.split(re.search(rf"^CI_PART_{re.escape(part)}\s*:= (.+)$", make, re.M)[1])
+        for test in _collected(*args):
+            assert test not in seen, f"{test} in both {seen[test]} and {part}"
+            seen[test] = part
+    assert set(seen) == everything, sorted(everything - set(seen))[:10]
 
 
 def test_ci_entry_only_calls_make_test():
