@@ -286,6 +286,15 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: (needs_site(item) or "demo_output" in getattr(item, "fixturenames", ()), slow(item)))
 
 
+def pytest_runtest_logreport(report):
+    """Each test's time, for tools/timed.py's time per page (ESM_TEST_TIMES: a file of JSON lines),
+    written once: by pytest-xdist's controller, which receives every worker's reports."""
+    path = os.environ.get("ESM_TEST_TIMES")
+    if path and not os.environ.get("PYTEST_XDIST_WORKER"):
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "duration": report.duration}) + "\n")
+
+
 def pytest_collection_finish(session):
     """After the -m selection: whether this run builds the site (`make test`) or not (`make check`)."""
     _RUN["site"] = any(item.get_closest_marker("site") is not None for item in session.items)
