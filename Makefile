@@ -14,6 +14,8 @@
 # src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
+#   make sweep   the seed sweeps (tools/seed_sweep.py): runs too costly for a build, repeated over
+#                seeds and recorded in snippets/esm/records/ (committed); SWEEP=p11 runs one
 # The virtualenv (.venv) and node_modules are made only when missing or older than
 # requirements-lock.txt or pyproject.toml / package-lock.json: both install exactly the versions
 # (and files, by hash) of their lock. The pretrained weights (data-requirements.txt, ~160 MB of
@@ -32,7 +34,7 @@ export NO_MKDOCS_2_WARNING := 1
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
 .PHONY: serve build test check ci-build ci-part portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
-        lock upgrade
+        lock upgrade sweep
 
 serve: deps
 	$(BIN)/mkdocs serve --strict -a 127.0.0.1:8000
@@ -63,13 +65,13 @@ ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
 	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or
-# needing the session's build: `site`) and the browser's (`browser`): the helpers' and the
+# needing the session's build: `site`) and the browser's (`browser`), and the rerun of a recorded training run (`sweep`): the helpers' and the
 # plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
 # tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
 # left them valid; the others run once, in-process, as the build runs them.
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
-	  -m "not build and not site and not browser"
+	  -m "not build and not site and not browser and not sweep"
 
 # The same book on every CPU path: builds under several OpenBLAS kernels and numpy SIMD targets
 # this host supports, and the demos alone with 1 and 4 BLAS threads, then diffs them (tools/portable.py).
@@ -92,6 +94,16 @@ mutate: deps
 	# survivors keep their verdict until their function changes: examine them with today's tests
 	$(BIN)/python tools/mutation_score.py --gaps --sample '$(MUTATE_SAMPLE)' | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	$(BIN)/python tools/mutation_score.py --sample '$(MUTATE_SAMPLE)'
+
+# Seed sweeps: a page's claims about a run too costly to repeat in a build (P11's training) are
+# measured over many seeds and written, with the date, the command, the commit and numpy's version,
+# to snippets/esm/records/<name>.json, which is committed (the one generated file that is); the
+# page reads it (esm.sweeps) and its build checks its own run against it. P11's: 20 runs, about
+# 7 CPU-min. SWEEP=name runs one sweep (default: all); SWEEP_JOBS worker processes.
+SWEEP ?=
+SWEEP_JOBS ?= 2
+sweep: $(PY_OK) $(DATA_OK)
+	$(BIN)/python tools/seed_sweep.py --jobs $(SWEEP_JOBS) $(SWEEP)
 
 # Scores depend on the machine's load: not part of `make test`.
 lighthouse: build browser

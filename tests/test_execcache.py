@@ -208,6 +208,23 @@ def test_a_python_version_change_reruns(run, monkeypatch):
     assert run.runs == 2
 
 
+def test_the_key_holds_the_python_version_and_nothing_of_the_machine(run, monkeypatch):
+    """The interpreter's part of the key: implementation, version (micro and pre-release
+    included) and bytecode tag. Another machine (arm64), another build of the same CPython (its
+    compiler and date in sys.version) is the same key: an entry made there is served here."""
+    import platform
+    key = execcache.interpreter()
+    v = sys.version_info
+    assert key == f"{sys.implementation.name} {v.major}.{v.minor}.{v.micro} {v.releaselevel} {v.serial} " \
+                  f"{sys.implementation.cache_tag}"
+    run("print(1)")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(sys, "version", sys.version.split(" ")[0] + " (main, Jan  1 1999, 00:00:00) [Clang 99.0]")
+    assert execcache.interpreter() == key
+    run("print(1)")
+    assert run.runs == 1
+
+
 def test_a_failure_is_not_stored_and_fails_again(cache, run):
     for _ in range(2):
         with pytest.raises(ZeroDivisionError):
@@ -276,3 +293,24 @@ def test_a_package_found_by_name_without_an_import_counts(cache, run, modules):
     run("import helper_e\nprint(bool(helper_e.where()))")
     (entry,) = entries(cache)
     assert "numpy" in json.loads(entry.read_text())["body"]["deps"]["dists"]
+
+
+def test_an_entry_made_in_one_checkout_serves_a_copy_in_another_folder(tmp_path, monkeypatch):
+    """A dependency below the working directory (the project's folder) is recorded by its path
+    relative to it: the cache serves a checkout in another folder, another machine's or a CI
+    runner's, while the files' bytes are the same, and runs the code again when one differs."""
+    cache = execcache.ExecCache(tmp_path / "cache")
+    run = Runner(cache)
+    code = "print(open('data/table.txt').read())"
+    for name in ("one", "two"):
+        (tmp_path / name / "data").mkdir(parents=True)
+        (tmp_path / name / "data" / "table.txt").write_text("rows")
+    monkeypatch.chdir(tmp_path / "one")
+    assert run(code) == "rows\n" and run.runs == 1
+    assert all(not Path(p).is_absolute() for p in json.loads(entries(cache)[0].read_text())["body"]["deps"]["files"])
+    monkeypatch.chdir(tmp_path / "two")
+    cache.new_build()
+    assert run(code) == "rows\n" and run.runs == 1          # served in the other folder
+    (tmp_path / "two" / "data" / "table.txt").write_text("other rows")
+    cache.new_build()
+    assert run(code) == "other rows\n" and run.runs == 2

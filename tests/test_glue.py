@@ -33,7 +33,7 @@ def published(name, value, fmt=None) -> dict:
     (50257, ",", "50,257", "50{,}257"),
     (124439808, ",", "124,439,808", "124{,}439{,}808"),
     (0.3161, ".1%", "31.6%", r"31.6\%"),
-    (2.1e-6, ".1e", "2.1×10⁻⁶", r"2.1\times10^{-6}"),
+    (2.1e-7, ".1e", "2.1×10⁻⁷", r"2.1\times10^{-7}"),
     (3.0e8, ".2e", "3.00×10⁸", r"3.00\times10^{8}"),
     (-0.0041, "+.3f", "-0.004", "-0.004"),
     (0.0041, "+.3f", "+0.004", "+0.004"),
@@ -146,7 +146,7 @@ def test_collect_reports_a_name_published_twice():
 DEMO = "part1/lesson/lookup.py"
 PROBE = ("\n## Probe {{probe_n}} rows\n\nThe table has {{probe_n}} rows; in math "
          "$n={{probe_n}}$, and $\\epsilon={{probe_eps}}$.\n")
-PUBLISH = '\nprint(glue("probe_n", 50257, ","))\nprint(glue("probe_eps", 2.1e-6, ".1e"))\n'
+PUBLISH = '\nprint(glue("probe_n", 50257, ","))\nprint(glue("probe_eps", 2.1e-07, ".1e"))\n'
 
 
 def _probe(copy):
@@ -170,7 +170,7 @@ def test_values_reach_headings_search_and_math(fixture_project, tmp_path):
     # the values reached the formulas: the text of the MathML the math renderer made of them
     formulas = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r"<math\b.*?</math>", html, re.S)]
     assert "n=50,257" in formulas, [f for f in formulas if "257" in f]
-    assert "\u03f5=2.1\u00d710\u22126" in formulas, [f for f in formulas if "2.1" in f]
+    assert "\u03f5=2.1\u00d710\u22127" in formulas, [f for f in formulas if "2.1" in f]
     index = (out / "search" / "search_index.json").read_text()
     assert "Probe 50,257 rows" in index and "The table has 50,257 rows" in index
 
@@ -199,5 +199,5 @@ def test_a_name_published_twice_fails_the_build(fixture_project, tmp_path):
 def test_an_unformattable_value_fails_the_build_naming_the_block(fixture_project, tmp_path):
     copy = fixture_project
     _probe(copy)
-    edit(copy / "snippets" / DEMO, 'glue("probe_eps", 2.1e-6, ".1e")', 'glue("probe_eps", 2.1e-6)')
+    edit(copy / "snippets" / DEMO, 'glue("probe_eps", 2.1e-07, ".1e")', 'glue("probe_eps", 2.1e-07)')
     build_fails(copy, tmp_path / "site", PAGE, PAGE, DEMO, "probe_eps is a float: give it a format")

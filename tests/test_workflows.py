@@ -225,7 +225,8 @@ def test_every_program_the_makefile_runs_exists():
     assert [p for p in sorted(paths) if not (ROOT / p).exists()] == []
     for target, tool in [("bench", "tools/bench.py"), ("pdf", "tools/pdf.py"), ("lighthouse", "tools/lighthouse.py"),
                          ("zensical-canary", "tools/zensical_canary.py"), ("mutate", "tools/mutation_score.py"),
-                         ("upgrade", "tools/lock.py --upgrade"), ("lock", "tools/lock.py")]:
+                         ("upgrade", "tools/lock.py --upgrade"), ("lock", "tools/lock.py"),
+                         ("sweep", "tools/seed_sweep.py")]:
         assert tool in _dry(target), f"make {target} does not run {tool}"
 
 
@@ -235,7 +236,7 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     check = _dry("check")
     command = check[check.index("tools/timed.py"):]
     # by marker, not a list of files: a new unit test is in the quick tier without anyone adding it
-    assert '-m "not build and not site and not browser"' in command and "tests/" not in command
+    assert '-m "not build and not site and not browser and not sweep"' in command and "tests/" not in command
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
 
 
@@ -244,7 +245,7 @@ def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses
     left to `make test` are in; no test of tests/browser/, none that builds (test_faults, the PDF,
     links, serve's builds) or reads the session build."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-m", "not build and not site and not browser"],
+                           "-m", "not build and not site and not browser and not sweep"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     ids = [line for line in done.stdout.splitlines() if "::" in line]
     files = {i.split("::")[0] for i in ids}

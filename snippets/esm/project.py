@@ -6,9 +6,26 @@ from pathlib import Path
 
 import yaml
 
-root = Path.cwd()
-while not (root / "mkdocs.yml").exists():            # the project's root, wherever this runs from
-    root = root.parent
+
+def _root() -> Path:
+    """The project's folder (it holds mkdocs.yml and snippets/esm/): the working directory or a
+    folder above it, else this file's folder or one above it (a demo run from elsewhere with
+    snippets/ on the path). Outside the project: an error naming where it looked, at once (the
+    walk up ends at the file system's root)."""
+    looked = []
+    for start in (Path.cwd(), Path(__file__).resolve().parent):
+        for folder in (start, *start.parents):
+            if folder in looked:
+                continue
+            looked.append(folder)
+            if (folder / "mkdocs.yml").is_file() and (folder / "snippets" / "esm").is_dir():
+                return folder
+    raise FileNotFoundError(f"esm.project: the book's project (a folder holding mkdocs.yml and snippets/esm/) is "
+                            f"neither the working directory {Path.cwd()}, nor above it, nor above this module "
+                            f"{Path(__file__).resolve()}; looked in: " + ", ".join(map(str, looked)))
+
+
+root = _root()
 docs, snippets = root / "docs", root / "snippets"
 
 

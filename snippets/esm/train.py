@@ -8,7 +8,6 @@ only what training needs. Every function is deterministic: fixed seeds, no clock
 from __future__ import annotations
 
 import collections
-import fcntl
 import functools
 import hashlib
 import json
@@ -545,8 +544,9 @@ def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
     else:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.npz"
-        with open(folder / "lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        from filelock import FileLock          # a lock on every OS (fcntl is POSIX only)
+
+        with FileLock(str(folder / "lock")):
             if not path.exists():
                 tmp = folder / f"{name}.tmp.npz"
                 np.savez(tmp, **run())

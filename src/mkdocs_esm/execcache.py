@@ -38,7 +38,6 @@ import importlib.metadata as metadata
 import importlib.util
 import json
 import os
-import platform
 import re
 import site
 import sys
@@ -60,8 +59,20 @@ NOT_INPUTS = frozenset({"ESM_CACHE", "ESM_CACHE_DIR", "ESM_FONT_CACHE_DIR", "ESM
 
 
 def interpreter() -> str:
-    """What the standard library and bytecode depend on."""
-    return f"{sys.implementation.name} {sys.version} {sys.implementation.cache_tag} {platform.machine()}"
+    """What the standard library and bytecode depend on: the implementation (cpython, pypy), its
+    version to the micro release and pre-release (``3.11.2 final 0``: a micro release may change
+    what the standard library computes or prints) and its bytecode's cache tag (``cpython-311``).
+
+    Nothing of the machine: not ``platform.machine()`` (x86_64, aarch64), nor the rest of
+    ``sys.version`` (the compiler and the date CPython was built with), nor the CPU path the
+    build takes (OpenBLAS's kernel, numpy's SIMD targets, the number of BLAS threads). What a
+    block prints is the same on every CPU path (issue 44: `make portable` builds under
+    different ones and diffs the sites, the arm64 job compares its site with x86-64's), so an
+    entry made on one machine or CI runner serves another. Packages are keyed by their
+    versions (``dists`` of an entry's dependencies), which do not name the wheel's platform,
+    for the same reason."""
+    major, minor, micro, level, serial = sys.version_info[:5]
+    return f"{sys.implementation.name} {major}.{minor}.{micro} {level} {serial} {sys.implementation.cache_tag}"
 
 
 def _digest(*parts: str) -> str:
@@ -297,6 +308,15 @@ class Recorder:
 # The cache
 # ---------------------------------------------------------------------------------------------
 
+def _stored(path: str) -> str:
+    """A dependency's path as an entry records it: relative to the working directory (the
+    project's folder, where the build runs) when it lies below it, so that a cache made in one
+    checkout serves another in any folder; absolute otherwise. Read back from another working
+    directory, a relative path names another file, whose hash differs: the entry runs again."""
+    cwd = os.path.realpath(os.getcwd())          # the paths compared are real paths too
+    return os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
+
+
 class ExecCache:
     """Entries under ``directory`` (None: the cache is off and ``run`` always runs)."""
 
@@ -368,7 +388,7 @@ class ExecCache:
             if kind[0] == "dist":
                 dists.update(self.env.dist_closure(kind[1]))
             elif not self._ignored(kind[1]):
-                files[kind[1]] = self.file_hash(kind[1])
+                files[_stored(kind[1])] = self.file_hash(kind[1])
 
         seen: set[str] = set()
         todo = set()
@@ -412,7 +432,7 @@ class ExecCache:
 
     def _valid(self, deps: dict) -> bool:
         for path, digest in deps.get("files", {}).items():
-            if self.file_hash(path) != digest:
+            if self.file_hash(os.path.join(os.path.realpath(os.getcwd()), path)) != digest:   # an absolute one stays
                 return False
         for name, version in deps.get("dists", {}).items():
             if self.env.version(name) != version:

@@ -7,18 +7,22 @@
 // MathML Core. throwOnError and strict "error" make bad TeX an error, never red text.
 "use strict";
 const readline = require("readline");
+// temml and katex are the project's node packages: resolved from the working directory (the
+// project's folder, where katex.py starts this process), not from this file's folder, which
+// is outside the project when the plugin is installed with `pip install .` (not editable).
+const project = require("module").createRequire(require("path").join(process.cwd(), "package.json"));
 let katex = null;
 let temml = null;
 
 function render(item) {
   const engine = item.engine || "katex";
   if (engine === "temml") {
-    temml = temml || require("temml");
+    temml = temml || project("temml");
     return temml.renderToString(item.tex, {
       displayMode: item.display, annotate: false, throwOnError: true, strict: true, trust: false,
     });
   }
-  katex = katex || require("katex");
+  katex = katex || project("katex");
   return katex.renderToString(item.tex, {
     displayMode: item.display,
     output: engine === "katex-mathml" ? "mathml" : "htmlAndMathml",

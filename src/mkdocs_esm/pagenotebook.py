@@ -18,7 +18,8 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
   or a table (anything else prints as usual; the text stays the output's ``text/plain``). Then one
   ``%%esm_module`` cell per module of snippets/esm/ the demos need, copied verbatim: the
   modules ``esm/__init__.py`` imports, and ``esm.<sub>`` modules the demos import (``esm.train``),
-  with their relative imports. Nothing is written outside the temporary folder (P11's training
+  with their relative imports, and the seed-sweep records the demos read through ``esm.sweeps``
+  (``records/<name>.json``). Nothing is written outside the temporary folder (P11's training
   run is kept there too, through ``ESM_TRAIN_CACHE``, unless the reader's environment sets it).
 - Then each demo, in page order: a Markdown cell with the headings it sits under (those not yet
   given) and, before the first demo of a section, the section's first paragraph of prose, its
@@ -248,6 +249,13 @@ class Helpers:
         ordered += sorted(n for n in wanted if n not in ordered and n in self.rel)
         return [f"{n}.py" for n in ordered] + ["__init__.py"]
 
+    def records(self, codes: list[str]) -> list[tuple[str, str]]:
+        """The seed-sweep records the demos read (``record("name")`` of esm.sweeps), as
+        (``records/<name>.json``, its text): the notebook's demos check their run against them."""
+        names = sorted({m for code in codes if re.search(r"\besm\.sweeps\b", code)
+                        for m in re.findall(r"\brecord\(\s*[\"']([\w.-]+)[\"']", code)})
+        return [(f"records/{n}.json", (self.dir / "records" / f"{n}.json").read_text(encoding="utf-8")) for n in names]
+
     def _resolve(self, mod: str, name: str, depth: int = 0) -> tuple[str, str] | None:
         """Where ``name``, as module ``mod`` sees it, is defined in esm."""
         if depth > 10 or mod not in self.defs:
@@ -406,7 +414,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 @register_cell_magic
 def esm_module(line, cell):
     """`%%esm_module name.py`: write the cell into the package (it runs when a demo imports esm)."""
-    (Path(_esm_home.name) / "esm" / line.strip()).write_text(cell, encoding="utf-8")
+    path = Path(_esm_home.name) / "esm" / line.strip()
+    path.parent.mkdir(parents=True, exist_ok=True)      # records/<name>.json: a seed sweep's record
+    path.write_text(cell, encoding="utf-8")
 
 
 _TABLE = re.compile(r"^\\|.*\\|[ \\t]*\\n\\|(?:\\s*:?-+:?\\s*\\|)+[ \\t]*$", re.M)
@@ -459,8 +469,8 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, modules: 
     cells = [_cell("markdown", "\n".join(intro), "intro"),
              _cell("code", SETUP, "setup", tags=[SETUP_TAG], hidden=True)]
     for name, source in modules:
-        cells.append(_cell("code", f"%%esm_module {name}\n{source}", f"setup-{Path(name).stem.strip('_')}",
-                           tags=[SETUP_TAG], hidden=True))
+        cid = f"setup-{'record-' * name.endswith('.json')}{Path(name).stem.strip('_')}"
+        cells.append(_cell("code", f"%%esm_module {name}\n{source}", cid, tags=[SETUP_TAG], hidden=True))
     for k, (text, code) in enumerate(demos, 1):
         if text.strip():
             cells.append(_cell("markdown", text, f"text-{k:02d}"))
@@ -557,6 +567,7 @@ class PageNotebooks:
             cells.append(("\n\n".join(parts), demo.code))
         needed = self.helpers.modules([d.code for d in demos])
         modules = [(name, self.helpers.sources[name]) for name in needed]
+        modules[-1:-1] = self.helpers.records([d.code for d in demos])
         packages, data = self.helpers.requirements([d.code for d in demos])
         return make_notebook(title=title, page_url=page_url, site_name=site_name, modules=modules,
                              demos=cells, packages=packages, data=data)

@@ -12,7 +12,11 @@
 // come as one text: PurgeCSS decides which custom properties are read one sheet at a time, and
 // Material's palette sheet sets those its main sheet reads. An error exits non-zero, on stderr.
 "use strict";
-const { PurgeCSS } = require("purgecss");
+// PurgeCSS is the project's node package: resolved from the working directory (the project's
+// folder, where stylesheets.py starts this process), not from this file's folder, which is
+// outside the project when the plugin is installed with `pip install .` (not editable).
+const project = require("module").createRequire(require("path").join(process.cwd(), "package.json"));
+const { PurgeCSS } = project("purgecss");
 
 let input = "";
 process.stdin.setEncoding("utf8");

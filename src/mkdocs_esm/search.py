@@ -31,7 +31,6 @@ import functools
 import importlib.metadata
 import json
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -78,7 +77,7 @@ def _toc_key(items) -> list:
 
 @functools.cache
 def _salt() -> str:
-    return json.dumps([importlib.metadata.version("mkdocs-material"), sys.version,
+    return json.dumps([importlib.metadata.version("mkdocs-material"), execcache.interpreter(),
                        Path(__file__).read_text(encoding="utf-8")])
 
 

@@ -4,7 +4,9 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_equal, check_less, cosine_matrix, glue, mean_pairwise_cosine, spearman, table, top_k
+from esm import (check_close, check_equal, check_less, check_true, cosine_matrix, glue, mean_pairwise_cosine, spearman,
+                 table, top_k)
+from esm.sweeps import record
 from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained, visible
 
 D = data()
@@ -57,3 +59,7 @@ print(glue("r_prior", r_prior, ".2f"), glue("rho_prior", rho_prior, ".2f"), glue
 print(check_less("the mean logit E mu_f correlates with log frequency above 0.5", 0.5, r_prior, names=("0.5", "Pearson r")))
 print(check_less("row lengths follow frequency more weakly than E mu_f does (rank correlations, the same measure)",
                  abs(rho), rho_prior, names=("|rho| of row length", "rho of E mu_f")))
+sweep = record("p11")
+print(check_true(f"this table's measures (seed {TRAIN['seed']}) = the record's ({sweep.cited()})",
+                 *sweep.matches(TRAIN["seed"], {"rho": rho, "rho0": rho0, "cos_bar": cos_bar, "r_prior": r_prior,
+                                                "rho_prior": rho_prior})))

@@ -7,6 +7,7 @@ import numpy as np
 
 from esm import check_close, check_equal, check_less, check_true, cosine_matrix, glue, top_k
 from esm.explore import Control, bar, explorable, out
+from esm.sweeps import record
 from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, init_gpt2, trained, visible
 
 D = data()
@@ -106,11 +107,17 @@ for i, j in ((2, 0), (0, 1)):
 
 end, first = steps[-1], steps[1]
 pair = [tokens[n] for n, _ in near[(0, len(steps) - 1)][:2]]
-print(check_true("the two nearest to ' the' at the end are determiners (a hand list)",
-                 set(pair) <= {" a", " an", " my", " his", " her", " thy", " your", " our", " their", " this", " that", " no"},
-                 f"{pair}"))
+DETERMINERS = {" a", " an", " my", " his", " her", " thy", " your", " our", " their", " this", " that", " no"}
+print(check_true("the two nearest to ' the' at the end are determiners (a hand list)", set(pair) <= DETERMINERS, f"{pair}"))
 print(check_less(f"the mean nearest cosine falls from step {first} to the end", nearest[end], nearest[first],
                  names=(f"step {end}", f"step {first}")))
+# The same measures over the recorded sweep of the run (tools/seed_sweep.py): this run is the record's
+# run of its seed, and which tokens end nearest to ' the' is the seed's.
+sweep = record("p11")
+print(check_true(f"this run's table measures (seed {TRAIN['seed']}) = the record's ({sweep.cited()})",
+                 *sweep.matches(TRAIN["seed"], {f"{m}_{lab}": v[s] for m, v in (("near", nearest), ("same", same), ("top5", top5))
+                                                for lab, s in (("0", 0), ("first", first), ("end", end))}
+                                | {"the_determiners": float(set(pair) <= DETERMINERS)})))
 moved = [visible(p) for i, p in enumerate(probes)
          if len({n for n, _ in near[(i, 1)]} & {n for n, _ in near[(i, len(steps) - 1)]}) <= 2]
 print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glue("nb_first", first),
@@ -122,4 +129,5 @@ print(glue("nb_near0", nearest[0], ".2f"), glue("nb_chance", chance, ".2f"), glu
       glue("nb_shape_first", shape[first], ".2f"), glue("nb_shape_end", shape[end], ".2f"),
       glue("nb_moved", ", ".join(f"`{p}`" for p in moved)),
       glue("nb_the_first", ", ".join(f"`{visible(tokens[n])}`" for n, _ in near[(0, 1)])),
-      glue("nb_the_end", " and ".join(f"`{visible(p)}`" for p in pair)), sep="")
+      glue("nb_the_end", " and ".join(f"`{visible(p)}`" for p in pair)),
+      glue("nb_det_runs", round(sum(sweep.values("the_determiners").values()))), sep="")

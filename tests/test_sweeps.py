@@ -1,0 +1,93 @@
+"""Seed-sweep records (tools/seed_sweep.py, `make sweep`; read by esm.sweeps): each record is well
+formed and names the command that regenerates it, its summary is its per-seed values', the reader
+compares a run with it as the pages rely on, and recorded seeds rerun give the recorded values
+(the initialisation of every seed, cheaply; one whole training run, marked `sweep`)."""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+import seed_sweep
+from esm import sweeps
+
+RECORDS = sorted(sweeps.RECORDS.glob("*.json"))
+
+
+def test_every_named_sweep_has_its_record_and_every_record_a_sweep():
+    assert {p.stem for p in RECORDS} == set(seed_sweep.SWEEPS)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_a_record_is_well_formed_and_names_its_command(path):
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    sweep = seed_sweep.SWEEPS[path.stem]
+    assert rec["name"] == path.stem
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", rec["date"])
+    assert rec["command"] == f"make sweep SWEEP={path.stem}"       # the whole sweep, not a subset
+    assert re.fullmatch(r"[0-9a-f]{40}", rec["commit"]) and rec["dirty"] is False
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", rec["numpy"])
+    assert rec["seeds"] == sweep["seeds"]() and len(rec["seeds"]) >= 20
+    assert rec["settings"] == sweep["settings"](), "the settings changed since the sweep: run its command"
+    assert rec["quantities"] == sweep["quantities"]
+    assert set(rec["per_seed"]) == {str(s) for s in rec["seeds"]}
+    for values in rec["per_seed"].values():
+        assert set(values) == set(rec["quantities"]) and all(math.isfinite(v) for v in values.values())
+    assert rec["summary"] == seed_sweep.summary(rec["per_seed"])
+    r = sweeps.record(path.stem)
+    for q in rec["quantities"]:
+        vals = [rec["per_seed"][str(s)][q] for s in rec["seeds"]]
+        assert r.spread(q) == (min(vals), max(vals)) == (rec["summary"][q]["min"], rec["summary"][q]["max"])
+        assert r.mean(q) == pytest.approx(sum(vals) / len(vals), abs=1e-15)
+    assert r.cited() == f"{len(rec['seeds'])} seeds, recorded on {rec['date']} by `{rec['command']}`"
+
+
+def _fake():
+    per = {"1": {"x": 1.0}, "2": {"x": 3.0}}
+    return sweeps.Record({"name": "f", "date": "2026-01-01", "command": "make sweep SWEEP=f", "commit": "0" * 40,
+                          "numpy": "2.0.0", "seeds": [1, 2], "per_seed": per})
+
+
+def test_matches_a_recorded_seed_only_with_its_recorded_value():
+    rec = _fake()
+    assert rec.matches(2, {"x": 3.0})[0]
+    assert rec.matches(2, {"x": 3.0 * (1 + 1e-12)})[0]
+    ok, detail = rec.matches(2, {"x": 2.0})                 # inside the spread, but not seed 2's value
+    assert not ok and "stale" in detail and "make sweep SWEEP=f" in detail
+
+
+def test_matches_another_seed_inside_the_recorded_spread():
+    rec = _fake()
+    assert rec.matches(7, {"x": 1.0})[0] and rec.matches(7, {"x": 2.5})[0]
+    assert not rec.matches(7, {"x": 3.5})[0] and not rec.matches(7, {"x": 0.9})[0]
+    assert rec.share("x", lambda v: v > 2) == 0.5
+
+
+def test_a_missing_record_names_the_command():
+    with pytest.raises(FileNotFoundError, match="make sweep SWEEP=nothing"):
+        sweeps.record("nothing")
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_the_initialisation_of_every_recorded_seed_gives_the_recorded_values(path):
+    """Cheap (a few forward passes a seed): the quantities P11's initial-loss claims and the std 0.1
+    question rely on, for every seed of the record."""
+    if path.stem != "p11":
+        pytest.skip("no cheap part")
+    rec = sweeps.record("p11")
+    for seed in rec.seeds:
+        ok, detail = rec.matches(seed, seed_sweep.p11_init(seed))
+        assert ok, detail
+
+
+@pytest.mark.sweep
+def test_the_seed_of_the_smallest_margin_reruns_to_the_record():
+    """One whole training run (about 20 CPU-s): the recorded seed the page's bigram threshold
+    comes from (the smallest margin), rerun, gives every recorded value. (The build's own seed is
+    checked by the page itself.)"""
+    rec = sweeps.record("p11")
+    lo = min(rec.seeds, key=lambda s: rec.per_seed[s]["margin"])
+    ok, detail = rec.matches(lo, seed_sweep.p11(lo))
+    assert ok, detail

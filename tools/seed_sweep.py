@@ -1,0 +1,370 @@
+"""Seed sweeps: the measurements a page's claims rely on, taken over many seeds where one run is too
+costly to repeat in a build, written to a record that the repository keeps.
+
+    python tools/seed_sweep.py p11              # every seed of the sweep, 2 processes
+    python tools/seed_sweep.py p11 --jobs 1 --seeds 35 36 --out /tmp/x.json
+
+(`make sweep` runs every named sweep.) A record is the one kind of generated file that is
+committed: `snippets/esm/records/<name>.json`, beside its reader `esm.sweeps`, so that the page
+notebooks and the mutation runs, which copy `snippets/`, carry it too. It holds the date, the
+command that regenerates it, the commit and numpy version it was measured with, the settings, what
+each quantity is, its value for every seed, and per quantity the min, max, mean and the seeds of the
+extremes. A page reads it like a cited figure (`esm.sweeps.record`) and checks that its own run is
+inside the recorded spread, or, when the build's seed is one of the recorded ones, that it is the
+recorded value; tests/test_sweeps.py reruns a recorded seed and checks the record's form.
+
+A sweep is a function of one seed returning a dict of floats (booleans as 0 or 1), the seeds it
+runs on, and one line per quantity saying what it is. The function computes each quantity as the
+page's demo does, with the same esm helpers; where the page's demo changes, its sweep changes
+with it, and the build's own check (its run against the record) fails until `make sweep` has run
+again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import datetime as dt
+import json
+import math
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT / "snippets") not in sys.path:
+    sys.path.insert(0, str(ROOT / "snippets"))
+RECORDS = ROOT / "snippets" / "esm" / "records"
+
+# ---------------------------------------------------------------------------------------------
+# P11: the training run of docs/primer/training.md
+# ---------------------------------------------------------------------------------------------
+
+#: What each quantity of the P11 sweep is (the record carries these lines).
+P11_QUANTITIES = {
+    # init.py: the model at initialisation (its seed only)
+    "loss0": "initial validation loss (esm.train.evaluate on the validation windows), nats",
+    "excess": "loss0 - log|V|, nats",
+    "half_var": "half the variance of the initial logits over the vocabulary, averaged over the validation windows",
+    "gap_mean": "mean of (mean logit - target's logit) at initialisation, over the validation windows",
+    "var_share": "half_var / excess (the page's 'share of the excess' that half the variance is)",
+    "expansion_err": "|excess - (gap_mean + half_var)|: the second-order expansion's error on the validation windows",
+    "batch_expansion_err": "the same error on init.py's batch of 4 windows",
+    "std_res_rel_err": "|sample std of W_O and W_2 entries / (0.02/sqrt(2L)) - 1|",
+    "std_rel_err": "|sample std of W_Q, W_K, W_V, W_1 entries / 0.02 - 1|",
+    "loss_loud": "initial validation loss with P7's init_gpt at scale 0.3, nats",
+    # exercises.py: the std 0.1 question and the unshifted-targets loop
+    "mid_loss": "initial validation loss with every weight drawn at std 0.1, nats",
+    "mid_dev": "mid_loss - (log|V| + d 0.1^2 / 2), the measured loss minus the pencil estimate, nats",
+    "bug_train": "training loss after 40 steps of the loop whose targets are its inputs",
+    "ok_train": "training loss after 40 steps of the correct loop",
+    "bug_val": "validation loss of the unshifted loop's model",
+    "ok_val": "validation loss of the correct loop's model",
+    # run.py: the run against its baselines, the samples
+    "unigram": "unigram baseline on the scored validation tokens (no seed in it), nats",
+    "bigram": "bigram baseline, its smoothing chosen among five values on the same tokens (no seed in it), nats",
+    "val_start": "validation loss at step 0, nats",
+    "final_val": "validation loss at the last step, nats",
+    "final_train": "training loss on the fixed training windows at the last step, nats",
+    "margin": "bigram - final_val: how far the run beats the bigram baseline, nats",
+    "margin_uni": "unigram - final_val, nats",
+    "curve0_dev": "first training batch's loss - log|V|, nats",
+    "val_half": "validation loss at the half-way evaluation, nats",
+    "real_0": "share of the words of run.py's top-p sample (240 tokens, sampling seed 2) that are words of the training text, step 0",
+    "real_half": "the same, half-way",
+    "real_end": "the same, at the end",
+    # embeddings.py: what the token table learned
+    "rho": "Spearman correlation of row length with training frequency, trained table",
+    "rho0": "the same at initialisation",
+    "cos_bar": "mean pairwise cosine of the trained table's rows",
+    "r_prior": "Pearson correlation of the mean logit E mu_f with log frequency",
+    "rho_prior": "Spearman correlation of E mu_f with frequency",
+    # explore_neighbours.py: neighbours in the table over the run
+    "near_0": "mean nearest cosine over the rows at step 0",
+    "near_first": "the same at the first evaluation step (50)",
+    "near_end": "the same at the end",
+    "same_0": "share of each row's 5 nearest rows of its own kind, step 0",
+    "same_first": "the same at step 50",
+    "same_end": "the same at the end",
+    "top5_0": "share of the centred table's variance on its first 5 principal directions, step 0",
+    "top5_first": "the same at step 50",
+    "top5_end": "the same at the end",
+    "the_determiners": "1 if the two nearest rows to ' the' at the end are determiners (the demo's hand list), else 0",
+}
+
+DETERMINERS = {" a", " an", " my", " his", " her", " thy", " your", " our", " their", " this", " that", " no"}
+
+
+def _kind(t: str) -> str:
+    if t[:1] == " " and t[1:].isalpha():
+        return "start"
+    if not any(ch.isalnum() for ch in t):
+        return "punct"
+    return "capital" if t[0].isupper() else "piece"
+
+
+def p11_init(seed: int) -> dict[str, float]:
+    """P11's quantities of the model at initialisation (init.py, and the std 0.1 question of
+    exercises.py): cheap, a few forward passes."""
+    import numpy as np
+
+    import esm.train as et
+    from esm import init_gpt
+
+    cfg = dict(et.TRAIN, seed=seed)
+    D = et.data()
+    V, T, d, L, H = et.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
+    logV = math.log(V)
+    out: dict[str, float] = {}
+
+    # init.py
+    model0 = et.init_gpt2(seed, V, T, d, L, H)
+    loss0 = et.evaluate(model0, D.val, cfg)
+    xs, ys = et.eval_windows(D.val, cfg)
+    Zv = np.concatenate([et.forward(model0, xs[i:i + cfg["batch"]]) for i in range(0, len(xs), cfg["batch"])])
+    zv_y = np.take_along_axis(Zv, ys[..., None], -1)[..., 0]
+    half_var, gap_mean = float(Zv.var(-1).mean() / 2), float((Zv.mean(-1) - zv_y).mean())
+    xb = np.stack([D.val[s:s + T] for s in (0, 1000, 2000, 3000)])
+    yb = np.stack([D.val[s + 1:s + T + 1] for s in (0, 1000, 2000, 3000)])
+    Z = et.forward(model0, xb)
+    z_y = np.take_along_axis(Z, yb[..., None], -1)[..., 0]
+    loss_x = float((np.log(np.exp(Z).sum(-1)) - z_y).mean())
+    second = float((logV + Z.mean(-1) - z_y + Z.var(-1) / 2).mean())
+    std_O = np.std(np.concatenate([b[k].ravel() for b in model0["blocks"] for k in ("W_O", "W_2")]))
+    std_Q = np.std(np.concatenate([b[k].ravel() for b in model0["blocks"] for k in ("W_Q", "W_K", "W_V", "W_1")]))
+    out |= {"loss0": loss0, "excess": loss0 - logV, "half_var": half_var, "gap_mean": gap_mean,
+            "var_share": half_var / (loss0 - logV), "expansion_err": abs(loss0 - logV - gap_mean - half_var),
+            "batch_expansion_err": abs(loss_x - second),
+            "std_res_rel_err": abs(std_O / (0.02 / math.sqrt(2 * L)) - 1), "std_rel_err": abs(std_Q / 0.02 - 1),
+            "loss_loud": et.evaluate(init_gpt(seed, V, T, d, L, H, scale=0.3), D.val, cfg)}
+
+    # exercises.py
+    mid = 0.1
+    mid_loss = et.evaluate(et.init_gpt2(seed, V, T, d, L, H, std=mid), D.val, cfg)
+    out |= {"mid_loss": mid_loss, "mid_dev": mid_loss - (logV + d * mid ** 2 / 2)}
+    return {k: float(v) for k, v in out.items()}
+
+
+def p11(seed: int) -> dict[str, float]:
+    """P11's quantities for one seed: the model drawn with ``seed`` and its batches drawn with
+    ``seed + 1`` (esm.train.train's rule), every other setting as the page's TRAIN."""
+    import re
+
+    import numpy as np
+
+    import esm.train as et
+    from esm import cosine_matrix, mean_pairwise_cosine, spearman, top_k
+
+    cfg = dict(et.TRAIN, seed=seed)
+    D = et.data()
+    V, T, d, L, H = et.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
+    logV = math.log(V)
+    out = p11_init(seed)
+    xs, ys = et.eval_windows(D.val, cfg)
+
+    # exercises.py: the loop with unshifted targets against the correct one
+    results = {}
+    for shift in (1, 0):
+        m = et.init_gpt2(seed, V, T, d, L, H)
+        params, state, rng = et.param_arrays(m), {}, np.random.default_rng(seed + 1)
+        for step in range(40):
+            s = rng.integers(0, len(D.train) - T - 1, size=cfg["batch"])
+            x = np.stack([D.train[i:i + T] for i in s])
+            y = np.stack([D.train[i + shift:i + shift + T] for i in s])
+            loss, grads = et.loss_and_grads(m, x, y)
+            et.clip_grads(grads, cfg["clip"])
+            et.adamw_step(params, grads, state, et.lr_at(step, cfg), weight_decay=cfg["weight_decay"])
+        results[shift] = (loss, et.evaluate(m, D.val, cfg))
+    out |= {"ok_train": results[1][0], "ok_val": results[1][1], "bug_train": results[0][0], "bug_val": results[0][1]}
+
+    # run.py: the page's own call, its run kept in this process only (not in the execution cache)
+    cache, before = os.environ.get("ESM_CACHE"), set(et._RUNS)
+    os.environ["ESM_CACHE"] = "0"
+    try:
+        model, curve, evals, snaps = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS)
+    finally:
+        if cache is None:
+            del os.environ["ESM_CACHE"]
+        else:
+            os.environ["ESM_CACHE"] = cache
+        for key in set(et._RUNS) - before:
+            del et._RUNS[key]
+    steps, half = cfg["steps"], cfg["steps"] // 2
+    snaps[steps] = model
+    x, y = xs, ys
+    uni = et.unigram_loss(D.train, y.ravel(), V)
+    bi = min(et.bigram_loss(D.train, y, V, a, prev=x) for a in (0.01, 0.03, 0.1, 0.3, 1.0))
+    final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
+    breaks = [i for i, t in enumerate(D.val[:400].tolist()) if et.bpe_decode([t], D.alphabet, D.merges) == "\n\n"]
+    prompt = D.val[breaks[0] + 1:breaks[0] + 25]
+    known = set(re.findall(r"[A-Za-z]+", et.bpe_decode(D.train, D.alphabet, D.merges)))
+    real = {}
+    for step in (0, half, steps):
+        words = re.findall(r"[A-Za-z]+", et.bpe_decode(
+            et.sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=0.9), D.alphabet, D.merges))
+        real[step] = sum(w in known for w in words) / len(words)
+    out |= {"unigram": uni, "bigram": bi, "val_start": float(evals[0, 2]), "final_val": final_val,
+            "final_train": final_train, "margin": bi - final_val, "margin_uni": uni - final_val,
+            "curve0_dev": float(curve[0]) - logV, "val_half": float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2]),
+            "real_0": real[0], "real_half": real[half], "real_end": real[steps]}
+
+    # embeddings.py
+    E, E0 = model["E"].astype(float), snaps[0]["E"].astype(float)
+    count = np.bincount(D.train, minlength=V)
+    starts = np.linspace(0, len(D.val) - T - 1, 32).astype(int)
+    xw = np.stack([D.val[s:s + T] for s in starts])
+    _, (_, _, Xf, _) = et.forward(model, xw, keep=True)
+    mu = Xf.reshape(-1, Xf.shape[-1]).mean(0).astype(float)
+    out |= {"rho": spearman(np.linalg.norm(E, axis=1), count), "rho0": spearman(np.linalg.norm(E0, axis=1), count),
+            "cos_bar": mean_pairwise_cosine(E), "r_prior": float(np.corrcoef(E @ mu, np.log(count))[0, 1]),
+            "rho_prior": spearman(E @ mu, count)}
+
+    # explore_neighbours.py
+    tokens = list(D.alphabet) + [a + b for a, b in D.merges]
+    kinds = [_kind(t) for t in tokens]
+    first = cfg["eval_every"]
+    for label, s in (("0", 0), ("first", first), ("end", steps)):
+        tab = snaps[s]["E"].astype(float)
+        C = cosine_matrix(tab)
+        out[f"same_{label}"] = float(np.mean([[kinds[n] == kinds[r] for n in top_k(C[r], 5, exclude=[r])] for r in range(V)]))
+        out[f"near_{label}"] = float(np.mean([max(C[r, n] for n in range(V) if n != r) for r in range(V)]))
+        sv = np.linalg.svd(tab - tab.mean(axis=0), compute_uv=False)
+        out[f"top5_{label}"] = float(np.sum(sv[:5] ** 2) / np.sum(sv ** 2))
+    C = cosine_matrix(E)
+    r = tokens.index(" the")
+    pair = {tokens[n] for n in top_k(C[r], 2, exclude=[r])}
+    out["the_determiners"] = float(pair <= DETERMINERS)
+    assert set(out) == set(P11_QUANTITIES), set(out) ^ set(P11_QUANTITIES)
+    return {k: float(v) for k, v in out.items()}
+
+
+def _p11_settings() -> dict:
+    import esm.train as et
+    return {k: v for k, v in et.TRAIN.items() if k != "seed"} | {"vocab_size": et.VOCAB_SIZE}
+
+
+def _p11_seeds() -> list[int]:
+    import esm.train as et
+    return list(range(et.TRAIN["seed"], et.TRAIN["seed"] + 20))
+
+
+#: The named sweeps: what runs for one seed, which seeds, what each quantity is, the settings
+#: held fixed (read when the sweep runs), and what the sweep is about.
+SWEEPS = {
+    "p11": {
+        "measure": p11,
+        "seeds": _p11_seeds,
+        "quantities": P11_QUANTITIES,
+        "settings": _p11_settings,
+        "about": "P11's training run (docs/primer/training.md) repeated with 20 seeds: the page's seed "
+                 "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
+                 "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
+                 "checks and sentences rely on, computed as its demos compute them.",
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a sweep and writing its record
+# ---------------------------------------------------------------------------------------------
+
+def _measure(name: str, seed: int) -> tuple[int, dict, float]:
+    t0 = time.process_time()
+    values = SWEEPS[name]["measure"](seed)
+    return seed, values, time.process_time() - t0
+
+
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def summary(per_seed: dict[str, dict[str, float]]) -> dict[str, dict]:
+    """Per quantity: min, max, mean over the seeds, and the seeds where the extremes fall."""
+    out = {}
+    for q in next(iter(per_seed.values())):
+        vals = {int(s): v[q] for s, v in per_seed.items()}
+        lo, hi = min(vals, key=vals.get), max(vals, key=vals.get)
+        out[q] = {"min": vals[lo], "max": vals[hi], "mean": math.fsum(vals.values()) / len(vals),
+                  "seed_min": lo, "seed_max": hi}
+    return out
+
+
+def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
+    """Run the sweep ``name`` on its seeds (or ``seeds``) in ``jobs`` processes; the record."""
+    import numpy as np
+    sweep = SWEEPS[name]
+    seeds = list(seeds) if seeds is not None else sweep["seeds"]()
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    t0 = time.time()
+    per_seed, cpu = {}, 0.0
+    if jobs > 1:
+        # spawn: the same start method on every platform, and nothing of this process inherited
+        with cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for seed, values, secs in pool.map(_measure, [name] * len(seeds), seeds):
+                per_seed[str(seed)], cpu = values, cpu + secs
+                log(f"{name}: seed {seed} done ({secs:.1f} CPU-s)")
+    else:
+        for s in seeds:
+            seed, values, secs = _measure(name, s)
+            per_seed[str(seed)], cpu = values, cpu + secs
+            log(f"{name}: seed {seed} done ({secs:.1f} CPU-s)")
+    return {
+        "name": name,
+        "about": sweep["about"],
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"),
+        "command": (f"make sweep SWEEP={name}" if seeds == sweep["seeds"]() else
+                    f"python tools/seed_sweep.py {name} --seeds {' '.join(map(str, seeds))}"),
+        "commit": _git("rev-parse", "HEAD"),
+        "dirty": _git("status", "--porcelain", "--", "snippets/esm", ":(exclude)snippets/esm/records",
+                                  "tools/seed_sweep.py") not in ("", "unknown"),
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpu_seconds": round(cpu, 1),
+        "wall_seconds": round(time.time() - t0, 1),
+        "settings": sweep["settings"](),
+        "seeds": seeds,
+        "quantities": sweep["quantities"],
+        "per_seed": per_seed,
+        "summary": summary(per_seed),
+    }
+
+
+def write(rec: dict, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(rec, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("names", nargs="*", help=f"sweeps to run (default: all): {', '.join(SWEEPS)}")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--seeds", type=int, nargs="+", help="only these seeds (the record then says so)")
+    ap.add_argument("--out", type=Path, help="where to write (default snippets/esm/records/<name>.json)")
+    args = ap.parse_args(argv)
+    for name in args.names or list(SWEEPS):
+        if name not in SWEEPS:
+            ap.error(f"unknown sweep {name!r}; known: {', '.join(SWEEPS)}")
+        rec = run(name, args.seeds, args.jobs)
+        path = args.out or RECORDS / f"{name}.json"
+        write(rec, path)
+        print(f"{name}: {len(rec['seeds'])} seeds, {rec['cpu_seconds']} CPU-s, {rec['wall_seconds']} s wall -> "
+              f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        if rec["dirty"]:
+            print(f"warning: snippets/esm or tools/seed_sweep.py has uncommitted changes: the record's commit "
+                  f"{rec['commit'][:12]} does not hold the code it measured; commit, then run it again")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
