@@ -121,10 +121,10 @@ async (k) => {
 
 #: All of axe's rules in the light scheme; in the dark one only those colours can break.
 AXE_RUN = """
-async (colourOnly) => {
+async ([colourOnly, context]) => {
   const options = { resultTypes: ["violations"] };
   if (colourOnly) options.runOnly = ["color-contrast", "link-in-text-block"];
-  const result = await axe.run(document, options);
+  const result = await axe.run(context, options);
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
@@ -384,9 +384,19 @@ def colour_problems(page, built, scheme: str) -> list[str]:
     return problems
 
 
-def axe_problems(page, colour_only: bool) -> list[str]:
+#: Material's chrome: the header (with the search dialog), the navigation and the footer, the same
+#: on every page but for which link is the current one. axe checks it once
+#: (test_materials_chrome_in_browser), and every page without it; the table of contents, which is
+#: the page's own, is checked on each page.
+CHROME = [".md-header", ".md-sidebar--primary", ".md-footer"]
+
+
+def axe_problems(page, colour_only: bool, *, chrome: bool = False) -> list[str]:
+    """axe's serious or critical violations: of the page without Material's chrome, or (``chrome``)
+    of the chrome alone."""
+    context = {"include": [[c] for c in CHROME]} if chrome else {"exclude": [[c] for c in CHROME]}
     return [f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}"
-            for v in page.evaluate(AXE_RUN, colour_only) if v["impact"] in ("serious", "critical")]
+            for v in page.evaluate(AXE_RUN, [colour_only, context]) if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("src", PAGES)
@@ -455,6 +465,23 @@ def test_page_in_browser(open_page, built, src):
     traffic.settle(page)
     problems += traffic.problems()
     assert not problems, f"{src}:\n  " + "\n  ".join(problems)
+
+
+def test_materials_chrome_in_browser(open_page):
+    """Material's chrome, the same on every page, checked by axe once, on a lesson page (a current
+    link in the navigation, a section open): all rules in light, the colour rules in dark."""
+    page, traffic = open_page(url_of("part1/intuition.md"), "light", wait="load")
+    wait_for_scheme(page, "part1/intuition.md", "light")
+    assert page.locator(".md-sidebar--primary .md-nav__link--active").count() > 0
+    page.add_script_tag(content=axe_source())
+    problems = [f"light: {p}" for p in axe_problems(page, colour_only=False, chrome=True)]
+    page.emulate_media(color_scheme="dark")
+    page.evaluate(TO_DARK)
+    wait_for_scheme(page, "part1/intuition.md", "dark")
+    problems += [f"dark: {p}" for p in axe_problems(page, colour_only=True, chrome=True)]
+    traffic.settle(page)
+    problems += traffic.problems()
+    assert not problems, "Material's chrome:\n  " + "\n  ".join(problems)
 
 
 def built_html(built, src: str) -> str:
