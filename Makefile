@@ -50,7 +50,7 @@ test: deps browser
 
 # CI runs the suite in parallel jobs on one build (.github/workflows/site.yml): `make ci-build`
 # makes the test session's build into session/ (site, execution cache, log; with SITE_URL as set),
-# then each job runs `make ci-part PART=... ESM_PREBUILT=session`, its share of the suite on that
+# then each job runs `make ci-part PART=... PREBUILT_SESSION=session`, its share of the suite on that
 # build. The four parts cover the suite exactly once (tests/test_workflows.py checks it).
 CI_PART_unit      := -m "not build and not browser"
 CI_PART_browser   := -m "browser"
@@ -61,7 +61,7 @@ ci-build: deps
 	$(BIN)/python tests/sitebuild.py --session session
 ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
 	@test -n '$(CI_PART_$(PART))' || { echo "PART is one of: $(CI_PARTS)"; exit 1; }
-	ESM_PREBUILT=$(abspath $(ESM_PREBUILT)) $(BIN)/python tools/timed.py "make ci-part PART=$(PART)" -- \
+	PREBUILT_SESSION=$(abspath $(PREBUILT_SESSION)) $(BIN)/python tools/timed.py "make ci-part PART=$(PART)" -- \
 	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or

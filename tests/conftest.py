@@ -208,10 +208,24 @@ def environ(**values: str | None):
                 os.environ[k] = v
 
 
+#: (Not an ESM_ variable: those are inputs of every block's cache key, mkdocs_esm/execution.py.)
 #: The session build's folder made beforehand (`tests/sitebuild.py --session DIR`: CI's build job
 #: makes it once, with the published SITE_URL, and the test jobs share it): its site/, its
 #: execution cache and its record are used as they are, nothing is built.
-PREBUILT = "ESM_PREBUILT"
+PREBUILT = "PREBUILT_SESSION"
+
+
+def session_jobs() -> str:
+    """The session build's worker processes (ESM_JOBS): as set, else under pytest-xdist the CPUs
+    the other workers leave it, counting none for the worker that waits for it: on two CPUs with
+    two xdist workers, 1 (its blocks in its own process: the other worker keeps the other CPU);
+    alone (`tests/sitebuild.py --session`, CI's build job), one per CPU. Measured on 2 CPUs, a cold
+    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/performance-log.md)."""
+    if os.environ.get("ESM_JOBS"):
+        return os.environ["ESM_JOBS"]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    free = (os.cpu_count() or 1) - (workers - 1)
+    return str(free if free >= 2 else 1) if workers > 1 else "0"
 
 
 def session_build(base: Path) -> dict:
@@ -225,7 +239,7 @@ def session_build(base: Path) -> dict:
     with FileLock(str(base / "site.lock")):
         if not record.exists():
             start = time.perf_counter()
-            with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache)):
+            with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache), ESM_JOBS=session_jobs()):
                 result = build(out)
             seconds = time.perf_counter() - start
             record.write_text(json.dumps({"returncode": result.returncode, "seconds": seconds,
@@ -240,7 +254,7 @@ def site(tmp_path_factory) -> Site:
     empty execution cache of its own: every block and the notebook execute (each block ahead,
     in a worker process), and every test that reads a demo's output reads it from the cache it
     filled (conftest.demo_output); tests/test_build.py checks that a cached build is
-    byte-identical. With $ESM_PREBUILT, the build that folder holds (made by
+    byte-identical. With $PREBUILT_SESSION, the build that folder holds (made by
     `tests/sitebuild.py --session`)."""
     if os.environ.get(PREBUILT):
         base = Path(os.environ[PREBUILT]).resolve()
@@ -287,9 +301,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_runtest_logreport(report):
-    """Each test's time, for tools/timed.py's time per page (ESM_TEST_TIMES: a file of JSON lines),
+    """Each test's time, for tools/timed.py's time per page (TIMED_TEST_TIMES: a file of JSON lines),
     written once: by pytest-xdist's controller, which receives every worker's reports."""
-    path = os.environ.get("ESM_TEST_TIMES")
+    path = os.environ.get("TIMED_TEST_TIMES")
     if path and not os.environ.get("PYTEST_XDIST_WORKER"):
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "duration": report.duration}) + "\n")

@@ -285,7 +285,7 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the project to build")
     parser.add_argument("--session", type=Path, metavar="DIR",
                         help="make the test session's build in DIR (site/, site-exec-cache/, site.json), "
-                             "which `ESM_PREBUILT=DIR pytest` then uses instead of building")
+                             "which `PREBUILT_SESSION=DIR pytest` then uses instead of building")
     args = parser.parse_args()
     if args.session:
         from conftest import session_build

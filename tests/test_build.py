@@ -135,23 +135,38 @@ def _same(first: Path, second: Path) -> None:
 COLD_PAGE = "part1/intuition.md"
 
 
-def test_a_block_run_in_process_prints_what_its_worker_printed(site, demo_output):
-    """Cold equals warm without a second whole build: the session build ran every block ahead
-    in a worker process (test_every_block_ran_ahead_in_a_worker) and the cache served the page
-    from that run; each block of one page (figures, tables, glue, checks), run again here as a
-    build runs a block in-process (execution.run_python), prints the same bytes. With the cached
-    build below (identical, nothing run) and the page notebooks (every block again in a fresh
-    kernel, equal line by line), this replaces the uncached whole build (ESM_CACHE=0) that ran
-    every demo and retrained P11 a third time; ESM_CACHE=0 itself is tested on one page
+def test_a_block_prints_the_same_in_process_and_in_a_worker(site, demo_output, tmp_path):
+    """Cold equals warm without a second whole build: each block of one page (figures, tables,
+    glue, checks), run again both ways a build runs a block, in-process (execution.run_python,
+    here) and in a worker process (execcache.run_block_in_worker, in a spawned process as a cold
+    build's look-ahead starts it), prints the bytes the session build's cache holds for it. With
+    the cached build below (identical, nothing run) and the page notebooks (every block again in
+    a fresh kernel, equal line by line), this replaces the uncached whole build (ESM_CACHE=0)
+    that ran every demo and retrained P11 a third time; ESM_CACHE=0 itself is tested on one page
     (test_cache_faults.test_the_cache_can_be_switched_off)."""
-    from conftest import run_snippet
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from conftest import demo_block, run_snippet
+    from mkdocs_esm import execcache, execution
 
     demos = page_includes(DOCS / COLD_PAGE)
     assert len(demos) >= 5
+    built = {demo: demo_output(demo) for demo in demos}
+    assert any("<svg" in out for out in built.values()) and any("value " in out for out in built.values())
     for demo in demos:
-        worker = demo_output(demo)
-        assert "<svg" in worker or "value " in worker or "PASS" in worker
-        assert run_snippet(demo) == worker, f"{demo.name}: the in-process run differs from the worker's"
+        assert run_snippet(demo) == built[demo], f"{demo.name}: the in-process run differs from the build's"
+    cache = tmp_path / "worker-cache"
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None), \
+            ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        jobs = {demo: pool.submit(execcache.run_block_in_worker, str(cache), execution._parts(code, block_id, 0, {}),
+                                  code, block_id, 0, {})
+                for demo in demos for _, code, block_id in [demo_block(demo)]}
+        assert all(job.result() for job in jobs.values())
+        for demo in demos:
+            _, code, block_id = demo_block(demo)
+            worker = execcache.ExecCache(cache).get("block", execution._parts(code, block_id, 0, {}))
+            assert worker == built[demo], f"{demo.name}: the worker's run differs from the build's"
 
 
 def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
@@ -167,10 +182,23 @@ def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
     _same(site.dir, warm)
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="blocks run ahead only with two CPUs or more")
-def test_every_block_ran_ahead_in_a_worker(site):
-    """The session build starts with an empty cache: every block runs ahead in a worker process,
-    which shows that the build plans each block's code and id exactly as markdown-exec gets them."""
+def test_the_build_plans_every_block_as_it_runs_it(site):
+    """A cold build starts each block ahead, in a worker, under the key it plans from the page's
+    Markdown (execution.planned_blocks); the block is found there only if markdown-exec hands the
+    build the same code and id. Every block the session build ran is found under its planned
+    key, whichever way it ran (ahead in workers, as `make build` and CI's build job run it, or
+    in-process, as the suite's own build on two CPUs runs it: ESM_JOBS, conftest.session_build)."""
+    from mkdocs_esm import execcache, execution
+
     m = re.search(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead", site.log)
-    assert m, site.log[-3000:]
-    assert int(m[1]) == 0 and int(m[3]) == int(m[2]) > 0
+    assert m and int(m[1]) == 0 and int(m[2]) > 0, site.log[-3000:]
+    cache = execcache.ExecCache(site.cache)
+    planned = 0
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        for page in pages():
+            src = page.relative_to(DOCS).as_posix()
+            text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+            for code, block_id in execution.planned_blocks(text, src, DOCS.parent / "snippets"):
+                assert cache.peek("block", execution._parts(code, block_id, 0, {})), f"{src} {block_id}"
+                planned += 1
+    assert planned == int(m[2])

@@ -81,7 +81,7 @@ def test_least_privilege_and_deploy_after_tests():
         fetch = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
         assert fetch["with"] == {"name": "session", "path": "session"}, name
         assert [s["run"].strip() for s in job["steps"] if "make ci-part" in s.get("run", "")] == \
-            [f"make ci-part PART={name} ESM_PREBUILT=session"], name
+            [f"make ci-part PART={name} PREBUILT_SESSION=session"], name
     for job in jobs.values():
         for step in job["steps"]:
             if "actions/checkout" in step.get("uses", ""):

@@ -23,7 +23,7 @@ gives the load average for that reason). Where no Chromium is found
 same function about four times lower than Chromium's, so the two are not to be compared.
 
 When the command is pytest, the suite's time per page is printed before that line: each test's
-time (its call, as pytest reports it; ESM_TEST_TIMES, written by tests/conftest.py) summed by the
+time (its call, as pytest reports it; TIMED_TEST_TIMES, written by tests/conftest.py) summed by the
 page of the book it is about (a parameter naming a page or one of its demos, or the page's own
 test file tests/<part>/test_<page>.py), then the book-wide tests and the fixtures' set-up (the
 session build, the fixture copies). A new chapter's line shows what it adds to `make test`.
@@ -163,7 +163,7 @@ def main() -> int:
     fd, times = tempfile.mkstemp(prefix="esm-test-times-", suffix=".jsonl")
     os.close(fd)
     start = time.perf_counter()
-    proc = subprocess.Popen(command, env=dict(os.environ, ESM_TEST_TIMES=times))
+    proc = subprocess.Popen(command, env=dict(os.environ, TIMED_TEST_TIMES=times))
     try:
         code = proc.wait()
     except KeyboardInterrupt:
