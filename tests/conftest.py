@@ -310,8 +310,13 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_collection_finish(session):
-    """After the -m selection: whether this run builds the site (`make test`) or not (`make check`)."""
+    """After the -m selection: whether this run builds the site (`make test`) or not (`make check`).
+    With COLLECTED_MARKS=path, each test's markers are written there (tests/test_workflows.py
+    reads the tiers' and CI's selections from one collection)."""
     _RUN["site"] = any(item.get_closest_marker("site") is not None for item in session.items)
+    if os.environ.get("COLLECTED_MARKS"):
+        Path(os.environ["COLLECTED_MARKS"]).write_text(json.dumps(
+            {item.nodeid: sorted({m.name for m in item.iter_markers()}) for item in session.items}))
 
 
 def demo_namespace(rel: str) -> dict:

@@ -4,7 +4,10 @@ and the job that deploys to Pages runs only after the tests and only from main."
 
 from __future__ import annotations
 
+import functools
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -89,27 +92,18 @@ def test_least_privilege_and_deploy_after_tests():
     assert any(s.get("run", "").strip() == ".ci/run" for s in jobs["arm64"]["steps"]), "one machine: the whole suite"
 
 
-def _collected(*args: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return {line for line in done.stdout.splitlines() if "::" in line}
-
-
 def test_the_ci_parts_cover_the_suite_exactly_once():
     """The four jobs' selections (the Makefile's CI_PART_*) split the suite: every test in one."""
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     parts = re.search(r"^CI_PARTS := (.+)$", make, re.M)[1].split()
     assert parts == list(TEST_JOBS)
-    import shlex
-    everything = _collected()
     seen: dict[str, str] = {}
     for part in parts:
         args = shlex.split(re.search(rf"^CI_PART_{re.escape(part)}\s*:= (.+)$", make, re.M)[1])
-        for test in _collected(*args):
+        for test in _selected(args):
             assert test not in seen, f"{test} in both {seen[test]} and {part}"
             seen[test] = part
-    assert set(seen) == everything, sorted(everything - set(seen))[:10]
+    assert set(seen) == set(_marks()), sorted(set(_marks()) - set(seen))[:10]
 
 
 def test_ci_entry_only_calls_make_test():
@@ -240,14 +234,45 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
 
 
+@functools.cache
+def _marks() -> dict[str, set[str]]:
+    """Every test of the suite with its markers (those conftest sets included), from one
+    collection."""
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "marks.json"
+        done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "COLLECTED_MARKS": str(out), "PYTEST_XDIST_WORKER": ""})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return {k: set(v) for k, v in json.loads(out.read_text()).items()}
+
+
+def _selected(args: list[str]) -> set[str]:
+    """The tests pytest would run with ``args`` (-m EXPR, paths, --ignore=path), by pytest's own
+    marker-expression matcher."""
+    from _pytest.mark.expression import Expression
+    expr, paths, ignored = None, [], []
+    it = iter(args)
+    for arg in it:
+        if arg == "-m":
+            expr = Expression.compile(next(it))
+        elif arg.startswith("--ignore="):
+            ignored.append(arg.removeprefix("--ignore="))
+        else:
+            paths.append(arg)
+    return {t for t, marks in _marks().items()
+            if (not paths or any(t.startswith(p) for p in paths)) and not any(t.startswith(p) for p in ignored)
+            and (expr is None or expr.evaluate(lambda name, **kw: name in marks))}
+
+
 def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses():
-    """What `make check` selects, as pytest collects it: the unit tests that a list of files once
-    left to `make test` are in; no test of tests/browser/, none that builds (test_faults, the PDF,
-    links, serve's builds) or reads the session build."""
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-m", "not build and not site and not browser and not sweep"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    """What `make check` selects: the unit tests that a list of files once left to `make test`
+    are in; no test of tests/browser/, none that builds (test_faults, the PDF, links, serve's
+    builds) or reads the session build."""
+    command = _dry("check")
+    ids = _selected(["-m", re.search(r'-m "([^"]+)"', command)[1]])
     files = {i.split("::")[0] for i in ids}
     assert {"tests/test_expect_failure.py", "tests/test_esm_explore.py", "tests/test_exec_blocks.py",
             "tests/test_plugin.py", "tests/test_snippets.py", "tests/test_esm.py", "tests/part1/test_intuition.py",
