@@ -33,7 +33,7 @@ export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 
-.PHONY: serve build test check portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
+.PHONY: serve build test check ci-build ci-part portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
         lock upgrade sweep
 
 serve: deps
@@ -48,19 +48,30 @@ build: deps
 test: deps browser
 	$(BIN)/python tools/timed.py "make test" -- $(BIN)/python -m pytest -n auto --dist worksteal
 
-# The quick tier, for authors: the helper package's tests (snippets/esm/), the glue, every demo
-# run on its own and the lesson pages' tests, without what builds a site (marked `build`, or
-# needing the session's build: `site`, marked by tests/conftest.py), the rerun of a recorded
-# training run (`sweep`), the browser or the PDF.
-# What it leaves to `make test`: builds and their faults, the plugin's machinery (execution and
-# font caches, print-site, serve, stylesheets), links, the PDF, the workflows, the browser tests.
-CHECK_TESTS := tests/test_esm.py tests/test_esm_edges.py tests/test_esm_output.py tests/test_typed_decimals.py \
-               tests/test_real_weights.py tests/test_minilm_reference.py tests/test_glue.py tests/test_snippets.py \
-               tests/test_text.py tests/test_overview_prose.py tests/test_learner.py tests/test_lock.py \
-               tests/part1 tests/part2 tests/part3 tests/primer tests/notebook tests/test_sweeps.py
+# CI runs the suite in parallel jobs on one build (.github/workflows/site.yml): `make ci-build`
+# makes the test session's build into session/ (site, execution cache, log; with SITE_URL as set),
+# then each job runs `make ci-part PART=... PREBUILT_SESSION=session`, its share of the suite on that
+# build. The four parts cover the suite exactly once (tests/test_workflows.py checks it).
+CI_PART_unit      := -m "not build and not browser"
+CI_PART_browser   := -m "browser"
+CI_PART_pdf-links := tests/test_pdf.py tests/test_links.py
+CI_PART_faults    := -m "build and not browser" --ignore=tests/test_pdf.py --ignore=tests/test_links.py
+CI_PARTS := unit browser pdf-links faults
+ci-build: deps
+	$(BIN)/python tests/sitebuild.py --session session
+ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
+	@test -n '$(CI_PART_$(PART))' || { echo "PART is one of: $(CI_PARTS)"; exit 1; }
+	PREBUILT_SESSION=$(abspath $(PREBUILT_SESSION)) $(BIN)/python tools/timed.py "make ci-part PART=$(PART)" -- \
+	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
+
+# The quick tier, for authors: every test but those that build a site (marked `build`, or
+# needing the session's build: `site`) and the browser's (`browser`), and the rerun of a recorded training run (`sweep`): the helpers' and the
+# plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
+# tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
+# left them valid; the others run once, in-process, as the build runs them.
 check: deps
 	$(BIN)/python tools/timed.py "make check" -- $(BIN)/python -m pytest -n auto --dist worksteal \
-	  -m "not build and not site and not sweep" $(CHECK_TESTS)
+	  -m "not build and not site and not browser and not sweep"
 
 # The same book on every CPU path: builds under several OpenBLAS kernels and numpy SIMD targets
 # this host supports, and the demos alone with 1 and 4 BLAS threads, then diffs them (tools/portable.py).
@@ -72,13 +83,17 @@ bench: deps
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
 # the killers are the helpers' tests, the page tests and every demo. Results are cached in
-# mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers.
+# mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers. All 3,900 mutants
+# take hours on 2 cores: MUTATE_SAMPLE (an fnmatch pattern of mutant names; default `*7`, a
+# tenth of each function's mutants) picks those checked, and the score says it is a sample's;
+# MUTATE_SAMPLE='*' checks them all.
 MUTATE_JOBS ?= 2
+MUTATE_SAMPLE ?= *7
 mutate: deps
-	$(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/mutmut run --max-children $(MUTATE_JOBS) '$(MUTATE_SAMPLE)'
 	# survivors keep their verdict until their function changes: examine them with today's tests
-	$(BIN)/python tools/mutation_score.py --gaps | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
-	$(BIN)/python tools/mutation_score.py
+	$(BIN)/python tools/mutation_score.py --gaps --sample '$(MUTATE_SAMPLE)' | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	$(BIN)/python tools/mutation_score.py --sample '$(MUTATE_SAMPLE)'
 
 # Seed sweeps: a page's claims about a run too costly to repeat in a build (P11's training) are
 # measured over many seeds and written, with the date, the command, the commit and numpy's version,

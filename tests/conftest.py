@@ -4,6 +4,7 @@ snippet run once on its own (outside mkdocs) so the two can be compared."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -52,37 +53,102 @@ def page_includes(page: Path) -> list[Path]:
 
 
 def run_snippet(path: Path) -> str:
-    """Run a demo in this process as a reader would run it (`python path`); return stdout."""
-    buf = io.StringIO()
+    """Run a demo in this process as the build runs its block (mkdocs_esm.execution.run_python:
+    the same namespace, print and BLAS threads); return what it printed."""
+    from mkdocs_esm import execution
+
+    page, code, block_id = demo_block(path)
     try:
-        with contextlib.redirect_stdout(buf):
-            runpy.run_path(str(path), run_name="__main__")
+        with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
+            return execution.run_python(code, 0, None, block_id)
     finally:
         import matplotlib.pyplot as plt
         plt.close("all")
-    return buf.getvalue()
+
+
+@functools.cache
+def _demo_blocks() -> dict[Path, tuple[str, str, str]]:
+    """Each demo's block: (page, code, id) as the build plans it (mkdocs_esm.execution.exec_blocks)."""
+    from mkdocs_esm import execution
+
+    found: dict[Path, tuple[str, str, str]] = {}
+    for page in pages():
+        src = page.relative_to(DOCS).as_posix()
+        text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for block in execution.exec_blocks(text, src, SNIPPETS):
+            if block.missing is None and not block.session:
+                found.setdefault(block.code, (src, block.code, block.block_id))
+    return {path: found[code] for path in demo_snippets()
+            if (code := "\n".join(path.read_text(encoding="utf-8").splitlines()) + "\n") in found}
+
+
+def demo_block(path: Path) -> tuple[str, str, str]:
+    """(page, code, block id) of the page block that is this demo; every demo is one (test_snippets)."""
+    try:
+        return _demo_blocks()[path]
+    except KeyError:
+        raise AssertionError(f"{path.relative_to(SNIPPETS)} is the block of no page: the build never runs it") from None
+
+
+def cached_output(cache_dir: Path, path: Path) -> str | None:
+    """What the demo's block printed in the build that filled ``cache_dir``, if that entry is
+    still valid (execcache checks its code, modules, files and package versions), else None."""
+    from mkdocs_esm import execcache, execution
+
+    _, code, block_id = demo_block(path)
+    # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        return execcache.ExecCache(cache_dir).get("block", execution._parts(code, block_id, 0, {}))
 
 
 _runs: dict[Path, str] = {}
 _shared: dict[str, Path] = {}     # "dir": where pytest-xdist's workers share demo outputs
+#: Whether this run builds the site (`make test`): then the demos' outputs are the session
+#: build's (set after the -m selection, by pytest_collection_modifyitems below).
+_RUN = {"site": False}
 
 
-def snippet_output(path: Path) -> str:
-    """The output of ``path`` run on its own, once per test run: under pytest-xdist the worker
-    that runs a demo first writes its output where the other workers read it (the demos print
-    the same bytes every run; test_snippets checks them, test_build counts their checks)."""
-    if path not in _runs:
-        shared = _shared.get("dir")
-        saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
-        if saved is not None and saved.is_file():
-            _runs[path] = saved.read_text(encoding="utf-8")
-        else:
-            _runs[path] = run_snippet(path)
-            if saved is not None:
-                tmp = saved.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(_runs[path], encoding="utf-8")
-                os.replace(tmp, saved)
-    return _runs[path]
+def project_cache() -> Path:
+    """The author's execution cache (`make serve`, `make build`): ESM_CACHE_DIR or .cache/esm-exec."""
+    return Path(os.environ.get("ESM_CACHE_DIR") or ROOT / ".cache" / "esm-exec")
+
+
+@pytest.fixture(scope="session")
+def demo_output(request):
+    """``demo_output(path)``: what the demo printed as its page's block, never run a second time
+    for it: in a run that builds the site (`make test`), the session build's output, from its
+    execution cache; otherwise (`make check`) the author's execution cache where its entry is
+    valid, read only, and else the block run here, in-process, as the build runs it (once per
+    run: pytest-xdist's workers share it). Under `make mutate` every demo runs (a cache knows
+    nothing of mutants)."""
+    mutating = bool(os.environ.get("MUTANT_UNDER_TEST"))
+    cache = None
+    if not mutating:
+        cache = request.getfixturevalue("site").cache if _RUN["site"] else project_cache()
+
+    def output(path: Path) -> str:
+        if path not in _runs:
+            hit = cached_output(cache, path) if cache is not None else None
+            if hit is None and _RUN["site"] and not mutating:
+                raise AssertionError(f"{path.relative_to(SNIPPETS)}: not in the session build's execution cache")
+            _runs[path] = hit if hit is not None else _shared_run(path)
+        return _runs[path]
+    return output
+
+
+def _shared_run(path: Path) -> str:
+    """The demo run in-process, once per test run: under pytest-xdist the worker that runs it
+    first writes its output where the other workers read it."""
+    shared = _shared.get("dir")
+    saved = shared / (path.relative_to(SNIPPETS).as_posix().replace("/", "__") + ".out") if shared else None
+    if saved is not None and saved.is_file():
+        return saved.read_text(encoding="utf-8")
+    out = run_snippet(path)
+    if saved is not None:
+        tmp = saved.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(out, encoding="utf-8")
+        os.replace(tmp, saved)
+    return out
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -142,35 +208,69 @@ def environ(**values: str | None):
                 os.environ[k] = v
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Site:
-    """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
-    (the first worker to need it builds it, the others wait and read it). It runs with an
-    empty execution cache of its own: every block and the notebook execute, and the cache it
-    fills lets tests/test_build.py check that a cached build is byte-identical."""
+#: (Not an ESM_ variable: those are inputs of every block's cache key, mkdocs_esm/execution.py.)
+#: The session build's folder made beforehand (`tests/sitebuild.py --session DIR`: CI's build job
+#: makes it once, with the published SITE_URL, and the test jobs share it): its site/, its
+#: execution cache and its record are used as they are, nothing is built.
+PREBUILT = "PREBUILT_SESSION"
+
+
+def session_jobs() -> str:
+    """The session build's worker processes (ESM_JOBS): as set, else under pytest-xdist the CPUs
+    the other workers leave it, counting none for the worker that waits for it: on two CPUs with
+    two xdist workers, 1 (its blocks in its own process: the other worker keeps the other CPU);
+    alone (`tests/sitebuild.py --session`, CI's build job), one per CPU. Measured on 2 CPUs, a cold
+    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/performance-log.md)."""
+    if os.environ.get("ESM_JOBS"):
+        return os.environ["ESM_JOBS"]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    free = (os.cpu_count() or 1) - (workers - 1)
+    return str(free if free >= 2 else 1) if workers > 1 else "0"
+
+
+def session_build(base: Path) -> dict:
+    """The session's strict build of the whole site into ``base``/site, with an empty execution
+    cache of its own (``base``/site-exec-cache), its outcome recorded in ``base``/site.json; once
+    per ``base`` (a lock: pytest-xdist's workers wait for the first one's)."""
     from filelock import FileLock
 
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent                       # shared by the workers of this run
+    base.mkdir(parents=True, exist_ok=True)
     out, cache, record = base / "site", base / "site-exec-cache", base / "site.json"
     with FileLock(str(base / "site.lock")):
         if not record.exists():
             start = time.perf_counter()
-            with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache)):
+            with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache), ESM_JOBS=session_jobs()):
                 result = build(out)
             seconds = time.perf_counter() - start
             record.write_text(json.dumps({"returncode": result.returncode, "seconds": seconds,
                                           "log": result.stdout + result.stderr[-20000:]}))
-        done = json.loads(record.read_text())
+    return json.loads(record.read_text())
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Site:
+    """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
+    (the first worker to need it builds it, the others wait and read it). It runs with an
+    empty execution cache of its own: every block and the notebook execute (each block ahead,
+    in a worker process), and every test that reads a demo's output reads it from the cache it
+    filled (conftest.demo_output); tests/test_build.py checks that a cached build is
+    byte-identical. With $PREBUILT_SESSION, the build that folder holds (made by
+    `tests/sitebuild.py --session`)."""
+    if os.environ.get(PREBUILT):
+        base = Path(os.environ[PREBUILT]).resolve()
+        assert (base / "site.json").is_file(), f"${PREBUILT}: no session build in {base}"
+    else:
+        base = tmp_path_factory.getbasetemp()
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            base = base.parent                       # shared by the workers of this run
+    done = session_build(base)
     assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
-    return Site(out, done["log"], done["seconds"], cache)
+    return Site(base / "site", done["log"], done["seconds"], base / "site-exec-cache")
 
 
 #: Slow tests of the session build, started first among those that need it (a long test at
 #: the end would leave the other worker idle): the PDF, the link check, the page-by-page browser run.
-#: The uncached whole-site build asks for the session build only after its own: it goes first.
-_SLOW_WITH_SITE = ("tests/test_build.py::test_an_uncached_build_is_identical", "tests/test_pdf.py",
+_SLOW_WITH_SITE = ("tests/test_pdf.py",
                    "tests/test_links.py", "tests/browser/test_pages.py::test_page_in_browser")
 
 
@@ -189,9 +289,34 @@ def pytest_collection_modifyitems(config, items):
         return bool({"site", "built"} & set(getattr(item, "fixturenames", ())))
 
     for item in items:                # `make check` leaves them out: -m "not build and not site"
+        names = set(getattr(item, "fixturenames", ()))
         if needs_site(item):
             item.add_marker(pytest.mark.site)
-    items.sort(key=lambda item: (needs_site(item), slow(item)))
+        if {"copy", "warm_copy", "fixture_project"} & names:
+            item.add_marker(pytest.mark.build)
+        if item.nodeid.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+    # tests that read the demos' outputs go with those that need the build, whose cache holds them
+    items.sort(key=lambda item: (needs_site(item) or "demo_output" in getattr(item, "fixturenames", ()), slow(item)))
+
+
+def pytest_runtest_logreport(report):
+    """Each test's time, for tools/timed.py's time per page (TIMED_TEST_TIMES: a file of JSON lines),
+    written once: by pytest-xdist's controller, which receives every worker's reports."""
+    path = os.environ.get("TIMED_TEST_TIMES")
+    if path and not os.environ.get("PYTEST_XDIST_WORKER"):
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"nodeid": report.nodeid, "when": report.when, "duration": report.duration}) + "\n")
+
+
+def pytest_collection_finish(session):
+    """After the -m selection: whether this run builds the site (`make test`) or not (`make check`).
+    With COLLECTED_MARKS=path, each test's markers are written there (tests/test_workflows.py
+    reads the tiers' and CI's selections from one collection)."""
+    _RUN["site"] = any(item.get_closest_marker("site") is not None for item in session.items)
+    if os.environ.get("COLLECTED_MARKS"):
+        Path(os.environ["COLLECTED_MARKS"]).write_text(json.dumps(
+            {item.nodeid: sorted({m.name for m in item.iter_markers()}) for item in session.items}))
 
 
 def demo_namespace(rel: str) -> dict:
@@ -223,6 +348,53 @@ def _copy_project(dst: Path) -> Path:
         shutil.copy2(ROOT / name, dst / name)
     (dst / "node_modules").symlink_to(ROOT / "node_modules")
     return dst
+
+
+#: The fault-injection fixture's own files (tests/fixture/README.md): a one-page book.
+FIXTURE = Path(__file__).parent / "fixture"
+FIXTURE_NAV = "nav:\n  - Home: index.md\n  - Lesson: part1/lesson.md\n  - Notebook: notebook/theory.py\n" \
+              "  - References: references.md\n"
+
+
+def make_fixture_project(dst: Path) -> Path:
+    """The fixture book in ``dst`` (emptied first, but for its execution cache): the book's
+    mkdocs.yml with the fixture's nav, its theme overrides, its assets (stylesheets, scripts,
+    images) and its `esm` helpers, with the fixture's pages, demo, notebook and bibliography."""
+    import shutil
+    dst.mkdir(parents=True, exist_ok=True)
+    for old in dst.iterdir():
+        if old.name == ".cache":
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
+    shutil.copytree(ROOT / "overrides", dst / "overrides", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(SNIPPETS / "esm", dst / "snippets" / "esm", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in DOCS.rglob("*"):
+        rel = path.relative_to(DOCS)
+        if path.is_file() and path.suffix not in (".md", ".ipynb", ".py", ".bib", ".yml") and rel.parts[0] != "dev":
+            (dst / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dst / "docs" / rel)
+    shutil.copytree(FIXTURE / "docs", dst / "docs", dirs_exist_ok=True)
+    shutil.copytree(FIXTURE / "snippets", dst / "snippets", dirs_exist_ok=True)
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    head, sep, _ = config.partition("\nnav:\n")
+    assert sep, "mkdocs.yml has no nav"
+    (dst / "mkdocs.yml").write_text(head + "\n" + FIXTURE_NAV, encoding="utf-8")
+    shutil.copy2(ROOT / "package.json", dst / "package.json")
+    (dst / "node_modules").symlink_to(ROOT / "node_modules")
+    return dst
+
+
+@pytest.fixture
+def fixture_project(tmp_path, monkeypatch) -> Path:
+    """The fixture book (tests/fixture/) to inject a fault into, with an empty execution cache of
+    its own; its one block runs in the build's own process (ESM_JOBS=1)."""
+    monkeypatch.setenv("ESM_JOBS", "1")
+    monkeypatch.setenv("ESM_CACHE_DIR", str(tmp_path / "exec-cache"))
+    monkeypatch.delenv("ESM_CACHE", raising=False)
+    return make_fixture_project(tmp_path / "fixture")
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
     python tests/sitebuild.py                       # whole site, strict, into a temp dir
     python tests/sitebuild.py part2/training-embeddings.md -o /tmp/p2
     python tests/sitebuild.py --root /tmp/copy part1/intuition.md
+    python tests/sitebuild.py --session DIR         # the test session's build (CI's artifact)
 
 A subset build writes a small config next to mkdocs.yml that INHERITs it, with a temporary
 docs_dir holding index.md, the chosen pages and every non-Markdown asset of docs/, and a nav
@@ -282,7 +283,17 @@ def main() -> int:
     parser.add_argument("pages", nargs="*", help="pages relative to docs/ (none: the whole site)")
     parser.add_argument("-o", "--out", type=Path, help="site directory (default: a new temp dir)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the project to build")
+    parser.add_argument("--session", type=Path, metavar="DIR",
+                        help="make the test session's build in DIR (site/, site-exec-cache/, site.json), "
+                             "which `PREBUILT_SESSION=DIR pytest` then uses instead of building")
     args = parser.parse_args()
+    if args.session:
+        from conftest import session_build
+        done = session_build(args.session.resolve())
+        sys.stderr.write(done["log"][-3000:])
+        print(f"session build: {args.session} ({done['seconds']:.1f} s)" if done["returncode"] == 0
+              else f"build failed ({done['returncode']})", file=sys.stderr)
+        return done["returncode"]
     out = args.out or Path(tempfile.mkdtemp(prefix="esm-site-"))
     result = build(out, root=args.root, pages=args.pages or None)
     sys.stdout.write(result.stdout)

@@ -1,7 +1,7 @@
 """Cross-references, citations and links: what the strict build promises about them.
 
-Fault injection (an unknown label, an unknown citation key) builds one small page of a
-temporary copy; the rendered checks read the session's whole-site build."""
+Fault injection (an unknown label, an unknown citation key, a stale section number) builds one
+small page of the fixture book (tests/fixture/); the rendered checks read the session's whole-site build."""
 
 from __future__ import annotations
 
@@ -26,29 +26,32 @@ def _page(copy: Path, text: str) -> None:
 
 
 @pytest.mark.build
-def test_an_unknown_label_fails_naming_page_and_line(copy, tmp_path):
+def test_an_unknown_label_fails_naming_page_and_line(fixture_project, tmp_path):
+    copy = fixture_project
     _page(copy, "See [section #][sec-no-such-section] here.")
     build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "sec-no-such-section")
 
 
 @pytest.mark.build
-def test_an_unknown_label_fails_without_strict_too(copy, tmp_path):
+def test_an_unknown_label_fails_without_strict_too(fixture_project, tmp_path):
+    copy = fixture_project
     _page(copy, "See [(#)][eq-no-such-formula].")
     build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "eq-no-such-formula", strict=False)
 
 
 @pytest.mark.build
-def test_an_unknown_citation_key_fails_naming_page_and_line(copy, tmp_path):
+def test_an_unknown_citation_key_fails_naming_page_and_line(fixture_project, tmp_path):
+    copy = fixture_project
     _page(copy, "As shown [@nobody2099].")
     build_fails(copy, tmp_path / "site", PAGE, f"{PAGE}:5", "nobody2099", "references.bib")
 
 
 @pytest.mark.build
-def test_a_stale_section_number_fails(warm_copy, tmp_path):
-    copy = warm_copy
-    page = copy / "docs" / "part1" / "intuition.md"
-    page.write_text(page.read_text().replace("## 1.3 ", "## 1.7 ", 1))
-    build_fails(copy, tmp_path / "site", "part1/intuition.md", "should be numbered 1.3")
+def test_a_stale_section_number_fails(fixture_project, tmp_path):
+    copy = fixture_project
+    page = copy / "docs" / "part1" / "lesson.md"
+    page.write_text(page.read_text().replace("## 1.1 ", "## 1.7 ", 1))
+    build_fails(copy, tmp_path / "site", "part1/lesson.md", "should be numbered 1.1")
 
 
 def test_the_conversion_script_has_nothing_left_to_convert():

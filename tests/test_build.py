@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, environ, page_includes, pages, snippet_output
+from conftest import DOCS, environ, page_includes, pages
 from sitebuild import build
 
 pytestmark = pytest.mark.build
@@ -28,10 +28,10 @@ def test_no_traceback_is_published(site):
 
 
 @pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in pages()])
-def test_every_check_of_a_page_is_shown(site, page):
+def test_every_check_of_a_page_is_shown(site, page, demo_output):
     """The page shows as many passed checks as its demos print when run on their own."""
     expected = sum(
-        sum(line.startswith("PASS") for line in snippet_output(s).splitlines())
+        sum(line.startswith("PASS") for line in demo_output(s).splitlines())
         for s in page_includes(DOCS / page)
     )
     html = site.html(page)
@@ -103,8 +103,10 @@ def test_the_stylesheet_purge_leaves_no_custom_property_unset(site):
     assert read & dropped == set()
 
 
+#: What a browser fetches from elsewhere. A `<link rel="canonical">` (written when SITE_URL is set,
+#: as CI's build sets it) names the published address of the page and is never fetched.
 EXTERNAL = re.compile(
-    r"""(?:<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc|<link\b[^>]*\bhref)\s*=\s*["']?(?:https?:)?//"""
+    r"""(?:<(?:script|img|iframe|source|audio|video|embed)\b[^>]*\bsrc|<link\b(?![^>]*\brel=["']?canonical\b)[^>]*\bhref)\s*=\s*["']?(?:https?:)?//"""
     r"""|@import\s+(?:url\()?["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//""",
     re.I,
 )
@@ -129,16 +131,42 @@ def _same(first: Path, second: Path) -> None:
     assert [k for k in a if a[k] != b[k]] == []
 
 
-def test_an_uncached_build_is_identical(request, tmp_path):
-    """Everything executed again, the cache off (what CI does once): the same bytes. It builds
-    before it asks for the session's build, so it runs early, beside that build."""
-    again = tmp_path / "again"
-    with environ(ESM_CACHE="0"):
-        result = build(again)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "execution cache:" not in result.stdout + result.stderr
-    site = request.getfixturevalue("site")
-    _same(site.dir, again)
+#: The page whose blocks are run again here, in this process, to compare with the workers' runs.
+COLD_PAGE = "part1/intuition.md"
+
+
+def test_a_block_prints_the_same_in_process_and_in_a_worker(site, demo_output, tmp_path):
+    """Cold equals warm without a second whole build: each block of one page (figures, tables,
+    glue, checks), run again both ways a build runs a block, in-process (execution.run_python,
+    here) and in a worker process (execcache.run_block_in_worker, in a spawned process as a cold
+    build's look-ahead starts it), prints the bytes the session build's cache holds for it. With
+    the cached build below (identical, nothing run) and the page notebooks (every block again in
+    a fresh kernel, equal line by line), this replaces the uncached whole build (ESM_CACHE=0)
+    that ran every demo and retrained P11 a third time; ESM_CACHE=0 itself is tested on one page
+    (test_cache_faults.test_the_cache_can_be_switched_off)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from conftest import demo_block, run_snippet
+    from mkdocs_esm import execcache, execution
+
+    demos = page_includes(DOCS / COLD_PAGE)
+    assert len(demos) >= 5
+    built = {demo: demo_output(demo) for demo in demos}
+    assert any("<svg" in out for out in built.values()) and any("value " in out for out in built.values())
+    for demo in demos:
+        assert run_snippet(demo) == built[demo], f"{demo.name}: the in-process run differs from the build's"
+    cache = tmp_path / "worker-cache"
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None), \
+            ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        jobs = {demo: pool.submit(execcache.run_block_in_worker, str(cache), execution._parts(code, block_id, 0, {}),
+                                  code, block_id, 0, {})
+                for demo in demos for _, code, block_id in [demo_block(demo)]}
+        assert all(job.result() for job in jobs.values())
+        for demo in demos:
+            _, code, block_id = demo_block(demo)
+            worker = execcache.ExecCache(cache).get("block", execution._parts(code, block_id, 0, {}))
+            assert worker == built[demo], f"{demo.name}: the worker's run differs from the build's"
 
 
 def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
@@ -154,10 +182,23 @@ def test_a_cached_build_is_identical_and_runs_nothing(site, tmp_path):
     _same(site.dir, warm)
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="blocks run ahead only with two CPUs or more")
-def test_every_block_ran_ahead_in_a_worker(site):
-    """The session build starts with an empty cache: every block runs ahead in a worker process,
-    which shows that the build plans each block's code and id exactly as markdown-exec gets them."""
+def test_the_build_plans_every_block_as_it_runs_it(site):
+    """A cold build starts each block ahead, in a worker, under the key it plans from the page's
+    Markdown (execution.planned_blocks); the block is found there only if markdown-exec hands the
+    build the same code and id. Every block the session build ran is found under its planned
+    key, whichever way it ran (ahead in workers, as `make build` and CI's build job run it, or
+    in-process, as the suite's own build on two CPUs runs it: ESM_JOBS, conftest.session_build)."""
+    from mkdocs_esm import execcache, execution
+
     m = re.search(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead", site.log)
-    assert m, site.log[-3000:]
-    assert int(m[1]) == 0 and int(m[3]) == int(m[2]) > 0
+    assert m and int(m[1]) == 0 and int(m[2]) > 0, site.log[-3000:]
+    cache = execcache.ExecCache(site.cache)
+    planned = 0
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        for page in pages():
+            src = page.relative_to(DOCS).as_posix()
+            text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+            for code, block_id in execution.planned_blocks(text, src, DOCS.parent / "snippets"):
+                assert cache.peek("block", execution._parts(code, block_id, 0, {})), f"{src} {block_id}"
+                planned += 1
+    assert planned == int(m[2])

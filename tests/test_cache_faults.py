@@ -1,6 +1,7 @@
-"""Fault injection for the execution cache, on a temporary copy of the project built one page at
-a time with its own cache directory: whatever input of a block changes, the block runs again
-and the page shows the new output; nothing stale, corrupt or failed is ever served."""
+"""Fault injection for the execution cache, on the fixture book (tests/fixture/) built with its
+own cache directory: whatever input of a block changes, the block runs again and the page shows
+the new output; nothing stale, corrupt or failed is ever served. One fault runs end to end on a
+copy of the real book: a failing block run ahead in worker processes, as in a cold build."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _copy_project, edit
+from conftest import edit, make_fixture_project
 from sitebuild import build
 
 pytestmark = pytest.mark.build
 
-PAGE = "part1/intuition.md"
-DEMO = "part1/intuition/lookup.py"
+PAGE = "part1/lesson.md"
+DEMO = "part1/lesson/lookup.py"
+REAL_PAGE, REAL_DEMO = "part1/intuition.md", "part1/intuition/lookup.py"
 SUMMARY = re.compile(r"execution cache: (\d+) reused, (\d+) ran \((\d+) ahead[^)]*\), (\d+) stale, (\d+) discarded; "
                      r"HTML of (\d+) outputs reused, (\d+) made")
 
@@ -56,12 +58,12 @@ class Cold:
 
 @pytest.fixture(scope="module")
 def _cold(tmp_path_factory) -> tuple[Path, Cold]:
-    """The first build of the tests that start from the unedited copy with an empty cache, made
-    once for this module (per pytest-xdist worker), in a copy at a path of this worker: the
-    cache records the copy's files by path, so each test gets the copy back at that same path
-    (``cold_copy``) and a copy of that cache of its own."""
+    """The first build of the tests that start from the unedited fixture with an empty cache,
+    made once for this module (per pytest-xdist worker), in a fixture at a path of this worker:
+    the cache records the fixture's files by path, so each test gets the fixture back at that
+    same path (``cold_copy``) and a copy of that cache of its own."""
     mp = pytest.MonkeyPatch()
-    root = _copy_project(tmp_path_factory.getbasetemp() / "cold-copy" / "project")
+    root = make_fixture_project(tmp_path_factory.getbasetemp() / "cold-copy" / "project")
     cache = tmp_path_factory.mktemp("cold-cache") / "exec-cache"
     mp.setenv("ESM_JOBS", "1")
     mp.setenv("ESM_CACHE_DIR", str(cache))
@@ -75,11 +77,11 @@ def _cold(tmp_path_factory) -> tuple[Path, Cold]:
 
 @pytest.fixture
 def cold_copy(_cold, tmp_path, cache_dir, monkeypatch) -> tuple[Path, Cold]:
-    """The copy as the cold build found it (restored from the project, at the same path), and
-    ``cache_dir`` holding what that build stored: the test goes on from the cold build."""
+    """The fixture as the cold build found it (made again, at the same path), and ``cache_dir``
+    holding what that build stored: the test goes on from the cold build."""
     root, cold = _cold
     monkeypatch.setenv("ESM_JOBS", "1")
-    _copy_project(root)
+    make_fixture_project(root)
     shutil.copytree(cold.cache, cache_dir)
     return root, cold
 
@@ -96,14 +98,20 @@ def test_a_second_build_reuses_every_block_and_is_identical(cold_copy, tmp_path)
     assert html1 == html2
 
 
-def test_a_snippet_edit_reruns_only_its_blocks(cold_copy, tmp_path):
-    copy, _ = cold_copy
+def test_a_snippet_edit_reruns_only_its_blocks(fixture_project, tmp_path, cache_dir):
+    copy = fixture_project
+    page = copy / "docs" / PAGE                  # a second block, which the edit leaves alone
+    page.write_text(page.read_text(encoding="utf-8") + '\n```python exec="on"\nprint("Another block.")\n```\n',
+                    encoding="utf-8")
     n = blocks(copy)
+    assert n == 2
+    first, _ = built(copy, tmp_path / "s1")
+    assert first["ran"] == n
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text(encoding="utf-8") + "\nprint('Edited snippet output.')\n", encoding="utf-8")
     counts, html = built(copy, tmp_path / "s2")
     assert counts["ran"] == 1 and counts["reused"] == n - 1
-    assert "Edited snippet output." in html
+    assert "Edited snippet output." in html and "Another block." in html
 
 
 def test_an_esm_edit_reruns_every_block_that_imports_it(cold_copy, tmp_path):
@@ -116,8 +124,9 @@ def test_an_esm_edit_reruns_every_block_that_imports_it(cold_copy, tmp_path):
     assert html.count("(edited esm)") == html.count('<div class="esm-check"') > 0
 
 
-def test_a_data_file_edit_reruns_its_readers(copy, tmp_path, cache_dir):
+def test_a_data_file_edit_reruns_its_readers(fixture_project, tmp_path, cache_dir):
     np = pytest.importorskip("numpy")
+    copy = fixture_project
     n = blocks(copy)
     data = copy / "data" / "weights.npy"
     data.parent.mkdir()
@@ -149,8 +158,9 @@ def _fake_distribution(where: Path, version: str) -> None:
     (pkg / "__init__.py").write_text("VALUE = 1\n")
 
 
-def test_a_package_version_change_reruns_everything_that_imports_it(copy, tmp_path, cache_dir, monkeypatch):
+def test_a_package_version_change_reruns_everything_that_imports_it(fixture_project, tmp_path, cache_dir, monkeypatch):
     """A package esm imports changes version (its code unchanged): every block re-runs."""
+    copy = fixture_project
     n = blocks(copy)
     where = tmp_path / "site-packages"
     _fake_distribution(where, "1.0")
@@ -185,33 +195,47 @@ def test_a_corrupt_entry_is_rerun_never_served(cold_copy, tmp_path, cache_dir):
     assert html2 == html1 and "tampered" not in html2
 
 
-@pytest.mark.parametrize("ahead", [False, True], ids=["in-process", "in-workers"])
-def test_a_failing_block_is_not_cached_and_fails_again(copy, tmp_path, cache_dir, monkeypatch, ahead):
-    """With ``ahead``, two pages are built with two workers: their blocks run ahead in worker
-    processes, the failing one fails there too, and the error still names page and block."""
-    pages = [PAGE, "part1/formal-definitions.md"] if ahead else [PAGE]
-    monkeypatch.setenv("ESM_JOBS", "2" if ahead else "1")
-    n = sum((copy / "docs" / p).read_text(encoding="utf-8").count('exec="on"') for p in pages)
-    path = copy / "snippets" / DEMO
+def _failing_block(root: Path, site: Path, pages: list[str], page: str, demo: str, cache_dir: Path,
+                   fork: bool) -> list[Path]:
+    """Build ``pages`` of ``root`` twice with a demo that raises: both builds fail naming page,
+    block and demo; return the block entries the cache holds afterwards (none may be the failure)."""
+    path = root / "snippets" / demo
     path.write_text(path.read_text(encoding="utf-8") + "\nraise RuntimeError('injected fault')\n", encoding="utf-8")
+    logs = []
     for k in range(2):
-        result = build(tmp_path / f"s{k}", root=copy, pages=pages, fork=not ahead)    # in workers: a process of its own
+        result = build(site / f"s{k}", root=root, pages=pages, fork=fork)
         log = result.stdout + result.stderr
         assert result.returncode != 0, log[-2000:]
-        for needle in (PAGE, DEMO, "RuntimeError: injected fault"):
+        for needle in (page, demo, "RuntimeError: injected fault"):
             assert needle in log, log[-3000:]
-        if k == 0:                       # the second time only the failing block is missing
-            assert ("started ahead" in log) == ahead, log[-3000:]
+        logs.append(log)
     stored = [p for p in cache_dir.rglob("*.json") if '"kind": "block"' in p.read_text(encoding="utf-8")]
-    if not ahead:
-        assert len(stored) == n - 1      # every block but the failing one
-    else:
-        assert len(stored) <= n - 1      # the build stops at the failing page; never the failing block
     for p in stored:
         assert "injected fault" not in p.read_text(encoding="utf-8")
+    return stored, logs
 
 
-def test_the_cache_can_be_switched_off(copy, tmp_path, cache_dir, monkeypatch):
+def test_a_failing_block_is_not_cached_and_fails_again(fixture_project, tmp_path, cache_dir):
+    stored, logs = _failing_block(fixture_project, tmp_path, [PAGE], PAGE, DEMO, cache_dir, fork=True)
+    assert "started ahead" not in logs[0]
+    assert stored == []               # the page's one block is the failing one
+
+
+def test_a_failing_block_run_ahead_in_workers_fails_the_real_book(copy, tmp_path, cache_dir, monkeypatch):
+    """End to end, on a copy of the real book: two pages built with two workers, so their blocks
+    run ahead in worker processes; the failing one fails there too, and the error still names
+    page, block and demo; the cache never holds it. (In-workers: each build a process of its own.)"""
+    pages = [REAL_PAGE, "part1/formal-definitions.md"]
+    monkeypatch.setenv("ESM_JOBS", "2")
+    n = sum((copy / "docs" / p).read_text(encoding="utf-8").count('exec="on"') for p in pages)
+    stored, logs = _failing_block(copy, tmp_path, pages, REAL_PAGE, REAL_DEMO, cache_dir, fork=False)
+    assert "started ahead" in logs[0], logs[0][-3000:]
+    assert f"{REAL_PAGE}: executed block" in logs[0]
+    assert len(stored) <= n - 1      # the build stops at the failing page; never the failing block
+
+
+def test_the_cache_can_be_switched_off(fixture_project, tmp_path, cache_dir, monkeypatch):
+    copy = fixture_project
     monkeypatch.setenv("ESM_CACHE", "0")
     for k in range(2):
         result = build(tmp_path / f"s{k}", root=copy, pages=[PAGE], fork=True)     # nothing compared across builds

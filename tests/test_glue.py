@@ -15,7 +15,7 @@ from sitebuild import build, load_hook
 
 glue_hook = load_hook("glue")
 
-PAGE = "part1/intuition.md"
+PAGE = "part1/lesson.md"            # of the fixture book (tests/fixture/)
 
 
 def published(name, value, fmt=None) -> dict:
@@ -143,7 +143,7 @@ def test_collect_reports_a_name_published_twice():
 
 # --- the build: a value in a heading, the search index and a formula; faults ----------------
 
-DEMO = "part1/intuition/lookup.py"
+DEMO = "part1/lesson/lookup.py"
 PROBE = ("\n## Probe {{probe_n}} rows\n\nThe table has {{probe_n}} rows; in math "
          "$n={{probe_n}}$, and $\\epsilon={{probe_eps}}$.\n")
 PUBLISH = '\nprint(glue("probe_n", 50257, ","))\nprint(glue("probe_eps", 2.1e-07, ".1e"))\n'
@@ -157,13 +157,13 @@ def _probe(copy):
 
 
 @pytest.mark.build
-def test_values_reach_headings_search_and_math(warm_copy, tmp_path):
-    copy = warm_copy
+def test_values_reach_headings_search_and_math(fixture_project, tmp_path):
+    copy = fixture_project
     _probe(copy)
     out = tmp_path / "site"
     result = build(out, root=copy, pages=[PAGE], fork=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    html = (out / "part1" / "intuition" / "index.html").read_text()
+    html = (out / "part1" / "lesson" / "index.html").read_text()
     assert "@@glue" not in html and "{{probe" not in html
     assert re.search(r'<h2 id="probe-50257-rows">Probe 50,257 rows', html)
     assert "The table has 50,257 rows" in html
@@ -176,8 +176,8 @@ def test_values_reach_headings_search_and_math(warm_copy, tmp_path):
 
 
 @pytest.mark.build
-def test_an_unknown_name_fails_the_build_naming_page_and_line(warm_copy, tmp_path):
-    copy = warm_copy
+def test_an_unknown_name_fails_the_build_naming_page_and_line(fixture_project, tmp_path):
+    copy = fixture_project
     _probe(copy)
     page = copy / "docs" / PAGE
     lines = page.read_text().split("\n")
@@ -187,8 +187,8 @@ def test_an_unknown_name_fails_the_build_naming_page_and_line(warm_copy, tmp_pat
 
 
 @pytest.mark.build
-def test_a_name_published_twice_fails_the_build(warm_copy, tmp_path):
-    copy = warm_copy
+def test_a_name_published_twice_fails_the_build(fixture_project, tmp_path):
+    copy = fixture_project
     _probe(copy)
     path = copy / "snippets" / DEMO
     path.write_text(path.read_text() + '\nprint(glue("probe_n", 3))\n')
@@ -196,8 +196,8 @@ def test_a_name_published_twice_fails_the_build(warm_copy, tmp_path):
 
 
 @pytest.mark.build
-def test_an_unformattable_value_fails_the_build_naming_the_block(warm_copy, tmp_path):
-    copy = warm_copy
+def test_an_unformattable_value_fails_the_build_naming_the_block(fixture_project, tmp_path):
+    copy = fixture_project
     _probe(copy)
     edit(copy / "snippets" / DEMO, 'glue("probe_eps", 2.1e-07, ".1e")', 'glue("probe_eps", 2.1e-07)')
     build_fails(copy, tmp_path / "site", PAGE, PAGE, DEMO, "probe_eps is a float: give it a format")

@@ -12,7 +12,7 @@ import yaml
 
 from html import escape as html_escape
 
-from conftest import DOCS, ROOT, page_includes, snippet_output
+from conftest import DOCS, ROOT, page_includes
 
 from mkdocs_esm import glue, learner, output  # noqa: E402
 
@@ -107,7 +107,7 @@ def test_review_links_point_at_real_anchors(site):
 
 
 @pytest.mark.build
-def test_practice_page_holds_every_question_hidden(site):
+def test_practice_page_holds_every_question_hidden(site, demo_output):
     html = built(site, "practice.md")
     total = sum(len(c["questions"]) for c in checks())
     assert html.count('<fieldset class="esm-q"') == total
@@ -126,7 +126,7 @@ def test_practice_page_holds_every_question_hidden(site):
     for path, name, fmt in quoted:
         if fmt:
             continue
-        lines = [line for inc in page_includes(DOCS / path) for line in snippet_output(inc).split("\n")
+        lines = [line for inc in page_includes(DOCS / path) for line in demo_output(inc).split("\n")
                  if line.startswith(f"value {name} = ")]
         assert len(lines) == 1, f"{path} publishes {name} {len(lines)} times when run on its own"
         printed = output.parse_value(lines[0])[1]    # as format() prints it: 4.5e-03 is 4.5×10⁻³

@@ -4,7 +4,10 @@ and the job that deploys to Pages runs only after the tests and only from main."
 
 from __future__ import annotations
 
+import functools
+import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -48,27 +51,59 @@ def test_actions_are_pinned_to_a_commit_with_their_release_noted():
             assert re.search(r"@sha256:[0-9a-f]{64}$", image), f"{path.name}: image {image} is not pinned"
 
 
+TEST_JOBS = ("unit", "browser", "pdf-links", "faults")
+
+
 def test_least_privilege_and_deploy_after_tests():
+    """Pages gets the build the test jobs tested: the build job uploads its session build's
+    site, and deploy waits for the build and every test job; no job builds the site for Pages
+    again."""
     wf = load(SITE)
     assert wf["permissions"] == {}, "no permission at workflow level: each job asks for its own"
     jobs = wf["jobs"]
-    assert jobs["test"]["permissions"] == {"contents": "read"}
+    for name in ("build", *TEST_JOBS):
+        assert jobs[name]["permissions"] == {"contents": "read"}, name
     deploy = jobs["deploy"]
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
-    assert deploy["needs"] == "test"
+    assert set(deploy["needs"]) == {"build", *TEST_JOBS}
     assert "refs/heads/main" in deploy["if"] and "push" in deploy["if"]
     assert deploy["environment"]["name"] == "github-pages"
-    steps = jobs["test"]["steps"]
-    runs = [s.get("run", "") for s in steps]
-    assert any(r.strip() == ".ci/run" for r in runs), "the tests run as a developer runs them"
-    build = next(s for s in steps if s.get("run", "").strip() == "make build")
-    assert runs.index(".ci/run") < runs.index("make build")
-    uploads = [s for s in steps if "upload-pages-artifact" in s.get("uses", "")]
-    assert uploads and uploads[0]["with"]["path"] == "site"
-    assert build.get("if") == uploads[0].get("if")
     assert any("deploy-pages" in s.get("uses", "") for s in deploy["steps"])
-    checkout = next(s for s in steps if "actions/checkout" in s.get("uses", ""))
-    assert checkout["with"]["persist-credentials"] is False
+    build = jobs["build"]
+    assert "github.io" in build["env"]["SITE_URL"]
+    runs = [s.get("run", "").strip() for s in build["steps"]]
+    uploads = [s for s in build["steps"] if "upload-pages-artifact" in s.get("uses", "")]
+    assert runs.index("make ci-build") < build["steps"].index(uploads[0])
+    assert uploads[0]["with"]["path"] == "session/site" and "refs/heads/main" in uploads[0]["if"]
+    kept = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "session")
+    assert kept["with"]["path"] == "session"
+    assert not [r for job in jobs.values() for r in (s.get("run", "") for s in job["steps"]) if r.strip() == "make build"]
+    for name in TEST_JOBS:
+        job = jobs[name]
+        assert job["needs"] == "build" and job["env"]["SITE_URL"] == build["env"]["SITE_URL"], name
+        fetch = next(s for s in job["steps"] if "download-artifact" in s.get("uses", ""))
+        assert fetch["with"] == {"name": "session", "path": "session"}, name
+        assert [s["run"].strip() for s in job["steps"] if "make ci-part" in s.get("run", "")] == \
+            [f"make ci-part PART={name} PREBUILT_SESSION=session"], name
+    for job in jobs.values():
+        for step in job["steps"]:
+            if "actions/checkout" in step.get("uses", ""):
+                assert step["with"]["persist-credentials"] is False
+    assert any(s.get("run", "").strip() == ".ci/run" for s in jobs["arm64"]["steps"]), "one machine: the whole suite"
+
+
+def test_the_ci_parts_cover_the_suite_exactly_once():
+    """The four jobs' selections (the Makefile's CI_PART_*) split the suite: every test in one."""
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    parts = re.search(r"^CI_PARTS := (.+)$", make, re.M)[1].split()
+    assert parts == list(TEST_JOBS)
+    seen: dict[str, str] = {}
+    for part in parts:
+        args = shlex.split(re.search(rf"^CI_PART_{re.escape(part)}\s*:= (.+)$", make, re.M)[1])
+        for test in _selected(args):
+            assert test not in seen, f"{test} in both {seen[test]} and {part}"
+            seen[test] = part
+    assert set(seen) == set(_marks()), sorted(set(_marks()) - set(seen))[:10]
 
 
 def test_ci_entry_only_calls_make_test():
@@ -194,8 +229,58 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     assert "tools/timed.py" in test and "-m pytest -n auto" in test and " -m " not in test.split("pytest")[1]
     check = _dry("check")
     command = check[check.index("tools/timed.py"):]
-    assert '-m "not build and not site and not sweep"' in command and "tests/browser" not in command and "test_pdf" not in command
+    # by marker, not a list of files: a new unit test is in the quick tier without anyone adding it
+    assert '-m "not build and not site and not browser and not sweep"' in command and "tests/" not in command
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+
+
+@functools.cache
+def _marks() -> dict[str, set[str]]:
+    """Every test of the suite with its markers (those conftest sets included), from one
+    collection."""
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "marks.json"
+        done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "COLLECTED_MARKS": str(out), "PYTEST_XDIST_WORKER": ""})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return {k: set(v) for k, v in json.loads(out.read_text()).items()}
+
+
+def _selected(args: list[str]) -> set[str]:
+    """The tests pytest would run with ``args`` (-m EXPR, paths, --ignore=path), by pytest's own
+    marker-expression matcher."""
+    from _pytest.mark.expression import Expression
+    expr, paths, ignored = None, [], []
+    it = iter(args)
+    for arg in it:
+        if arg == "-m":
+            expr = Expression.compile(next(it))
+        elif arg.startswith("--ignore="):
+            ignored.append(arg.removeprefix("--ignore="))
+        else:
+            paths.append(arg)
+    return {t for t, marks in _marks().items()
+            if (not paths or any(t.startswith(p) for p in paths)) and not any(t.startswith(p) for p in ignored)
+            and (expr is None or expr.evaluate(lambda name, **kw: name in marks))}
+
+
+def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses():
+    """What `make check` selects: the unit tests that a list of files once left to `make test`
+    are in; no test of tests/browser/, none that builds (test_faults, the PDF, links, serve's
+    builds) or reads the session build."""
+    command = _dry("check")
+    ids = _selected(["-m", re.search(r'-m "([^"]+)"', command)[1]])
+    files = {i.split("::")[0] for i in ids}
+    assert {"tests/test_expect_failure.py", "tests/test_esm_explore.py", "tests/test_exec_blocks.py",
+            "tests/test_plugin.py", "tests/test_snippets.py", "tests/test_esm.py", "tests/part1/test_intuition.py",
+            "tests/primer/test_training.py", "tests/notebook/test_notebook.py"} <= files, sorted(files)
+    assert not [f for f in files if f.startswith("tests/browser/")]
+    assert not files & {"tests/test_faults.py", "tests/test_cache_faults.py", "tests/test_pdf.py", "tests/test_links.py",
+                        "tests/test_build.py", "tests/notebook/test_notebook_faults.py"}
+    assert not [i for i in ids if "test_page_notebook_runs_alone" in i]
 
 
 def test_deps_install_the_lock_exactly_then_the_project_without_resolving():

@@ -14,11 +14,19 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 
 from hypothesis import settings
 
 esm = importlib.import_module("snippets.esm")
 sys.modules["esm"] = esm
+# Every module of the package too: `import esm.train` (P11's demos, the page tests) would
+# otherwise make a second copy of it (and of what it imports relatively, `esm.weights` among
+# them), set as the package's attribute in place of the mutated one: a test that patches
+# `esm.weights.X` then patched a module the loaders do not read (the stats run failed on it).
+for _path in sorted(Path(esm.__file__).parent.glob("*.py")):
+    if _path.stem != "__init__":
+        sys.modules[f"esm.{_path.stem}"] = importlib.import_module(f"snippets.esm.{_path.stem}")
 
 settings.register_profile("mutmut", deadline=None, derandomize=True, database=None)
 settings.load_profile("mutmut")

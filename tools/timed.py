@@ -21,6 +21,12 @@ fixed time: on a loaded host it falls with the share of a CPU the benchmark gets
 gives the load average for that reason). Where no Chromium is found
 (`make check` does not need one) it runs in node instead, and says so: node's V8 scores the
 same function about four times lower than Chromium's, so the two are not to be compared.
+
+When the command is pytest, the suite's time per page is printed before that line: each test's
+time (its call, as pytest reports it; TIMED_TEST_TIMES, written by tests/conftest.py) summed by the
+page of the book it is about (a parameter naming a page or one of its demos, or the page's own
+test file tests/<part>/test_<page>.py), then the book-wide tests and the fixtures' set-up (the
+session build, the fixture copies). A new chapter's line shows what it adds to `make test`.
 """
 
 from __future__ import annotations
@@ -93,6 +99,53 @@ def cpu_index() -> str:
             f"median of {len(values)}: {', '.join(f'{v:.0f}' for v in values)})")
 
 
+def page_of(nodeid: str, pages: set[str]) -> str | None:
+    """The page of the book a test is about: ``part1/intuition.md`` for
+    ``tests/browser/test_pages.py::test_page_in_browser[part1/intuition.md]``,
+    ``tests/test_snippets.py::test_snippet_runs_and_passes[part1/intuition/lookup.py]`` and
+    ``tests/part1/test_intuition.py::test_x``; None for a book-wide test."""
+    import re
+    param = re.search(r"\[(.*)\]$", nodeid)
+    if param:
+        for word in re.findall(r"[\w./-]+", param[1]):
+            stem = word.rsplit(".", 1)[0] if word.endswith((".md", ".py")) else word
+            for cand in (f"{stem}.md", f"{stem.rsplit('/', 1)[0]}.md", f"{stem}/index.md"):
+                if cand in pages:
+                    return cand
+    m = re.match(r"tests/(part\d|primer|notebook)/test_(\w+)\.py::", nodeid)
+    if m:
+        cand = f"{m[1]}/{m[2].replace('_', '-')}.md"
+        if cand in pages:
+            return cand
+    return None
+
+
+def times_per_page(path: Path) -> str:
+    """The table of the suite's time per page, from the test times in ``path`` (JSON lines)."""
+    import collections
+    docs = ROOT / "docs"
+    pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md") if "dev" not in p.relative_to(docs).parts}
+    pages |= {"notebook/theory.md"} if (docs / "notebook" / "theory.py").exists() else set()
+    calls: dict[str, float] = collections.Counter()
+    counts: dict[str, int] = collections.Counter()
+    setup = 0.0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["when"] != "call":
+            setup += rec["duration"]
+            continue
+        page = page_of(rec["nodeid"].replace("notebook/theory.py", "notebook/theory.md"), pages) or "(book-wide tests)"
+        calls[page] += rec["duration"]
+        counts[page] += 1
+    if not calls:
+        return ""
+    rows = [f"{'tests, s':>10}  {'tests':>5}  page (summed test time; under xdist, time of the worker that ran each)"]
+    for page, sec in sorted(calls.items(), key=lambda kv: -kv[1]):
+        rows.append(f"{sec:10.1f}  {counts[page]:5d}  {page}")
+    rows.append(f"{setup:10.1f}  {'':5}  (set-up and tear-down of fixtures: the session build, the fixture books, browsers)")
+    return "\n".join(rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("label", nargs="?", default="command")
@@ -106,8 +159,12 @@ def main() -> int:
     if not command:
         parser.error("no command to run")
     load = os.getloadavg()[0]
+    import tempfile
+    fd, times = tempfile.mkstemp(prefix="esm-test-times-", suffix=".jsonl")
+    os.close(fd)
     start = time.perf_counter()
-    proc = subprocess.Popen(command)
+    pytest = any("pytest" in word for word in command)          # `make mutate`'s runs are not the suite
+    proc = subprocess.Popen(command, env=dict(os.environ, TIMED_TEST_TIMES=times) if pytest else None)
     try:
         code = proc.wait()
     except KeyboardInterrupt:
@@ -116,6 +173,12 @@ def main() -> int:
     wall = time.perf_counter() - start
     # Every child this process waited for, and every descendant they waited for in turn.
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        table = times_per_page(Path(times))
+    finally:
+        os.unlink(times)
+    if table:
+        print(f"\n{args.label}: the suite's time per page\n{table}", flush=True)
     print(f"\n{args.label}: {wall:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s CPU "
           f"(user {usage.ru_utime:.1f} + sys {usage.ru_stime:.1f}), CPU index {cpu_index()}; "
           f"load average {load:.1f} at start, {os.cpu_count()} CPUs", flush=True)

@@ -1,4 +1,5 @@
-"""Every page of the built site in a real browser (Debian's chromium), in light and dark:
+"""Every page of the built site in a real browser (Debian's chromium), in light and dark (one
+visit: the reader's preference turned to dark in place):
 it loads with no console error, no failed request and no request leaving the site; every
 formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure is visible
 (it has a size and enough pixels that stand out from the background); axe-core finds no
@@ -25,7 +26,6 @@ import pytest
 from browser.conftest import AXE, ROOT, SETTLE, lesson_sources, page_sources, url_of
 
 PAGES = page_sources()
-SCHEMES = ["light", "dark"]
 #: Largest transfer of one page, in bytes as the browser received them from a server that gzips
 #: text (tests/screenshot.py's): everything the page fetched from the site while the test laid
 #: all of it out, light scheme, desktop width, its favicon included (HTML, CSS, scripts, the
@@ -121,10 +121,10 @@ async (k) => {
 
 #: All of axe's rules in the light scheme; in the dark one only those colours can break.
 AXE_RUN = """
-async (colourOnly) => {
+async ([colourOnly, context]) => {
   const options = { resultTypes: ["violations"] };
   if (colourOnly) options.runOnly = ["color-contrast", "link-in-text-block"];
-  const result = await axe.run(document, options);
+  const result = await axe.run(context, options);
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
@@ -241,8 +241,9 @@ REMOVED_RULES = r"""
           loose: texts.probe ? texts.probe.map(loose) : null};
 }
 """
-#: The phone width it is checked at (test_scroll's smallest window).
+#: The phone width it is checked at (test_scroll's smallest window), and the desktop one (conftest's open_page).
 PHONE = {"width": 360, "height": 800}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 def background_rgb(page) -> tuple[int, int, int]:
@@ -348,24 +349,68 @@ def record_weight(record, src: str, weight: int) -> None:
         record.with_suffix(".txt").write_text("".join(f"{w:>10,d}  {s}\n" for s, w in sorted(weights.items())))
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("src", PAGES)
-def test_page_in_browser(open_page, built, src, scheme):
-    rel = url_of(src)
-    page, traffic = open_page(rel, scheme, wait="load")   # the traffic is awaited at the end
-    problems: list[str] = []
+#: The palette of the dark preference's media query, selected as Material selects it at a load
+#: under that preference (its inputs' change event); what a reader who preferred dark gets.
+TO_DARK = """
+() => {
+  const input = document.querySelector("input[data-md-color-media='(prefers-color-scheme: dark)']");
+  if (!matchMedia(input.getAttribute("data-md-color-media")).matches) throw new Error("dark is not preferred");
+  input.checked = true;
+  input.dispatchEvent(new Event("change", {bubbles: true}));
+}
+"""
 
-    # The colour scheme took effect.
+
+def wait_for_scheme(page, src: str, scheme: str) -> None:
+    """Material's palette component applies the scheme the media query (the reader's preference)
+    selects, at load and when the preference changes."""
     want = "slate" if scheme == "dark" else "default"
-    try:   # Material's palette component applies the media query's scheme once it runs
-        page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w", arg=want,
-                               timeout=10_000)
+    try:
+        page.wait_for_function("w => document.body.getAttribute('data-md-color-scheme') === w"
+                               " && !document.body.hasAttribute('data-md-color-switching')", arg=want, timeout=10_000)
     except Exception:
         got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         pytest.fail(f"{src}: colour scheme {got!r}, expected {want!r}")
     page.evaluate(SETTLE)
 
-    # Formulas: all rendered, none left as TeX.
+
+def colour_problems(page, built, scheme: str) -> list[str]:
+    """What the scheme can change besides axe's colour rules: each figure stands out from the
+    background, and no rule the build took out of the sheets applies (a rule can be scheme-specific)."""
+    problems = figure_problems(page, scheme)
+    removed = page.evaluate(REMOVED_RULES, sheets_of(str(built.dir)))
+    problems += [f"a rule taken out of the stylesheets applies: {s}" for s in removed["matched"]]
+    problems += [f"a selector taken out of the stylesheets, unreadable widened: {s}" for s in removed["unparsed"]]
+    return problems
+
+
+#: Material's chrome: the header (with the search dialog), the navigation and the footer, the same
+#: on every page but for which link is the current one. axe checks it once
+#: (test_materials_chrome_in_browser), and every page without it; the table of contents, which is
+#: the page's own, is checked on each page.
+CHROME = [".md-header", ".md-sidebar--primary", ".md-footer"]
+
+
+def axe_problems(page, colour_only: bool, *, chrome: bool = False) -> list[str]:
+    """axe's serious or critical violations: of the page without Material's chrome, or (``chrome``)
+    of the chrome alone."""
+    context = {"include": [[c] for c in CHROME]} if chrome else {"exclude": [[c] for c in CHROME]}
+    return [f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}"
+            for v in page.evaluate(AXE_RUN, [colour_only, context]) if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("src", PAGES)
+def test_page_in_browser(open_page, built, src):
+    """One visit a page: everything in the light scheme at a desktop width, then at a phone's
+    width, then the reader's preference turned to dark in place (the page is not loaded again)
+    and what a scheme can change checked again: the figures, the rules taken out, axe's colour
+    rules; the traffic of the whole visit, the weight of its light load."""
+    rel = url_of(src)
+    page, traffic = open_page(rel, "light", wait="load")   # the traffic is awaited at the end
+    problems: list[str] = []
+    wait_for_scheme(page, src, "light")
+
+    # Formulas: all rendered, none left as TeX (the same in either scheme).
     tex = page.evaluate(RAW_TEX)
     if tex["arithmatex"]:
         problems.append(f"{tex['arithmatex']} .arithmatex elements left")
@@ -376,12 +421,7 @@ def test_page_in_browser(open_page, built, src, scheme):
     # Figures: each has a size and visibly stands out from the background in this scheme; those
     # in content shipped inert until opened (mkdocs_esm/defer.py) too, put back as on printing.
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-    problems += figure_problems(page, scheme)
-
-    # No rule the build took out of the sheets applies to an element of the page.
-    removed = page.evaluate(REMOVED_RULES, sheets_of(str(built.dir)))
-    problems += [f"a rule taken out of the stylesheets applies: {s}" for s in removed["matched"]]
-    problems += [f"a selector taken out of the stylesheets, unreadable widened: {s}" for s in removed["unparsed"]]
+    problems += [f"light: {p}" for p in colour_problems(page, built, "light")]
 
     # Accessibility: no serious or critical violation.
     # Blocks that content-visibility:auto skips off screen are left "incomplete" by axe's
@@ -389,35 +429,59 @@ def test_page_in_browser(open_page, built, src, scheme):
     page.add_style_tag(content=".md-typeset * { content-visibility: visible !important; }")
     page.evaluate(SETTLE)               # learner.js measures the boxes now laid out
     page.add_script_tag(content=axe_source())
-    violations = page.evaluate(AXE_RUN, scheme == "dark")
-    for v in violations:
-        if v["impact"] in ("serious", "critical"):
-            problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}")
+    problems += [f"light: {p}" for p in axe_problems(page, colour_only=False)]
 
-    if scheme == "light":
-        strokes = page.evaluate(STROKES)
-        problems += [f"figure stroke: {b}" for b in strokes["bad"]]
-        # On a phone, every block laid out (the style above): the page is no wider than the window.
-        page.set_viewport_size(PHONE)
-        page.evaluate(SETTLE)
-        wide = page.evaluate(TOO_WIDE)
-        if wide["scroll"] > wide["window"]:
-            problems.append(f"the page is {wide['scroll']} px wide in a {wide['window']} px window: {wide['boxes']}")
-        icon = page.evaluate(FAVICON)
-        if icon is None:
-            problems.append("no <link rel=icon>")
-        else:   # counted once its request has finished (the load's network idle is long past)
-            with page.expect_request_finished(lambda r: r.url == icon):
-                page.evaluate(FETCH, icon)
+    strokes = page.evaluate(STROKES)
+    problems += [f"figure stroke: {b}" for b in strokes["bad"]]
+    # On a phone, every block laid out (the style above): the page is no wider than the window.
+    page.set_viewport_size(PHONE)
+    page.evaluate(SETTLE)
+    wide = page.evaluate(TOO_WIDE)
+    if wide["scroll"] > wide["window"]:
+        problems.append(f"the page is {wide['scroll']} px wide in a {wide['window']} px window: {wide['boxes']}")
+    icon = page.evaluate(FAVICON)
+    if icon is None:
+        problems.append("no <link rel=icon>")
+    else:   # counted once its request has finished (the load's network idle is long past)
+        with page.expect_request_finished(lambda r: r.url == icon):
+            page.evaluate(FETCH, icon)
+    traffic.settle(page)
+    record_weight(built.dir.parent / "page-weights.json", src, traffic.bytes)
+    if traffic.unsized:
+        problems.append(f"requests of unknown size: {traffic.unsized[:3]}")
+    if traffic.bytes > PAGE_BUDGET:
+        problems.append(f"page weight {traffic.bytes:,d} bytes > budget {PAGE_BUDGET:,d}")
+
+    # The reader's preference turns to dark, in place, at a desktop width again. Material picks
+    # the palette whose media query matches once, at load (then keeps it in localStorage): its
+    # palette input of the dark query is selected as that load would select it.
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(color_scheme="dark")
+    page.evaluate(TO_DARK)
+    wait_for_scheme(page, src, "dark")
+    problems += [f"dark: {p}" for p in colour_problems(page, built, "dark")]
+    problems += [f"dark: {p}" for p in axe_problems(page, colour_only=True)]
+
     traffic.settle(page)
     problems += traffic.problems()
-    if scheme == "light":
-        record_weight(built.dir.parent / "page-weights.json", src, traffic.bytes)
-        if traffic.unsized:
-            problems.append(f"requests of unknown size: {traffic.unsized[:3]}")
-        if traffic.bytes > PAGE_BUDGET:
-            problems.append(f"page weight {traffic.bytes:,d} bytes > budget {PAGE_BUDGET:,d}")
-    assert not problems, f"{src} ({scheme}):\n  " + "\n  ".join(problems)
+    assert not problems, f"{src}:\n  " + "\n  ".join(problems)
+
+
+def test_materials_chrome_in_browser(open_page):
+    """Material's chrome, the same on every page, checked by axe once, on a lesson page (a current
+    link in the navigation, a section open): all rules in light, the colour rules in dark."""
+    page, traffic = open_page(url_of("part1/intuition.md"), "light", wait="load")
+    wait_for_scheme(page, "part1/intuition.md", "light")
+    assert page.locator(".md-sidebar--primary .md-nav__link--active").count() > 0
+    page.add_script_tag(content=axe_source())
+    problems = [f"light: {p}" for p in axe_problems(page, colour_only=False, chrome=True)]
+    page.emulate_media(color_scheme="dark")
+    page.evaluate(TO_DARK)
+    wait_for_scheme(page, "part1/intuition.md", "dark")
+    problems += [f"dark: {p}" for p in axe_problems(page, colour_only=True, chrome=True)]
+    traffic.settle(page)
+    problems += traffic.problems()
+    assert not problems, "Material's chrome:\n  " + "\n  ".join(problems)
 
 
 def built_html(built, src: str) -> str:

@@ -1,6 +1,9 @@
-"""Fault injection on a temporary copy of the project, building only the notebook page: a
-failing check, an exception, a bad formula and a formula without its check each fail the
-build (strict or not), and the message names the notebook, the cell and its demo."""
+"""Fault injection on the fixture book's theory notebook (tests/fixture/docs/notebook/theory.py:
+a title, the helper cell, one formula and the code cell that checks it), building only the
+notebook page: a failing check, an exception, a broken helper, a bad formula and a formula
+without its check each fail the build (strict or not), and the message names the notebook, the
+cell and its demo. The real notebook runs in the session build and in a fresh kernel
+(tests/notebook/test_notebook.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,11 @@ from nbtools import PAGE  # noqa: E402
 pytestmark = pytest.mark.build
 
 
+@pytest.fixture
+def copy(fixture_project) -> Path:
+    return fixture_project
+
+
 def source(copy: Path) -> Path:
     return copy / "docs" / PAGE
 
@@ -34,7 +42,7 @@ def fails(copy: Path, tmp_path: Path, *needles: str, strict: bool = True) -> str
 def where(copy: Path, marker: str) -> tuple[int, int, str]:
     """(1-based cell number, its line in the source, its demo heading) of the code cell that
     contains ``marker``, computed from the faulted source the way a reader would count."""
-    nb = nbtools.made_notebook(source(copy))
+    nb = nbtools.made_notebook(source(copy), copy / "snippets" / "esm")
     lines = nbtools.hook().cell_lines(source(copy))
     k = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and marker in c.source)
     heading = next(h for h, _, code in nbtools.demos(nb) if marker in code)
@@ -43,17 +51,17 @@ def where(copy: Path, marker: str) -> tuple[int, int, str]:
 
 @pytest.mark.parametrize("strict", [True, False])
 def test_a_failing_check_names_the_notebook_the_cell_and_the_demo(copy, tmp_path, strict):
-    edit(source(copy), "mean_cosine(X), 9 / 25,\n                  atol=0.03", "mean_cosine(X), 9 / 25,\n                  atol=0.001")
-    cell, line, heading = where(copy, "9 / 25")
+    edit(source(copy), "alibi_slopes(H), loop,", "alibi_slopes(H), loop + 1e-3,")
+    cell, line, heading = where(copy, "loop + 1e-3")
     log = fails(copy, tmp_path, f"{PAGE}: notebook cell {cell} (docs/{PAGE}, line {line}, under '{heading}') failed",
-                "CheckFailed: FAIL before centering it is near 9/25", strict=strict)
+                "CheckFailed: FAIL [slopes] the ALiBi slopes are", strict=strict)
     assert "\x1b[" not in log, "terminal colour codes in the message"
 
 
 def test_an_exception_names_its_cell(copy, tmp_path):
-    edit(source(copy), "def rotation(pos):", "raise RuntimeError('injected fault')\n\n\ndef rotation(pos):")
+    edit(source(copy), "H = 4\n", "raise RuntimeError('injected fault')\nH = 4\n")
     cell, line, heading = where(copy, "injected fault")
-    assert heading.startswith("9. RoPE")
+    assert heading.startswith("1. Slopes")
     fails(copy, tmp_path, f"notebook cell {cell} (docs/{PAGE}, line {line}, under '{heading}')",
           "RuntimeError: injected fault")
 
@@ -69,14 +77,13 @@ def test_a_broken_helper_fails_in_the_helper_cell(copy, tmp_path):
 
 
 def test_an_invalid_formula_in_a_markdown_cell_fails_the_build(copy, tmp_path):
-    edit(source(copy), "# each id is only an address", "# each id $\\frac{a}{$ is only an address")
+    edit(source(copy), "# A fixture: one formula", "# A fixture $\\frac{a}{$: one formula")
     fails(copy, tmp_path, f"Invalid math in {PAGE}", "\\frac{a}{", "Unexpected end of input")
 
 
 def test_a_formula_without_its_check_fails_the_build(copy, tmp_path):
-    edit(source(copy), 'print(check_equal("top-k of the cosines equals a sorted loop", fast, slow, eq="knn"))',
-         'print(check_equal("top-k of the cosines equals a sorted loop", fast, slow))')
-    fails(copy, tmp_path, PAGE, "\\label{knn} has no check")
+    edit(source(copy), 'loop, eq="slopes"))', "loop))")
+    fails(copy, tmp_path, PAGE, "\\label{slopes} has no check")
 
 
 def test_the_notebook_is_not_built_when_the_nav_leaves_it_out(copy, tmp_path):
@@ -116,7 +123,7 @@ print(glue("probe_big", 50257, ","))
 
 def _probe(copy: Path) -> None:
     path = source(copy)
-    text = path.read_text().replace("# esm: numerical_grad", "# esm: numerical_grad glue", 1)
+    text = path.read_text().replace("# esm: check_close alibi_slopes", "# esm: check_close alibi_slopes glue", 1)
     path.write_text(text + PROBE)
 
 

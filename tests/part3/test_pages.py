@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import DOCS, SNIPPETS, snippet_output
+from conftest import DOCS, SNIPPETS
 
 PAGES = ["part3/attention-bridge.md", "part3/scale-and-diagnostics.md", "part3/common-mistakes.md",
          "part3/exercises.md"]
@@ -20,13 +20,13 @@ def built(site):
     return site.html
 
 
-def test_each_mistake_has_a_wrong_and_a_right_check():
+def test_each_mistake_has_a_wrong_and_a_right_check(demo_output):
     text = (DOCS / "part3" / "common-mistakes.md").read_text(encoding="utf-8")
     demos = re.findall(r'--8<-- "(part3/common-mistakes/[^"]+)"', text)
     assert len(re.findall(r"^## 9\.\d+ ", text, re.M)) == 10
     assert len(demos) >= 10          # one per mistake; 9.8 and 9.9 have a second one on real weights
     for demo in demos:
-        out = snippet_output(SNIPPETS / demo)
+        out = demo_output(SNIPPETS / demo)
         passes = [line for line in out.splitlines() if line.startswith("PASS")]
         assert any("wrong" in p for p in passes) and any("right" in p for p in passes), demo
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import SNIPPETS, snippet_output
+from conftest import SNIPPETS
 
 DEMOS = SNIPPETS / "part3" / "scale-and-diagnostics"
 
@@ -30,23 +30,23 @@ def counts():
 
 
 @pytest.mark.parametrize("model", list(PUBLISHED_SHAPES))
-def test_embedding_count_matches_published_shapes(counts, model):
+def test_embedding_count_matches_published_shapes(counts, model, demo_output):
     expected = sum(math.prod(s) for s in PUBLISHED_SHAPES[model])
     assert counts["closed_form"](counts["CONFIGS"][model]) == expected
-    assert f"{expected:,}" in snippet_output(DEMOS / "param_count.py")
+    assert f"{expected:,}" in demo_output(DEMOS / "param_count.py")
 
 
 @pytest.mark.parametrize("model", list(PUBLISHED_TOTALS))
-def test_whole_model_count_matches_published_total(counts, model):
+def test_whole_model_count_matches_published_total(counts, model, demo_output):
     assert counts["whole_model"](model, counts["CONFIGS"][model]) == PUBLISHED_TOTALS[model]
-    assert f"{PUBLISHED_TOTALS[model]:,}" in snippet_output(DEMOS / "param_count.py")
+    assert f"{PUBLISHED_TOTALS[model]:,}" in demo_output(DEMOS / "param_count.py")
 
 
-def test_published_embedding_figures_stated_on_the_page():
+def test_published_embedding_figures_stated_on_the_page(demo_output):
     page = (SNIPPETS.parent / "docs" / "part3" / "scale-and-diagnostics.md").read_text().replace("{,}", ",")
     for figure in ("124,439,808", "109,482,240", "6,738,415,616"):       # quoted from the releases
         assert figure in page, figure
-    computed = snippet_output(DEMOS / "param_count.py") + snippet_output(DEMOS / "quantize.py")
+    computed = demo_output(DEMOS / "param_count.py") + demo_output(DEMOS / "quantize.py")
     for name, figure in (("pc_gpt2_emb", "39,383,808"), ("pc_bert_emb", "23,835,648"),
                          ("pc_llama_emb", "262,144,000"), ("q_llama_f32", "524,288,000"),
                          ("q_llama_int8", "131,200,000")):
