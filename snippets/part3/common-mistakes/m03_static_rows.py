@@ -27,4 +27,4 @@ print(check_less("wrong: the static row of id 5 stands for neither state in cont
 c = cosine(*states.values())
 print(check_less("right: after one attention layer the two states of id 5 differ", c, 0.999,
                  names=("cos of states", "0.999")))
-print(glue("m3_cos", c, ".2f"), glue("m3_row", row_vs_state, ".2f"), sep="")
+print(glue("m3_cos", c, ".2f"), glue("m3_row", float(np.ceil(row_vs_state * 100) / 100), ".2f"), sep="")
