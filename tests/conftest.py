@@ -331,8 +331,8 @@ def demo_namespace(rel: str) -> dict:
 
 # -- fault injection: a temporary copy of the project, built one page at a time ----------------
 
-def _copy_project(dst: Path) -> Path:
-    """Copy the project's sources into ``dst``, emptied first except for its execution cache."""
+def _empty_but_its_cache(dst: Path) -> None:
+    """Make ``dst`` an empty folder but for its execution cache (``.cache``), kept between builds."""
     import shutil
     dst.mkdir(parents=True, exist_ok=True)
     for old in dst.iterdir():
@@ -342,6 +342,12 @@ def _copy_project(dst: Path) -> Path:
             shutil.rmtree(old)
         else:
             old.unlink()
+
+
+def _copy_project(dst: Path) -> Path:
+    """Copy the project's sources into ``dst``, emptied first except for its execution cache."""
+    import shutil
+    _empty_but_its_cache(dst)
     for name in ("docs", "snippets", "overrides"):
         shutil.copytree(ROOT / name, dst / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("mkdocs.yml", "package.json"):
@@ -361,14 +367,7 @@ def make_fixture_project(dst: Path) -> Path:
     mkdocs.yml with the fixture's nav, its theme overrides, its assets (stylesheets, scripts,
     images) and its `esm` helpers, with the fixture's pages, demo, notebook and bibliography."""
     import shutil
-    dst.mkdir(parents=True, exist_ok=True)
-    for old in dst.iterdir():
-        if old.name == ".cache":
-            continue
-        if old.is_dir() and not old.is_symlink():
-            shutil.rmtree(old)
-        else:
-            old.unlink()
+    _empty_but_its_cache(dst)
     shutil.copytree(ROOT / "overrides", dst / "overrides", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(SNIPPETS / "esm", dst / "snippets" / "esm", ignore=shutil.ignore_patterns("__pycache__"))
     for path in DOCS.rglob("*"):
