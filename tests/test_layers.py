@@ -72,8 +72,7 @@ def test_the_build_hands_its_runs_to_each_process(tmp_path):
     code = f"""
         from pathlib import Path
         from mkdocs_esm import runs
-        runs.use(Path({str(store)!r}))
-        runs.hand_over()
+        runs.hand_over(Path({str(store)!r}))
         a = et.trained(tokens[:2500], tokens[2500:], 20, cfg)
         print(len(calls), float(a[1].sum()))
         """

@@ -540,8 +540,6 @@ class ExecCache:
 @functools.cache
 def _worker_cache(directory: str) -> ExecCache:
     """A worker process's cache (one for the worker's life)."""
-    from . import runs
-    runs.use(Path(directory) / "train")
     return ExecCache(Path(directory))
 
 
@@ -556,7 +554,7 @@ def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: s
     cache = _worker_cache(directory)
     try:
         cache.run("block", parts, lambda: run_python(code, returncode, None, block_id, **extra), code=code,
-                  prepare=runs.hand_over)
+                  prepare=lambda: runs.hand_over(Path(directory) / "train"))
     except Exception:               # noqa: BLE001 - the in-process run reports it
         return False
     return True

@@ -218,6 +218,7 @@ class Execution:
         self.ahead: dict[str, object] = {}      # cache key -> Future of the worker running that block
         self.ran_ahead = 0
         self.pool = None
+        self.runs = None            # where training runs are kept between processes (runs.py)
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
@@ -229,7 +230,7 @@ class Execution:
             if ahead.result():
                 self.ran_ahead += 1
         return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code,
-                              prepare=runs.hand_over)
+                              prepare=lambda: runs.hand_over(self.runs))
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -271,7 +272,7 @@ class Execution:
         mx.use_python_formatter(self.format)
         self.cache = execcache.ExecCache(state.cache_dir)
         self.html_cache = execcache.ExecCache(state.cache_dir)
-        runs.use(state.cache_dir / "train" if state.cache_dir else None)   # P11's training runs
+        self.runs = state.cache_dir / "train" if state.cache_dir else None    # P11's training runs
         self.md_salt = _markdown_salt(config)
 
     def on_pre_build(self) -> None:

@@ -18,15 +18,6 @@ import os
 import sys
 from pathlib import Path
 
-_folder: Path | None = None          # this process's: set by the plugin and by each worker
-
-
-def use(folder: Path | None) -> None:
-    """Keep this process's runs in ``folder`` (None: each run in the process that made it)."""
-    global _folder
-    _folder = folder
-
-
 class Runs:
     """A folder of finished runs: ``get(name, make)`` returns the arrays ``make()`` returns,
     made once under ``name`` by whichever process asks first."""
@@ -55,10 +46,11 @@ class Runs:
             return {k: f[k] for k in f.files}
 
 
-def hand_over() -> None:
-    """Before a block runs: give ``esm.train`` this process's runs, if it is imported or the
-    block is about to import it (the build's python_path holds ``esm``)."""
-    if _folder is None:
+def hand_over(folder: Path | None) -> None:
+    """Before a block runs: have ``esm.train`` (imported now if the block has not yet; the
+    build's python_path holds ``esm``) keep its runs in ``folder``; None leaves them in the
+    process that made them (the build without its cache)."""
+    if folder is None:
         return
     train = sys.modules.get("esm.train")
     if train is None:
@@ -66,5 +58,5 @@ def hand_over() -> None:
             import esm.train as train
         except ImportError:                  # a book without esm.train
             return
-    if not isinstance(train.store, Runs) or train.store.folder != _folder:
-        train.store = Runs(_folder, Path(train.__file__).parent)
+    if not isinstance(train.store, Runs) or train.store.folder != Path(folder):
+        train.store = Runs(folder, Path(train.__file__).parent)
