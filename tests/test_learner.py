@@ -1,4 +1,4 @@
-"""Learner features at build time (mkdocs_esm/learner.py): the skill-check data, where each
+"""Learner features at build time (mkdocs_esm/skillchecks.py, reading.py, notes.py): the skill-check data, where each
 check is shown, the review links of its questions, the practice page, reading time, and
 the safety of question text. The browser side is tested in tests/browser/."""
 
@@ -14,7 +14,7 @@ from html import escape as html_escape
 
 from conftest import DOCS, ROOT, page_includes
 
-from mkdocs_esm import glue, learner, output  # noqa: E402
+from mkdocs_esm import glue, output, reading, skillchecks  # noqa: E402
 
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
@@ -33,7 +33,7 @@ def test_one_check_per_part_and_per_primer_chapter():
 
 
 def test_skill_check_data_is_valid():
-    learner._load_checks(DOCS)           # raises on any malformed file
+    skillchecks.load_checks(DOCS)           # raises on any malformed file
     ids = [q["id"] for c in checks() for q in c["questions"]]
     assert len(ids) == len(set(ids))
     for c in checks():
@@ -49,13 +49,13 @@ def test_skill_check_data_is_valid():
 def test_shuffled_choices_keep_the_right_answer():
     for c in checks():
         for q in c["questions"]:
-            texts, answer = learner.shuffled(q)
+            texts, answer = skillchecks.shuffled(q)
             assert sorted(texts) == sorted(q["choices"])
             assert texts[answer] == q["choices"][q["answer"]]
 
 
 def test_question_text_is_escaped_not_html():
-    out = learner.inline('<img src=x onerror="alert(1)"> and `a<b` and $x<y$ and **bold**')
+    out = skillchecks.inline('<img src=x onerror="alert(1)"> and `a<b` and $x<y$ and **bold**')
     assert "<img" not in out and "&lt;img" in out
     assert "<code>a&lt;b</code>" in out
     assert '<span class="arithmatex">\\(x&lt;y\\)</span>' in out
@@ -66,7 +66,7 @@ def test_reading_stats_count_prose_formulas_figures_and_headings():
     html = ("<h1>T</h1><p>" + "word " * 400 + "</p><h2 id='a'>A</h2><h3 id='b'>B</h3>"
             '<div class="arithmatex">\\[x\\]</div><figure class="esm-figure"><svg><text>'
             + "tick " * 500 + "</text></svg></figure><pre><code>" + "code " * 900 + "</code></pre>")
-    s = learner.reading_stats(html)
+    s = reading.reading_stats(html)
     assert s["words"] == 400 + 3          # prose and heading words; code, SVG, TeX are not read
     assert (s["headings"], s["formulas"], s["figures"]) == (2, 1, 1)
     assert s["minutes"] == 3               # 403/200 min + 20 s + 20 s = 2.68 min, rounded up
@@ -116,7 +116,7 @@ def test_practice_page_holds_every_question_hidden(site, demo_output):
     assert not (site.dir / "skill-checks").exists(), "the skill-check data is not published"
     # every value a question quotes was filled in from the page that computed it
     quoted = {m for c in checks() for q in c["questions"]
-              for m in learner._VALUE.findall(str([q["prompt"], q["choices"], q["explain"]]))}
+              for m in skillchecks.VALUE.findall(str([q["prompt"], q["choices"], q["explain"]]))}
     assert "{{" not in html and "computed on" not in html, "a skill-check value was not filled in"
     # review links are labelled with the page's title (its H1), on the practice page as on the
     # page of the check, whichever order the pages were converted in
@@ -174,7 +174,7 @@ def _fill_values(html: str, files: _Files) -> str:
     """The learner feature's filling, with a build state holding each page's published values."""
     from mkdocs_esm.state import BuildState
 
-    feature = learner.Learner()
+    feature = skillchecks.SkillChecks()
     feature.state = BuildState(root=ROOT)
     for src, page in files.pages.items():
         feature.state.page(src).values = page.values
@@ -194,7 +194,7 @@ def test_skill_check_values_are_filled_in_from_the_page_that_computed_them():
     ("{{part2/no-such-page.md#x}}", "not a page of docs/"),
 ])
 def test_a_bad_skill_check_value_fails_the_build(ref, message):
-    with pytest.raises(learner.PluginError, match=message):
+    with pytest.raises(skillchecks.PluginError, match=message):
         _fill_values(f"<p>{ref}</p>", _Files(_VALUES))
 
 
@@ -209,12 +209,12 @@ def test_a_page_left_out_of_a_small_build_leaves_a_marked_placeholder():
 ])
 def test_skill_check_references_are_checked_when_read(prompt, message):
     q = {"id": "q", "prompt": prompt, "choices": ["a", "b"], "answer": 0, "explain": "e"}
-    with pytest.raises(learner.PluginError, match=message):
-        learner._check_references("skill-checks/x.yml", q)
-    learner._check_references("x", q | {"prompt": r"cost \$5 and {{part2/a.md#x}} in $y$"})
+    with pytest.raises(skillchecks.PluginError, match=message):
+        skillchecks.check_references("skill-checks/x.yml", q)
+    skillchecks.check_references("x", q | {"prompt": r"cost \$5 and {{part2/a.md#x}} in $y$"})
 
 
 def test_every_skill_check_value_reference_is_well_formed():
     for c in checks():
         for q in c["questions"]:
-            learner._check_references(c["file"], q)
+            skillchecks.check_references(c["file"], q)

@@ -21,15 +21,15 @@ def _python(code: str, cwd, pythonpath, timeout: float = 60) -> subprocess.Compl
 
 
 def test_the_helpers_and_the_plugin_import_without_fcntl(tmp_path):
-    """As on Windows, where there is no fcntl: every module of esm (esm.train, whose cached run
-    is locked with filelock, included) and of the plugin imports."""
+    """As on Windows, where there is no fcntl: every module of esm and of the plugin (runs.py,
+    whose runs are locked with filelock, included) imports."""
     done = _python("""
         import importlib, pkgutil, sys
         sys.modules["fcntl"] = None                 # `import fcntl` now raises ImportError
         import esm, mkdocs_esm
         names = sorted(m.name for m in pkgutil.iter_modules(esm.__path__, "esm."))
         names += sorted(m.name for m in pkgutil.walk_packages(mkdocs_esm.__path__, "mkdocs_esm."))
-        assert "esm.train" in names and "mkdocs_esm.execution" in names, names
+        assert "esm.train" in names and "mkdocs_esm.runs" in names, names
         for name in names:
             importlib.import_module(name)
         print(len(names), "modules")
@@ -59,7 +59,8 @@ def test_esm_project_finds_the_project_from_a_folder_outside_it(tmp_path):
 
 
 def test_esm_project_outside_any_project_stops_at_once_naming_where_it_looked(tmp_path):
-    """A copy of the module outside any project, started from a folder outside it, fails fast
+    """A copy of the module outside any project, started from a folder outside it, imports, and
+    fails fast when asked for the project
     (it used to walk up from the working directory for ever) with an error naming the places it
     looked: the working directory, the folders above it and the module's own folder."""
     (tmp_path / "lib" / "esm").mkdir(parents=True)
@@ -67,7 +68,9 @@ def test_esm_project_outside_any_project_stops_at_once_naming_where_it_looked(tm
     shutil.copy2(SNIPPETS / "esm" / "project.py", tmp_path / "lib" / "esm" / "project.py")
     work = tmp_path / "work"
     work.mkdir()
-    done = _python("import esm.project", cwd=work, pythonpath=tmp_path / "lib", timeout=30)
+    done = _python("import esm.project; print('imported'); esm.project.root", cwd=work,
+                   pythonpath=tmp_path / "lib", timeout=30)
+    assert done.stdout.split() == ["imported"], "importing the module looks nothing up"
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("FileNotFoundError: esm.project:"), done.stderr[-2000:]

@@ -1,4 +1,4 @@
-"""docs/overview.md describes how mkdocs_esm/learner.py computes reading time. Those numbers are the
+"""docs/overview.md describes how mkdocs_esm/reading.py computes reading time. Those numbers are the
 hook's constants, not values of an executed block, so the glue mechanism cannot quote them:
 this test ties the prose to the code instead (change one, and it fails until the other follows)."""
 
@@ -9,12 +9,12 @@ import sys
 
 from conftest import DOCS, ROOT
 
-from mkdocs_esm import learner  # noqa: E402
+from mkdocs_esm import reading  # noqa: E402
 
 
 def test_reading_time_rule_in_the_overview_is_the_hooks_rule():
     text = " ".join((DOCS / "overview.md").read_text(encoding="utf-8").split())
     m = re.search(r"at (\d+) words a minute, plus (\d+) seconds for each display formula and each figure", text)
     assert m, "overview.md no longer states the reading-time rule in the expected words"
-    assert int(m.group(1)) == learner.WORDS_PER_MINUTE
-    assert int(m.group(2)) == learner.SECONDS_PER_FORMULA == learner.SECONDS_PER_FIGURE
+    assert int(m.group(1)) == reading.WORDS_PER_MINUTE
+    assert int(m.group(2)) == reading.SECONDS_PER_FORMULA == reading.SECONDS_PER_FIGURE

@@ -275,7 +275,7 @@ def test_a_prose_edit_rebuilds_its_page_alone_and_equals_a_full_rebuild(served):
 
 @pytest.mark.build
 def test_a_practice_page_edit_keeps_the_values_its_questions_quote(served):
-    """The practice page quotes values computed on other pages (skill checks, mkdocs_esm/learner.py):
+    """The practice page quotes values computed on other pages (skill checks, mkdocs_esm/skillchecks.py):
     rebuilt alone, it still finds them."""
     page = served.project / "served-docs" / "practice.md"
     with edited(served, page, None, "\nA sentence added by the test.\n") as log:

@@ -7,7 +7,7 @@ Counted: numbers with a decimal point in the Markdown of docs/ (not docs/dev/, t
 maintainers' docs, which are not part of the book), in the markdown cells of the theory
 notebook and in the text of the skill checks (docs/skill-checks/*.yml: each question's
 prompt, choices and explanation, which quote computed values as {{page.md#name}},
-mkdocs_esm/learner.py), outside code fences, inline code, HTML comments and {{references}}. A
+mkdocs_esm/skillchecks.py), outside code fences, inline code, HTML comments and {{references}}. A
 skill check counts with its part: part1.yml and part2.yml with parts 1-2, part3.yml with
 part 3, primer-*.yml with the primer.
 Not counted: section and equation numbers (a heading's own number; "section 2.4",

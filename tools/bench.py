@@ -147,8 +147,10 @@ def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
 
 # -- the training run of primer chapter P11 -------------------------------------------------------
 
-TRAIN_RUN = ("import sys; sys.path.insert(0, 'snippets'); import esm.train as et; D = et.data(); "
-             "et.trained(D.train, D.val, et.VOCAB_SIZE, et.TRAIN, snapshots=(0, et.TRAIN['steps'] // 2))")
+TRAIN_RUN = ("import os, sys; sys.path.insert(0, 'snippets'); from pathlib import Path; "
+             "import esm.tokenizer as tk, esm.train as et; from mkdocs_esm.runs import Runs; "
+             "et.store = Runs(Path(os.environ['RUNS']), Path('snippets/esm')); D = tk.data(); "
+             "et.trained(D.train, D.val, tk.VOCAB_SIZE, et.TRAIN, snapshots=(0, et.TRAIN['steps'] // 2))")
 
 
 def training_cpu(project: Path, python: str, cache: Path) -> float:
@@ -156,7 +158,7 @@ def training_cpu(project: Path, python: str, cache: Path) -> float:
     ``cache``: an empty folder times the run itself, a filled one its reuse."""
     import resource
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    timed([python, "-c", TRAIN_RUN], cwd=project, env=dict(env_for(None), ESM_TRAIN_CACHE=str(cache)))
+    timed([python, "-c", TRAIN_RUN], cwd=project, env=dict(env_for(None), RUNS=str(cache)))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

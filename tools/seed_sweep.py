@@ -112,25 +112,28 @@ def p11_init(seed: int) -> dict[str, float]:
     exercises.py): cheap, a few forward passes."""
     import numpy as np
 
+    import esm.backprop as bp
+    import esm.optim as op
+    import esm.tokenizer as tk
     import esm.train as et
     from esm import init_gpt
 
     cfg = dict(et.TRAIN, seed=seed)
-    D = et.data()
-    V, T, d, L, H = et.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
+    D = tk.data()
+    V, T, d, L, H = tk.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
     logV = math.log(V)
     out: dict[str, float] = {}
 
     # init.py
-    model0 = et.init_gpt2(seed, V, T, d, L, H)
+    model0 = bp.init_gpt2(seed, V, T, d, L, H)
     loss0 = et.evaluate(model0, D.val, cfg)
     xs, ys = et.eval_windows(D.val, cfg)
-    Zv = np.concatenate([et.forward(model0, xs[i:i + cfg["batch"]]) for i in range(0, len(xs), cfg["batch"])])
+    Zv = np.concatenate([bp.forward(model0, xs[i:i + cfg["batch"]]) for i in range(0, len(xs), cfg["batch"])])
     zv_y = np.take_along_axis(Zv, ys[..., None], -1)[..., 0]
     half_var, gap_mean = float(Zv.var(-1).mean() / 2), float((Zv.mean(-1) - zv_y).mean())
     xb = np.stack([D.val[s:s + T] for s in (0, 1000, 2000, 3000)])
     yb = np.stack([D.val[s + 1:s + T + 1] for s in (0, 1000, 2000, 3000)])
-    Z = et.forward(model0, xb)
+    Z = bp.forward(model0, xb)
     z_y = np.take_along_axis(Z, yb[..., None], -1)[..., 0]
     loss_x = float((np.log(np.exp(Z).sum(-1)) - z_y).mean())
     second = float((logV + Z.mean(-1) - z_y + Z.var(-1) / 2).mean())
@@ -144,7 +147,7 @@ def p11_init(seed: int) -> dict[str, float]:
 
     # exercises.py
     mid = 0.1
-    mid_loss = et.evaluate(et.init_gpt2(seed, V, T, d, L, H, std=mid), D.val, cfg)
+    mid_loss = et.evaluate(bp.init_gpt2(seed, V, T, d, L, H, std=mid), D.val, cfg)
     out |= {"mid_loss": mid_loss, "mid_dev": mid_loss - (logV + d * mid ** 2 / 2)}
     return {k: float(v) for k, v in out.items()}
 
@@ -156,12 +159,15 @@ def p11(seed: int) -> dict[str, float]:
 
     import numpy as np
 
+    import esm.backprop as bp
+    import esm.optim as op
+    import esm.tokenizer as tk
     import esm.train as et
     from esm import cosine_matrix, mean_pairwise_cosine, spearman, top_k
 
     cfg = dict(et.TRAIN, seed=seed)
-    D = et.data()
-    V, T, d, L, H = et.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
+    D = tk.data()
+    V, T, d, L, H = tk.VOCAB_SIZE, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"]
     logV = math.log(V)
     out = p11_init(seed)
     xs, ys = et.eval_windows(D.val, cfg)
@@ -169,28 +175,23 @@ def p11(seed: int) -> dict[str, float]:
     # exercises.py: the loop with unshifted targets against the correct one
     results = {}
     for shift in (1, 0):
-        m = et.init_gpt2(seed, V, T, d, L, H)
-        params, state, rng = et.param_arrays(m), {}, np.random.default_rng(seed + 1)
+        m = bp.init_gpt2(seed, V, T, d, L, H)
+        params, state, rng = bp.param_arrays(m), {}, np.random.default_rng(seed + 1)
         for step in range(40):
             s = rng.integers(0, len(D.train) - T - 1, size=cfg["batch"])
             x = np.stack([D.train[i:i + T] for i in s])
             y = np.stack([D.train[i + shift:i + shift + T] for i in s])
-            loss, grads = et.loss_and_grads(m, x, y)
-            et.clip_grads(grads, cfg["clip"])
-            et.adamw_step(params, grads, state, et.lr_at(step, cfg), weight_decay=cfg["weight_decay"])
+            loss, grads = bp.loss_and_grads(m, x, y)
+            op.clip_grads(grads, cfg["clip"])
+            op.adamw_step(params, grads, state, op.lr_at(step, cfg), weight_decay=cfg["weight_decay"])
         results[shift] = (loss, et.evaluate(m, D.val, cfg))
     out |= {"ok_train": results[1][0], "ok_val": results[1][1], "bug_train": results[0][0], "bug_val": results[0][1]}
 
     # run.py: the page's own call, its run kept in this process only (not in the execution cache)
-    cache, before = os.environ.get("ESM_CACHE"), set(et._RUNS)
-    os.environ["ESM_CACHE"] = "0"
+    before = set(et._RUNS)
     try:
         model, curve, evals, snaps = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS)
     finally:
-        if cache is None:
-            del os.environ["ESM_CACHE"]
-        else:
-            os.environ["ESM_CACHE"] = cache
         for key in set(et._RUNS) - before:
             del et._RUNS[key]
     steps, half = cfg["steps"], cfg["steps"] // 2
@@ -199,12 +200,12 @@ def p11(seed: int) -> dict[str, float]:
     uni = et.unigram_loss(D.train, y.ravel(), V)
     bi = min(et.bigram_loss(D.train, y, V, a, prev=x) for a in (0.01, 0.03, 0.1, 0.3, 1.0))
     final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
-    breaks = [i for i, t in enumerate(D.val[:400].tolist()) if et.bpe_decode([t], D.alphabet, D.merges) == "\n\n"]
+    breaks = [i for i, t in enumerate(D.val[:400].tolist()) if tk.bpe_decode([t], D.alphabet, D.merges) == "\n\n"]
     prompt = D.val[breaks[0] + 1:breaks[0] + 25]
-    known = set(re.findall(r"[A-Za-z]+", et.bpe_decode(D.train, D.alphabet, D.merges)))
+    known = set(re.findall(r"[A-Za-z]+", tk.bpe_decode(D.train, D.alphabet, D.merges)))
     real = {}
     for step in (0, half, steps):
-        words = re.findall(r"[A-Za-z]+", et.bpe_decode(
+        words = re.findall(r"[A-Za-z]+", tk.bpe_decode(
             et.sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=0.9), D.alphabet, D.merges))
         real[step] = sum(w in known for w in words) / len(words)
     out |= {"unigram": uni, "bigram": bi, "val_start": float(evals[0, 2]), "final_val": final_val,
@@ -217,7 +218,7 @@ def p11(seed: int) -> dict[str, float]:
     count = np.bincount(D.train, minlength=V)
     starts = np.linspace(0, len(D.val) - T - 1, 32).astype(int)
     xw = np.stack([D.val[s:s + T] for s in starts])
-    _, (_, _, Xf, _) = et.forward(model, xw, keep=True)
+    _, (_, _, Xf, _) = bp.forward(model, xw, keep=True)
     mu = Xf.reshape(-1, Xf.shape[-1]).mean(0).astype(float)
     out |= {"rho": spearman(np.linalg.norm(E, axis=1), count), "rho0": spearman(np.linalg.norm(E0, axis=1), count),
             "cos_bar": mean_pairwise_cosine(E), "r_prior": float(np.corrcoef(E @ mu, np.log(count))[0, 1]),
@@ -243,11 +244,17 @@ def p11(seed: int) -> dict[str, float]:
 
 
 def _p11_settings() -> dict:
+    import esm.backprop as bp
+    import esm.optim as op
+    import esm.tokenizer as tk
     import esm.train as et
-    return {k: v for k, v in et.TRAIN.items() if k != "seed"} | {"vocab_size": et.VOCAB_SIZE}
+    return {k: v for k, v in et.TRAIN.items() if k != "seed"} | {"vocab_size": tk.VOCAB_SIZE}
 
 
 def _p11_seeds() -> list[int]:
+    import esm.backprop as bp
+    import esm.optim as op
+    import esm.tokenizer as tk
     import esm.train as et
     return list(range(et.TRAIN["seed"], et.TRAIN["seed"] + 20))
 

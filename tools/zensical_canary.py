@@ -6,7 +6,7 @@ Makes ``.zensical-venv/`` (Zensical plus what the demos import; never the projec
 runs ``zensical build`` on mkdocs.yml into ``zensical-site/``, and prints what works and what
 does not: pages, executed demos (markdown-exec), KaTeX rendering and equation numbers
 (mkdocs_esm/katex.py), cross-references and citations (mkdocs_esm/xref.py, mkdocs_esm/cite.py, autorefs),
-the theory notebook (mkdocs-jupyter), search, learner features (mkdocs_esm/learner.py). Not part
+the theory notebook (mkdocs-jupyter), search, learner features (mkdocs_esm/skillchecks.py, notes.py, reading.py). Not part
 of `make test`: it reports, it does not fail on what Zensical lacks.
 """
 
@@ -82,7 +82,7 @@ def main() -> int:
          f"{len(re.findall(CITE, text))} raw [@key] left"),
         ("theory notebook page (mkdocs-jupyter)", "notebook/theory/index.html" in html, ""),
         ("search index", any(SITE.glob("search*/*.json")) or (SITE / "search.json").exists(), ""),
-        ("learner features (mkdocs_esm/learner.py: notes, skill checks)", "esm-notes" in text, ""),
+        ("learner features (mkdocs_esm/notes.py, skillchecks.py)", "esm-notes" in text, ""),
         ("KaTeX CSS and fonts shipped", (SITE / "assets/katex/katex.min.css").exists(), ""),
         ("failed blocks fail the build (mkdocs_esm/execution.py)", False,
          "hooks are not run: a failing demo would be published"),

@@ -513,13 +513,18 @@ class ExecCache:
         except OSError:                    # a cache that cannot be written only costs time
             self.stats["unwritable"] += 1
 
-    def run(self, kind: str, parts: list[str], fn: Callable[[], str], *, code: str) -> str:
-        """``fn()``'s output, from the cache when valid; recorded and stored when it succeeds."""
+    def run(self, kind: str, parts: list[str], fn: Callable[[], str], *, code: str,
+            prepare: Callable[[], None] = lambda: None) -> str:
+        """``fn()``'s output, from the cache when valid; recorded and stored when it succeeds.
+        ``prepare()`` runs first when ``fn`` is about to run, outside the recording (what it
+        imports or opens is not the code's)."""
         if self.dir is None:
+            prepare()
             return fn()
         cached = self.get(kind, parts)
         if cached is not None:
             return cached
+        prepare()
         rec = Recorder()
         with rec.active():
             output = fn()                  # an exception propagates: nothing is stored
@@ -543,11 +548,13 @@ def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: s
     """In a worker process: run one block exactly as the build runs it (execution.run_python)
     and store its output in the cache. False if it failed: nothing is stored, and the build runs
     it again in-process (where its error is reported, naming page and block)."""
+    from . import runs
     from .execution import run_python
 
     cache = _worker_cache(directory)
     try:
-        cache.run("block", parts, lambda: run_python(code, returncode, None, block_id, **extra), code=code)
+        cache.run("block", parts, lambda: run_python(code, returncode, None, block_id, **extra), code=code,
+                  prepare=lambda: runs.hand_over(Path(directory) / "train"))
     except Exception:               # noqa: BLE001 - the in-process run reports it
         return False
     return True

@@ -38,7 +38,7 @@ from types import ModuleType
 
 from mkdocs.exceptions import PluginError
 
-from . import execcache, output as printed
+from . import execcache, output as printed, runs
 from .compat import markdown_exec as mx
 
 #: Fence openings of executed Python blocks (markdown-exec's exec option).
@@ -218,6 +218,7 @@ class Execution:
         self.ahead: dict[str, object] = {}      # cache key -> Future of the worker running that block
         self.ran_ahead = 0
         self.pool = None
+        self.runs = None            # where training runs are kept between processes (runs.py)
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
@@ -228,7 +229,8 @@ class Execution:
         if ahead is not None:               # run ahead in a worker: wait for it, then read the cache
             if ahead.result():
                 self.ran_ahead += 1
-        return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code)
+        return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code,
+                              prepare=lambda: runs.hand_over(self.runs))
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -270,6 +272,7 @@ class Execution:
         mx.use_python_formatter(self.format)
         self.cache = execcache.ExecCache(state.cache_dir)
         self.html_cache = execcache.ExecCache(state.cache_dir)
+        self.runs = state.cache_dir / "train" if state.cache_dir else None    # P11's training runs
         self.md_salt = _markdown_salt(config)
 
     def on_pre_build(self) -> None:

@@ -241,5 +241,5 @@ class Glue:
         return text.split("\n")
 
     def _quoted_by_skill_checks(self, src: str) -> set[str]:
-        """Names of ``src``'s values that a skill check quotes ({{src#name}}, learner.py)."""
+        """Names of ``src``'s values that a skill check quotes ({{src#name}}, skillchecks.py)."""
         return set(re.findall(r"\{\{\s*" + re.escape(src) + r"#([A-Za-z][A-Za-z0-9_]*)", self.skill_check_text))

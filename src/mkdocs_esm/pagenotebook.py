@@ -20,7 +20,7 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
   modules ``esm/__init__.py`` imports, and ``esm.<sub>`` modules the demos import (``esm.train``),
   with their relative imports, and the seed-sweep records the demos read through ``esm.sweeps``
   (``records/<name>.json``). Nothing is written outside the temporary folder (P11's training
-  run is kept there too, through ``ESM_TRAIN_CACHE``, unless the reader's environment sets it).
+  run is kept in the kernel's memory: its cells share one run).
 - Then each demo, in page order: a Markdown cell with the headings it sits under (those not yet
   given) and, before the first demo of a section, the section's first paragraph of prose, its
   ``{{name}}`` quotes filled with this build's values (the page's), cross-references given
@@ -404,7 +404,6 @@ _esm_home = tempfile.TemporaryDirectory(prefix="esm-notebook-")
 sys.path.insert(0, _esm_home.name)
 for _name in [m for m in sys.modules if m == "esm" or m.startswith("esm.")]:
     del sys.modules[_name]          # running the setup again starts from these cells
-os.environ.setdefault("ESM_TRAIN_CACHE", str(Path(_esm_home.name) / "train"))   # P11's training run, if any
 # One BLAS thread, as the published run had: a product split over threads can change the last
 # digit of a printed difference. Set before numpy is first imported (a fresh kernel).
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

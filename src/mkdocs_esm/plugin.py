@@ -1,7 +1,7 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
-Each feature is a module of this package with one class (execution, glue, learner, cite, katex,
-xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site, defer). The plugin holds one
+Each feature is a module of this package with one class (execution, glue, reading, skillchecks,
+notes, cite, katex, xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site, defer). The plugin holds one
 instance of each and the build state (state.py), made anew at every ``on_config``; the order of
 the work within an event is written here, once, event by event. Priorities are set only where
 another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import codeblocks, explore, fonts
+from . import codeblocks, explore, fonts, notes
 from .cite import Cite
 from .defer import Defer
 from .config import EsmConfig
@@ -26,12 +26,14 @@ from .execcache import ExecCache
 from .execution import Execution
 from .glue import Glue
 from .katex import Katex
-from .learner import Learner, name_widgets
 from .notebook import Notebook
 from .pagenotebook import PageNotebooks
+from .compat.material import name_widgets
 from .print_site import PrintSite
+from .reading import Reading
 from .search import Search
 from .serve import Serve
+from .skillchecks import SkillChecks
 from .state import BuildState
 from .stylesheets import Stylesheets
 from .xref import Xref
@@ -46,7 +48,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.serve = Serve()
         self.execution = Execution()
         self.glue = Glue(block_failed=self.execution.block_failed)
-        self.learner = Learner()
+        self.reading = Reading()
+        self.skillchecks = SkillChecks()
         self.cite = Cite()
         self.katex = Katex()
         self.xref = Xref()
@@ -75,7 +78,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.serve.on_config(config, self.state, enabled=self.config.fast_serve)
         self.execution.on_config(config, self.state, jobs=self.config.jobs)
         self.glue.on_config(config, self.state)
-        self.learner.on_config(config, self.state)
+        self.reading.on_config(config, self.state)
+        self.skillchecks.on_config(config, self.state)
         self.cite.on_config(config)
         self.katex.on_config(config, self.state)
         self.xref.on_config(config, self.state)
@@ -98,7 +102,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def _files(self, files, *, config):
         self.execution.on_files(files, config)
-        self.learner.on_files(files)
+        self.skillchecks.on_files(files)
         self.cite.on_files(files, config)
         self.katex.on_files(files, config)
         self.pagenotebooks.on_files(files, config)
@@ -108,7 +112,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def _nav(self, nav, *, config, files):
         self.serve.on_nav(nav)
-        self.learner.on_nav(nav)
+        self.reading.on_nav(nav)
+        self.skillchecks.on_nav(nav)
         return nav
 
     @event_priority(-50)        # after mkdocs-jupyter's on_files, which wrapped the made notebook
@@ -136,7 +141,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def _content(self, html, *, page, config, files):
         self.execution.on_page_content(html, page)
-        html = self.learner.on_page_content(html, page, files)
+        self.reading.on_page_content(html, page)        # before the skill check is appended
+        html = self.skillchecks.on_page_content(html, page, files)
         self.cite.on_page_content(page, config)
         self.xref.register_headings(page, config)
         html = self.katex.on_page_content(html, page)
@@ -147,7 +153,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
     on_page_content = CombinedEvent(_content_first, _content)
 
     def _env(self, env, *, config, files):
-        self.learner.on_env(files)
+        self.skillchecks.on_env(files)
+        self.reading.on_env(files)
         self.xref.on_env(config, files)
         self.pagenotebooks.on_env(config, files)
         return env
@@ -162,7 +169,9 @@ class EsmPlugin(BasePlugin[EsmConfig]):
     on_env = CombinedEvent(_env, _env_last)
 
     def on_post_page(self, output, *, page, config):
-        output = self.learner.on_post_page(output, page)
+        output = name_widgets(output)
+        output = self.reading.on_post_page(output, page)
+        output = notes.on_post_page(output, page)
         output = self.pagenotebooks.on_post_page(output, page)
         output = self.katex.on_post_page(output, page)
         output = explore.on_post_page(output, page)

@@ -8,6 +8,7 @@ navigation the figures of the new page work."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -199,7 +200,8 @@ _RUN: dict = {}
 def neighbours_values(i, j):
     """The tiny GPT's token table at the j-th kept step: the 5 rows nearest to probe i's row by
     cosine (dot products over norms, sorted), their cosines, and the validation loss there."""
-    from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, trained
+    from esm.tokenizer import VOCAB_SIZE, data
+    from esm.train import SNAPSHOTS, TRAIN, trained
     if not _RUN:
         D = data()
         model, _, evals, snaps = trained(D.train, D.val, VOCAB_SIZE, TRAIN, snapshots=SNAPSHOTS)
@@ -260,7 +262,9 @@ def _train_cache(built, monkeypatch):
     """The tiny GPT's run, read from the execution cache the session build filled (training it
     again would take half a minute)."""
     if built.cache is not None:
-        monkeypatch.setenv("ESM_TRAIN_CACHE", str(built.cache / "train"))
+        import esm.train
+        from mkdocs_esm.runs import Runs
+        monkeypatch.setattr(esm.train, "store", Runs(built.cache / "train", Path(esm.train.__file__).parent))
 
 
 def caption_shown(page, k: int) -> str:

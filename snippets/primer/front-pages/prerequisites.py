@@ -6,7 +6,7 @@ from esm import check_true, weights
 from esm.project import docs, sections, snippets, title, url
 
 # A demo needs the data packages if it imports a loader of esm.weights, or one of the functions of
-# esm.train that read the corpus (corpus, data, and what calls them); its other names are plain numpy.
+# esm.tokenizer that read the corpus (corpus, data, and what calls them); its other names are plain numpy.
 LOADERS = set(weights.__all__) - {"MissingData", "MINILM_SHA256", "mean_pool"} | {"corpus", "data", "reference_bpe"}
 
 
@@ -29,4 +29,4 @@ print(f"The demos of {len(heavy)} pages also read data that ships as Python pack
       f"model is trained on. They are {', '.join(heavy[:-1])} and {heavy[-1]}. Every other demo, and the theory "
       "notebook, needs NumPy and matplotlib, and SciPy for one function (`erf`, in the exact GELU).")
 print(check_true("the theory notebook reads no pretrained weights and no corpus",
-                 not needs_weights((docs / "notebook" / "theory.py").read_text(encoding="utf-8")), "it imports no loader of esm.weights and not esm.train"))
+                 not needs_weights((docs / "notebook" / "theory.py").read_text(encoding="utf-8")), "it imports no loader of esm.weights and no corpus of esm.tokenizer"))

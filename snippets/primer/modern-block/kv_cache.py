@@ -7,7 +7,9 @@ import tracemalloc
 import numpy as np
 
 from esm import check_close, check_equal, gelu_tanh, glue, layer_norm, softmax, table
-from esm.train import TRAIN, VOCAB_SIZE, forward, init_gpt2
+from esm.backprop import forward, init_gpt2
+from esm.tokenizer import VOCAB_SIZE
+from esm.train import TRAIN
 
 # [kv-cache] on a real generation: P11's model (its initial weights) runs one token at a time;
 # each layer appends the new token's key and value to its cache and attends over the cache.

@@ -2,7 +2,7 @@
 `tokenizers` library's BPE trainer, the first merges, the token count, and one line of Hamlet
 in these tokens and in MiniLM's WordPiece."""
 from esm import check_equal, glue, minilm, table, wordpieces
-from esm.train import VOCAB_SIZE, bpe_encode, data, reference_bpe, visible
+from esm.tokenizer import VOCAB_SIZE, bpe_encode, data, reference_bpe, visible
 
 D = data()
 text, alphabet, merges, counts = D.text, D.alphabet, D.merges, D.counts

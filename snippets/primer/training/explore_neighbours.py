@@ -6,9 +6,11 @@ import math
 import numpy as np
 
 from esm import check_close, check_equal, check_less, check_true, cosine_matrix, glue, top_k
+from esm.backprop import init_gpt2
 from esm.explore import Control, bar, explorable, out
 from esm.sweeps import record
-from esm.train import SNAPSHOTS, TRAIN, VOCAB_SIZE, data, init_gpt2, trained, visible
+from esm.tokenizer import VOCAB_SIZE, data, visible
+from esm.train import SNAPSHOTS, TRAIN, trained
 
 D = data()
 V, d = VOCAB_SIZE, TRAIN["d"]
@@ -93,7 +95,7 @@ se = float(np.std(draws) / np.sqrt(len(draws)))
 print(check_close(f"E[largest of {V - 1} cosines] in d = {d} (the integral) = the mean of 400 simulated tables, "
                   "within 4 standard errors", chance, float(np.mean(draws)), atol=4 * se))
 init = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], dtype=np.float64)["E"]
-print(check_equal("the table at step 0 = GPT-2's initialisation (esm.train.init_gpt2, the run's seed)",
+print(check_equal("the table at step 0 = GPT-2's initialisation (esm.backprop.init_gpt2, the run's seed)",
                   bool(np.array_equal(snaps[0]["E"], init)), True))
 
 # Two settings by a loop of explicit dot products (math.fsum), sorted, ties to the lower index.

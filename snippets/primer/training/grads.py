@@ -6,7 +6,10 @@ import math
 import numpy as np
 
 from esm import check_close, check_equal, glue, numerical_grad
-from esm.train import TRAIN, VOCAB_SIZE, adamw_step, clip_grads, data, init_gpt2, loss_and_grads, param_arrays
+from esm.backprop import init_gpt2, loss_and_grads, param_arrays
+from esm.optim import adamw_step, clip_grads
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import TRAIN
 
 D = data()
 V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]

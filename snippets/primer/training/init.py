@@ -6,8 +6,10 @@ import math
 import numpy as np
 
 from esm import check_close, check_less, check_true, glue, gpt_forward, init_gpt, shape_table
+from esm.backprop import forward, init_gpt2, param_arrays
 from esm.sweeps import record
-from esm.train import TRAIN, VOCAB_SIZE, data, evaluate, forward, init_gpt2, param_arrays
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import TRAIN, evaluate
 
 D = data()
 LOUD = 0.3                                                # P7's scale (esm.init_gpt's default)

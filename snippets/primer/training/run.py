@@ -7,15 +7,15 @@ import numpy as np
 
 from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, gpt_forward, svg, table
 from esm.sweeps import record
-from esm.train import (SNAPSHOTS, TRAIN, VOCAB_SIZE, bigram_loss, bpe_decode, data, eval_windows, sample_tokens, trained,
-                       unigram_loss)
+from esm.tokenizer import VOCAB_SIZE, bpe_decode, data
+from esm.train import SNAPSHOTS, TRAIN, bigram_loss, eval_windows, sample_tokens, trained, unigram_loss
 
 D = data()
 V, steps = VOCAB_SIZE, TRAIN["steps"]
 half = steps // 2
-# The run is the page's one expensive computation: esm.train.trained keeps its result in the execution
-# cache's folder under a hash of everything that makes it (the training code, the tokens, the settings),
-# so that this block and the next share one run, and the execution cache reuses both blocks' output.
+# The run is the page's one expensive computation: esm.train.trained runs it once for its inputs (the
+# tokens, the settings), so that this block and the next share one run (the build keeps it with its
+# execution cache, which also reuses both blocks' output).
 model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS)
 snaps[steps] = model
 

@@ -1,7 +1,10 @@
-"""mkdocs-material's search plugin: each page's entries are made by the index object's
-``add_entry_from_context(page)``, an internal of ``material.plugins.search.plugin.SearchIndex``."""
+"""mkdocs-material's internals: its search plugin makes each page's entries through the index
+object's ``add_entry_from_context(page)`` (``material.plugins.search.plugin.SearchIndex``), and
+its templates write the search dialog and the progress bar without an accessible name."""
 
 from __future__ import annotations
+
+import functools
 
 from . import require
 
@@ -19,3 +22,26 @@ def index_through(config, add_entry) -> None:
     require("mkdocs-material", RANGE, "SearchIndex.add_entry_from_context, SearchIndex.entries")
     parse = index.add_entry_from_context
     index.add_entry_from_context = lambda page: add_entry(index, page, parse)
+
+
+#: Material 9.x's markup of two widgets that axe-core finds without an accessible name (serious),
+#: and the same markup named.
+_A11Y_NAMES = (
+    ('<div class="md-search" data-md-component="search" role="dialog">',
+     '<div class="md-search" data-md-component="search" role="dialog" aria-label="Search">'),
+    ('<div class="md-progress" data-md-component="progress" role="progressbar">',
+     '<div class="md-progress" data-md-component="progress" role="progressbar" aria-label="Loading the page">'),
+)
+
+
+@functools.cache
+def _widgets_checked() -> None:
+    require("mkdocs-material", RANGE, "the markup of its search dialog and progress bar (base.html)")
+
+
+def name_widgets(html: str) -> str:
+    """Material's search dialog and progress bar with their accessible names (pages and 404.html)."""
+    _widgets_checked()
+    for old, new in _A11Y_NAMES:
+        html = html.replace(old, new, 1)
+    return html

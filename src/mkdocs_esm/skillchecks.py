@@ -1,70 +1,40 @@
-"""Learner features computed at build time: reading time, heading count, overview, skill
-checks, practice queue, and the private-notes panel of every lesson page.
+"""Skill checks: the questions of ``docs/skill-checks/*.yml`` on the pages they belong to, and
+every question on the practice page.
 
-- Every page gets its reading time and heading count (stored in ``page.meta["learner"]``);
-  lesson pages (pages in a folder of docs/, such as part1/ or primer/) show them under
-  their title.
-- The overview page (docs/overview.md) gets, in place of the marker
-  ``<div class="esm-overview"></div>``, a table of every part and page of the nav with
-  reading time and heading count (filled in ``on_env``, once all pages are rendered).
-- Skill checks live in ``docs/skill-checks/*.yml`` (never published as files). Each names
-  the page it is shown on (``page:``) and holds 4 to 6 multiple-choice questions; the
-  questions are rendered here, with their ``$math$`` handed to katex.py (which runs
-  after this), and appended to that page.
-- Skill-check text quotes values that a page's code computed as
-  ``{{part2/geometry-of-meaning.md#analogy_cos_king}}`` (or ``{{...#name:.2f}}``): the page and
-  a name it publishes with ``esm.glue`` (glue.py). They are filled in ``on_env``, when
-  every page is converted, as text (never inside ``$...$``: the math is rendered by then); an
-  unknown page or name fails the build naming the file and the question.
-- The practice page (docs/practice.md), in place of ``<div class="esm-practice"></div>``, gets every question of every
-  skill check, hidden; docs/javascripts/learner.js shows the ones due for practice.
-- Lesson pages get the private-notes panel (after the search index is built, so the panel
-  is not indexed 40 times).
-
-The browser side (saving answers, notes, the queue's spacing) is docs/javascripts/learner.js.
+- Each file names the page it is shown on (``page:``; a folder such as ``part1/`` means that
+  part's last page) and holds 4 to 6 multiple-choice questions; they are rendered here, their
+  ``$math$`` left to the math module (which runs after this), and appended to that page. The
+  files are data, never published.
+- Question text quotes values that a page's code computed as
+  ``{{part2/geometry-of-meaning.md#analogy_cos_king}}`` (or ``{{...#name:.2f}}``): the page and a
+  name it publishes with ``esm.glue`` (glue.py). They are filled in ``on_env``, when every page is
+  converted (never inside ``$...$``: the math is rendered by then); an unknown page or name fails
+  the build naming the file and the question. So is each review link's label, the title of the
+  page it points to.
+- The practice page (docs/practice.md), in place of ``<div class="esm-practice"></div>``, gets
+  every question of every skill check, hidden; docs/javascripts/learner.js shows the ones due.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html as htmllib
-import math
 import re
 from pathlib import Path
 
 import yaml
-from .glue import render
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-#: Reading speed and the time given to each display formula and each figure.
-WORDS_PER_MINUTE = 200
-SECONDS_PER_FORMULA = 20
-SECONDS_PER_FIGURE = 20
-NOTES_LIMIT = 8000
-QUESTIONS_PER_CHECK = (4, 6)
+from .glue import render
 
-_HEADING = re.compile(r"<h([2-6])\b")
-_DROP = re.compile(r"<(pre|svg|script|style|table)\b.*?</\1>|<div class=\"arithmatex\">.*?</div>"
-                   r"|<span class=\"arithmatex\">.*?</span>", re.S)
-_DISPLAY = re.compile(r'<div class="arithmatex">')
-_FIGURE = re.compile(r'<figure\b|<img\b')
-_TAG = re.compile(r"<[^>]+>")
-_WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
-_H1_END = re.compile(r"</h1>")
-_OVERVIEW_MARK = '<div class="esm-overview"></div>'
-OVERVIEW, PRACTICE = "overview.md", "practice.md"
+QUESTIONS_PER_CHECK = (4, 6)
+PRACTICE = "practice.md"
 _PRACTICE_MARK = '<div class="esm-practice"></div>'
 
 
-
-# --------------------------------------------------------------------------------------
-# Skill-check data
-# --------------------------------------------------------------------------------------
-
-def _load_checks(docs_dir: Path) -> list[dict]:
+def load_checks(docs_dir: Path) -> list[dict]:
     """Read and validate docs/skill-checks/*.yml."""
     out: list[dict] = []
     ids: set[str] = set()
@@ -87,7 +57,7 @@ def _load_checks(docs_dir: Path) -> list[dict]:
             if not re.fullmatch(r"[a-z0-9-]+", str(q["id"])) or q["id"] in ids:
                 raise PluginError(f"{where}: question {k} id {q['id']!r} is not unique lowercase-with-dashes")
             ids.add(q["id"])
-            _check_references(where, q)
+            check_references(where, q)
             if not 2 <= len(q["choices"]) <= 6 or not 0 <= int(q["answer"]) < len(q["choices"]):
                 raise PluginError(f"{where}: question {q['id']}: 2-6 choices and an answer index among them")
         data["key"] = path.stem
@@ -100,14 +70,14 @@ _TITLE_MARK = "<!--esm-title:{}-->"
 _TITLE = re.compile(r"<!--esm-title:([^>]+?)-->")
 
 #: A computed value quoted in a skill check: {{page.md#name}} or {{page.md#name:format}}.
-_VALUE = re.compile(r"\{\{\s*([\w./-]+\.md)#([A-Za-z][A-Za-z0-9_]*)\s*(?::([^{}\n]*?))?\s*\}\}")
+VALUE = re.compile(r"\{\{\s*([\w./-]+\.md)#([A-Za-z][A-Za-z0-9_]*)\s*(?::([^{}\n]*?))?\s*\}\}")
 
 
-def _check_references(where: str, q: dict) -> None:
+def check_references(where: str, q: dict) -> None:
     """Every ``{{...}}`` in a question is a well-formed reference outside ``$...$``."""
     for field in ("prompt", "explain", *(f"choice {i + 1}" for i in range(len(q["choices"])))):
         text = str(q[field] if not field.startswith("choice") else q["choices"][int(field[7:]) - 1])
-        if text.count("{{") != len(_VALUE.findall(text)):
+        if text.count("{{") != len(VALUE.findall(text)):
             raise PluginError(f"{where}: question {q['id']} ({field}): a computed value is quoted "
                               "as {{page.md#name}} or {{page.md#name:format}}")
         for k, part in enumerate(re.split(r"(?<!\\)\$", text)):
@@ -120,7 +90,7 @@ _INLINE = re.compile(r"(`[^`]+`)|(\$[^$]+\$)|(\*\*[^*]+\*\*)|(\*[^*]+\*)")
 
 
 def inline(text: str) -> str:
-    """A tiny, safe inline Markdown: `code`, $math$ (left for katex.py), **b**, *i*.
+    """A tiny, safe inline Markdown: `code`, $math$ (left for the math module), **b**, *i*.
 
     Everything else is escaped: question text is data, never HTML.
     """
@@ -197,119 +167,6 @@ def _skill_check_html(check: dict, page: Page, files, practice_href: str) -> str
     )
 
 
-# --------------------------------------------------------------------------------------
-# Reading time and headings
-# --------------------------------------------------------------------------------------
-
-def reading_stats(html: str) -> dict:
-    """Minutes to read (prose words, display formulas, figures) and headings below the title."""
-    headings = len(_HEADING.findall(html))
-    formulas = len(_DISPLAY.findall(html))
-    figures = len(_FIGURE.findall(html))
-    text = htmllib.unescape(_TAG.sub(" ", _DROP.sub(" ", html)))
-    words = len(_WORD.findall(text))
-    seconds = words * 60 / WORDS_PER_MINUTE + formulas * SECONDS_PER_FORMULA + figures * SECONDS_PER_FIGURE
-    return {"words": words, "formulas": formulas, "figures": figures,
-            "headings": headings, "minutes": max(1, math.ceil(seconds / 60))}
-
-
-def is_lesson(page: Page) -> bool:
-    """Lesson pages are the pages of a part, the primer or the notebook: those in a folder."""
-    return "/" in page.file.src_uri and not page.file.src_uri.startswith("skill-checks/")
-
-
-def _overview_table(nav, page: Page, stats_of) -> str:
-    rows: list[str] = []
-    total_min = total_pages = 0
-
-    def link(p: Page) -> str:
-        return f'<a href="{htmllib.escape(get_relative_url(p.url, page.url))}">{htmllib.escape(p.title or p.file.src_uri)}</a>'
-
-    def pages_of(item) -> list[Page]:
-        if isinstance(item, Page):
-            return [item]
-        if isinstance(item, Section):
-            return [p for child in item.children for p in pages_of(child)]
-        return []
-
-    # The groups in the navigation's order: the pages before its first section start the
-    # course, each section is a group, a lesson page on its own (the notebook) is one, and the
-    # pages after the last section close it (the references). This page lists itself nowhere.
-    parts: list[tuple[str, list[Page]]] = []
-    start: list[Page] = []
-    after: list[Page] = []
-    for item in nav.items:
-        if isinstance(item, Section):
-            parts.append((item.title, pages_of(item)))
-        elif isinstance(item, Page) and is_lesson(item):
-            parts.append((item.title or item.file.src_uri, [item]))     # e.g. the notebook
-        elif isinstance(item, Page) and item is not page and item.file.src_uri != OVERVIEW:
-            (after if parts else start).append(item)
-    if start:
-        parts.insert(0, ("Start here", start))
-    if after:
-        parts.append(("Reference", after))
-    body = []
-    for title, ps in parts:
-        minutes = sum(stats_of(p).get("minutes", 0) for p in ps)
-        total_min += minutes
-        total_pages += len(ps)
-        body.append(f'<h2 id="{re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")}">{htmllib.escape(title)}</h2>')
-        body.append(f'<p class="esm-overview-part">{len(ps)} page{"s" * (len(ps) != 1)}, about {minutes} min.</p>')
-        body.append('<table><thead><tr><th scope="col">Page</th>'
-                    '<th scope="col">Reading time</th><th scope="col">Headings</th></tr></thead><tbody>')
-        for p in ps:
-            s = stats_of(p) or {"minutes": 0, "headings": 0}
-            body.append(f'<tr><td>{link(p)}</td><td>{s["minutes"]} min</td><td>{s["headings"]}</td></tr>')
-        body.append("</tbody></table>")
-    rows.append(f'<p class="esm-overview-total">{total_pages} pages in {len(parts)} group{"s" * (len(parts) != 1)}, '
-                f"about {total_min} minutes of reading.</p>")
-    return '<div class="esm-overview">' + "".join(rows + body) + "</div>"
-
-
-def _meta_line(stats: dict) -> str:
-    h = stats["headings"]
-    return (f'<p class="esm-readmeta"><span class="esm-readtime">{stats["minutes"]} min read</span>'
-            f'<span aria-hidden="true"> · </span><span class="esm-headcount">{h} heading{"s" * (h != 1)}</span></p>')
-
-
-def _notes_html(page: Page) -> str:
-    key = htmllib.escape(page.file.src_uri)
-    return (
-        f'<section class="esm-notes" data-page="{key}" aria-labelledby="esm-notes-title">'
-        '<h2 id="esm-notes-title">Your notes</h2>'
-        '<p class="esm-notes-intro">Private: kept only in this browser (localStorage), never sent anywhere. '
-        "Export them to keep a copy or move them to another browser.</p>"
-        '<label class="esm-notes-label" for="esm-notes-text">Notes on this page</label>'
-        f'<textarea id="esm-notes-text" class="esm-notes-text" rows="6" maxlength="{NOTES_LIMIT}" '
-        'aria-describedby="esm-notes-count" spellcheck="true" autocomplete="off"></textarea>'
-        f'<p id="esm-notes-count" class="esm-notes-count">0 / {NOTES_LIMIT:,} characters</p>'
-        '<div class="esm-notes-actions">'
-        '<button type="button" class="md-button esm-notes-export">Export all notes (JSON)</button>'
-        '<label class="md-button esm-notes-import-label">Import notes (JSON)'
-        '<input type="file" class="esm-notes-import" accept=".json,application/json"></label>'
-        "</div>"
-        '<p class="esm-notes-status" role="status" aria-live="polite"></p>'
-        "</section>"
-    )
-
-
-#: Material 9.8 widgets that axe-core finds without an accessible name (serious).
-_A11Y_NAMES = (
-    ('<div class="md-search" data-md-component="search" role="dialog">',
-     '<div class="md-search" data-md-component="search" role="dialog" aria-label="Search">'),
-    ('<div class="md-progress" data-md-component="progress" role="progressbar">',
-     '<div class="md-progress" data-md-component="progress" role="progressbar" aria-label="Loading the page">'),
-)
-
-
-def name_widgets(html: str) -> str:
-    """Material's search dialog and progress bar with their accessible names (pages and 404.html)."""
-    for old, new in _A11Y_NAMES:
-        html = html.replace(old, new, 1)
-    return html
-
-
 def fill_titles(html: str, files) -> str:
     """Each review link's label: the title of the page it points to (known once all are read)."""
     def title(m: re.Match) -> str:
@@ -318,19 +175,18 @@ def fill_titles(html: str, files) -> str:
     return _TITLE.sub(title, html)
 
 
-class Learner:
-    """Reading time, the overview, skill checks, the practice queue and the notes panel."""
+class SkillChecks:
+    """The skill checks and the practice page."""
 
     def __init__(self) -> None:
         self.state = None
         self.all_checks: list[dict] = []        # every skill check, as read from its file
         self.checks: dict[str, dict] = {}       # page src_uri -> the skill check shown on it
         self.site_files = None                  # the site's files, kept from on_files
-        self.nav = None
 
     def on_config(self, config, state) -> None:
         self.state = state
-        self.all_checks = _load_checks(Path(config.docs_dir))
+        self.all_checks = load_checks(Path(config.docs_dir))
 
     def on_files(self, files) -> None:
         """The skill-check data is rendered into pages, not published as files."""
@@ -340,7 +196,6 @@ class Learner:
 
     def on_nav(self, nav) -> None:
         """A check whose ``page`` is a folder (``part1/``) goes on that part's last page."""
-        self.nav = nav
         order = [p.file.src_uri for p in nav.pages]
         placed: dict[str, dict] = {}
         for check in self.all_checks:
@@ -357,9 +212,6 @@ class Learner:
         self.checks = placed
 
     def on_page_content(self, html: str, page, files) -> str:
-        stats = reading_stats(html)
-        # only what pages show (the meta line, the overview): serve compares it between builds
-        self.state.page(page.file.src_uri).stats = {k: stats[k] for k in ("minutes", "headings")}
         check = self.checks.get(page.file.src_uri)
         if check is not None:
             practice = files.get_file_from_path(PRACTICE)
@@ -404,35 +256,14 @@ class Learner:
                 return htmllib.escape(render(entry["value"], fmt.strip() if fmt is not None else entry["fmt"]))
             except (ValueError, TypeError) as err:
                 raise PluginError(f"{self._where(m[0])}: cannot format {m[0]}: {err}") from None
-        return _VALUE.sub(value, html)
+        return VALUE.sub(value, html)
 
     def on_env(self, files) -> None:
-        """All pages are converted now: fill in the values that skill checks quote, and the
-        overview with every page's reading stats."""
+        """All pages are converted now: fill in the values that skill checks quote and the
+        review links' labels."""
         site = self.site_files or files
         quoting = {check["shown_on"] for check in self.checks.values()} | {PRACTICE}
         for f in files.documentation_pages():
             if f.src_uri in quoting and f.page is not None and f.page.content:
                 # every page of the site: serve's one-page route passes only the rebuilt ones
                 f.page.content = fill_titles(self.fill_values(f.page.content, site), site)
-        for f in files.documentation_pages():
-            p = f.page
-            if p is not None and f.src_uri == OVERVIEW and p.content:
-                if _OVERVIEW_MARK not in p.content:
-                    raise PluginError(f"{f.src_uri}: the overview page needs the marker {_OVERVIEW_MARK}")
-                stats_of = lambda page: self.state.page(page.file.src_uri).stats   # noqa: E731
-                p.content = p.content.replace(_OVERVIEW_MARK, _overview_table(self.nav, p, stats_of), 1)
-
-    def on_post_page(self, output: str, page) -> str:
-        output = name_widgets(output)
-        if not is_lesson(page):
-            return output
-        stats = self.state.page(page.file.src_uri).stats
-        if stats:
-            m = _H1_END.search(output)
-            if m:
-                output = output[:m.end()] + _meta_line(stats) + output[m.end():]
-        end = output.rfind("</article>")
-        if end == -1:
-            raise PluginError(f"{page.file.src_uri}: no <article> to add the notes panel to")
-        return output[:end] + _notes_html(page) + output[end:]
