@@ -10,7 +10,7 @@ import pytest
 from mkdocs.config.base import ValidationError
 
 from mkdocs_esm import compat
-from mkdocs_esm.compat import autorefs, markdown_exec, material, mkdocs, print_site
+from mkdocs_esm.compat import autorefs, markdown_exec, material, mkdocs, mkdocs_jupyter, print_site
 from mkdocs_esm.config import EsmConfig, Switch
 from mkdocs_esm.state import BuildState
 
@@ -91,14 +91,16 @@ def test_the_page_record_shares_only_what_other_pages_read():
 
 @pytest.mark.parametrize("module, distribution", [(markdown_exec, "markdown-exec"), (material, "mkdocs-material"),
                                                   (print_site, "mkdocs-print-site-plugin"),
-                                                  (autorefs, "mkdocs-autorefs"), (mkdocs, "mkdocs")])
+                                                  (autorefs, "mkdocs-autorefs"), (mkdocs, "mkdocs"),
+                                                  (mkdocs_jupyter, "mkdocs-jupyter")])
 def test_each_compat_module_accepts_the_installed_version(module, distribution):
     assert compat.require(distribution, module.RANGE, "x") == importlib.metadata.version(distribution)
 
 
 @pytest.mark.parametrize("module, distribution", [(markdown_exec, "markdown-exec"), (material, "mkdocs-material"),
                                                   (print_site, "mkdocs-print-site-plugin"),
-                                                  (autorefs, "mkdocs-autorefs"), (mkdocs, "mkdocs")])
+                                                  (autorefs, "mkdocs-autorefs"), (mkdocs, "mkdocs"),
+                                                  (mkdocs_jupyter, "mkdocs-jupyter")])
 def test_a_version_outside_the_range_fails_the_build_naming_package_and_range(module, distribution, monkeypatch):
     monkeypatch.setattr(compat.importlib.metadata, "version", lambda name: "999.0")
     with pytest.raises(compat.IncompatibleVersion) as caught:
@@ -123,6 +125,13 @@ def test_the_compat_entry_points_check_before_they_patch(monkeypatch):
     with pytest.raises(compat.IncompatibleVersion, match="mkdocs-material"):
         material.index_through(SimpleNamespace(plugins={"search": SimpleNamespace(search_index=index)}),
                                lambda *a: None)
+    for checked, call, name in ((material._widgets_checked, lambda: material.name_widgets("<p>"), "mkdocs-material"),
+                                (mkdocs_jupyter._checked, lambda: mkdocs_jupyter.replace_render(None, None),
+                                 "mkdocs-jupyter")):
+        checked.cache_clear()              # checked once per process: again under this version
+        with pytest.raises(compat.IncompatibleVersion, match=name):
+            call()
+        checked.cache_clear()
 
 
 def test_a_missing_package_is_named_too(monkeypatch):

@@ -63,6 +63,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 from . import execcache, glue, output
+from .compat import mkdocs_jupyter
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
@@ -233,7 +234,6 @@ def execute(job, plugin) -> list[dict]:
     key: `ESM_CACHE=0` after changing it); return each code cell's outputs and execution
     count. Reused from the cache while the key (``run_parts``), the modules the cells import
     and the package versions are unchanged: a Markdown cell's edit does not start the kernel."""
-    from mkdocs_jupyter.nbconvert2 import get_nbconvert_app
     from nbconvert.preprocessors import ExecutePreprocessor
 
     parts = run_parts(job)
@@ -244,9 +244,9 @@ def execute(job, plugin) -> list[dict]:
     log.info("%s: running its %d code cells in a fresh kernel", NOTEBOOK,
              len(code_cells(job.nb)))
     executed = copy.deepcopy(job.nb)
-    app = get_nbconvert_app(execute=True, kernel_name=plugin.config["kernel_name"],
-                            allow_errors=plugin.config["allow_errors"])
-    ExecutePreprocessor(config=app.config).preprocess(executed, {})
+    config = mkdocs_jupyter.execute_config(kernel_name=plugin.config["kernel_name"],
+                                           allow_errors=plugin.config["allow_errors"])
+    ExecutePreprocessor(config=config).preprocess(executed, {})
     runs = [{"outputs": c.outputs, "execution_count": c.execution_count} for c in code_cells(executed)]
     job.cache.put("notebook-run", parts, runs, _dependencies(job.cache, job.nb))
     return runs
@@ -257,8 +257,6 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     options), from the made notebook with its cells' outputs (``execute``) put in: nbconvert
     converts it without running it again."""
     import nbformat
-    from mkdocs_jupyter import convert
-    from mkdocs_jupyter.plugin import get_nb_toc
 
     nb = copy.deepcopy(job.nb)
     runs = execute(job, plugin)
@@ -269,17 +267,19 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     path = Path(tempfile.mkdtemp(dir=job.tmp)) / Path(NOTEBOOK).with_suffix(".ipynb").name
     nbformat.write(nb, str(path))
     c = plugin.config
-    content = convert.nb2html(str(path), execute=False, kernel_name=c["kernel_name"], theme=c["theme"],
-                              allow_errors=c["allow_errors"], show_input=c["show_input"], no_input=c["no_input"],
-                              no_prompt=c["no_prompt"], remove_tag_config=c["remove_tag_config"],
-                              highlight_extra_classes=c["highlight_extra_classes"],
-                              include_requirejs=c["include_requirejs"], custom_mathjax_url=c["custom_mathjax_url"])
+    content = mkdocs_jupyter.nb2html(str(path), execute=False, kernel_name=c["kernel_name"], theme=c["theme"],
+                                     allow_errors=c["allow_errors"], show_input=c["show_input"],
+                                     no_input=c["no_input"], no_prompt=c["no_prompt"],
+                                     remove_tag_config=c["remove_tag_config"],
+                                     highlight_extra_classes=c["highlight_extra_classes"],
+                                     include_requirejs=c["include_requirejs"],
+                                     custom_mathjax_url=c["custom_mathjax_url"])
     # nb2html appends the stylesheet of an .ipynb it converts (not of a .py): rewrite() drops it,
     # and without this its indentation would stay behind.
     cut = content.rfind("\n        <style>\n")
     if cut != -1 and content.endswith("</style>\n        "):
         content = content[:cut]
-    toc, title = get_nb_toc(str(job.made), c["toc_depth"])
+    toc, title = mkdocs_jupyter.nb_toc(str(job.made), c["toc_depth"])
     return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
 
 
@@ -585,7 +585,7 @@ class Notebook:
             value = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
             cache.put("notebook", parts, value, _dependencies(cache, self.nb))
 
-        page.render = render_or_fail
+        mkdocs_jupyter.replace_render(page, render_or_fail)
 
     def describe_failure(self, error: Exception) -> str:
         """One line naming the notebook, the cell, its source line, its heading and the error."""
