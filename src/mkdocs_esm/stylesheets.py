@@ -45,23 +45,14 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from . import execcache
+from . import execcache, markup
 
-_RUN = re.compile(r'(?:<link rel="stylesheet" href="[^"]+">\s*)+')
-_HREF = re.compile(r'href="([^"]+)"')
 _URL = re.compile(r"""url\((?!["']?(?:data:|[a-z]+://|/|#))(["']?)([^"')\s]+)\1\)""")
 _ANY_URL = re.compile(r"""url\(\s*(?!["']?(?:data:|[a-z]+://|/|#|\.\./))""")
 _CHARSET = re.compile(r'@charset\s+"[^"]*";')
 _MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/")   # a map of one sheet misleads in the bundle
 _COMMENT_OR_STRING = re.compile(r"""/\*.*?\*/\n?|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""", re.S)
 _DIR = "assets/stylesheets"
-_START_TAG = re.compile(r"""<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>""")
-_ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
-#: a script's or style's body (text, not markup), and a comment (`<!-->` is an empty one)
-_RAW = re.compile(r"""(<(script|style)\b(?:[^>"']|"[^"]*"|'[^']*')*>)(.*?)</\2\s*>|<!--(?:>|->|.*?-->)""",
-                  re.S | re.I)
-_SCRIPT_SRC = re.compile(r"""<script\b(?:[^>"']|"[^"]*"|'[^']*')*?(?<![\w-])src\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""",
-                         re.I)
 _WORD = re.compile(r"[A-Za-z0-9_-]+")        # PurgeCSS's own reading of a text it knows nothing of
 #: the start of a name a script completes at run time: `tabbed-control--${e}`, "md-tag--"+x
 #: (a whole token: after a quote, a backtick or a space)
@@ -103,19 +94,17 @@ def used(pages: list[str], scripts: list[str]) -> dict:
     tags, names, values, classes, ids = set(), set(), set(), set(), set()
     words = set()
     for text in pages:
-        def raw(m):
-            if m[2] and m[2].lower() == "script":
-                words.update(_WORD.findall(m[3]))
-            return m[1] or ""
-        for tag in _START_TAG.finditer(_RAW.sub(raw, text)):
-            tags.update((tag[1], tag[1].lower()))           # SVG's names keep their case: clipPath
-            for attr in _ATTRIBUTE.finditer(tag[2]):
-                name = attr[1].lower()
-                names.update((attr[1], name))
-                value = next((v for v in attr.groups()[1:] if v is not None), None)
+        for token in markup.parse(text):
+            if token.kind == "raw" and token.name == "script":
+                words.update(_WORD.findall(token.text))
+            if token.kind != "start":
+                continue
+            tags.update((token.name, token.name.lower()))       # SVG's names keep their case: clipPath
+            for key, value in token.attrs:
+                name = key.lower()
+                names.update((key, name))
                 if value is None:
                     continue
-                value = html.unescape(value)
                 values.add(value)
                 if name == "class":
                     classes.update(value.split())
@@ -125,6 +114,11 @@ def used(pages: list[str], scripts: list[str]) -> dict:
         words.update(_WORD.findall(text))
     return {"tags": sorted(tags), "classes": sorted(classes), "ids": sorted(ids),
             "attributes": {"names": sorted(names), "values": sorted(values)}, "undetermined": sorted(words)}
+
+
+def inline_scripts(pages: list[str]) -> list[str]:
+    """The text of every script written in ``pages`` (not loaded from a file)."""
+    return [t.text for text in pages for t in markup.parse(text) if t.kind == "raw" and t.name == "script"]
 
 
 def prefixes(texts: list[str]) -> list[str]:
@@ -148,8 +142,10 @@ def scripts_of(site: Path, pages: dict[Path, str], base: str = "/") -> list[str]
     names them."""
     found: set[Path] = set()
     for path, text in pages.items():
-        for m in _SCRIPT_SRC.finditer(_RAW.sub(lambda m: m[1] or "", text)):
-            src = html.unescape(next(v for v in m.groups() if v is not None))
+        for token in markup.parse(text):
+            src = token.attr("src") if token.kind == "start" and token.name.lower() == "script" else None
+            if src is None:
+                continue
             if "//" in src or ":" in src.split("/")[0]:
                 raise PluginError(f"stylesheets: {path.relative_to(site)} loads {src}, not a file of the site")
             src = re.split(r"[?#]", src)[0]
@@ -197,7 +193,7 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
     stored = cache.get("css-purge", parts)
     if isinstance(stored, str):
         return stored
-    inline = [m[3] for text in pages for m in _RAW.finditer(text) if m[2] and m[2].lower() == "script"]
+    inline = inline_scripts(pages)
     found = used(pages, scripts)
     extra = completed(css, prefixes([*scripts, *inline]))
     found["classes"] = sorted({*found["classes"], *extra["names"]})
@@ -216,6 +212,23 @@ def purge(css: str, pages: list[str], scripts: list[str], variables: list[str], 
 _BUNDLE_LINK = re.compile(rf'(<link rel="stylesheet" href="(?:\.\./)*{_DIR}/)(site\.[0-9a-f]{{8}}\.css)(">)')
 
 
+def _stylesheet_links(head: str) -> tuple[int, int, list[str]] | None:
+    """The first run of ``<link rel="stylesheet">`` in ``head`` (only white space between them, and
+    after the last): where it starts and ends, and the sheets' addresses."""
+    start = end = None
+    hrefs: list[str] = []
+    for token in markup.parse(head):
+        if token.kind == "start" and token.name == "link" and token.attr("rel") == "stylesheet":
+            start = token.start if start is None else start
+            end = token.end
+            hrefs.append(token.attr("href"))
+        elif token.kind == "text" and not token.text.strip() and start is not None:
+            end = token.end
+        elif start is not None:
+            break
+    return None if start is None else (start, end, hrefs)
+
+
 class Stylesheets:
     """One stylesheet for every page; in `mkdocs build`, without the rules no page can use."""
 
@@ -232,12 +245,12 @@ class Stylesheets:
     def on_post_page(self, output: str, page, config) -> str:
         if "print-site" in config.plugins:
             return output
-        head = output.find("</head>")
-        run = _RUN.search(output, 0, head)
+        run = _stylesheet_links(output[:output.find("</head>")])
         if run is None:
             return output
+        start, end, hrefs = run
         base = "/" + page.url
-        sheets = [urljoin(base, href).lstrip("/") for href in _HREF.findall(run[0])]
+        sheets = [urljoin(base, href).lstrip("/") for href in hrefs]
         if not self.bundle:
             text = _merged(Path(config.site_dir), sheets)
             name = f"{_DIR}/site.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
@@ -251,7 +264,7 @@ class Stylesheets:
                               f"{self.bundle['sheets']}: one bundle serves all pages")
         link = f'<link rel="stylesheet" href="{get_relative_url(self.bundle["name"], page.url)}">\n'
         self.linked.append(page.file.abs_dest_path)
-        return output[:run.start()] + link + output[run.end():]
+        return output[:start] + link + output[end:]
 
     def on_post_build(self, config) -> None:
         if self.state.command == "serve" or "print-site" in config.plugins or not self.bundle:
