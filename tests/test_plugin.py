@@ -125,6 +125,8 @@ def test_the_compat_entry_points_check_before_they_patch(monkeypatch):
     with pytest.raises(compat.IncompatibleVersion, match="mkdocs-material"):
         material.index_through(SimpleNamespace(plugins={"search": SimpleNamespace(search_index=index)}),
                                lambda *a: None)
+    with pytest.raises(compat.IncompatibleVersion, match="wrapped by the theme override"):
+        material.check_wrapped_runtime(SimpleNamespace(theme=SimpleNamespace(custom_dir=str(ROOT / "overrides"))))
     for checked, call, name in ((material._widgets_checked, lambda: material.name_widgets("<p>"), "mkdocs-material"),
                                 (mkdocs_jupyter._checked, lambda: mkdocs_jupyter.replace_render(None, None),
                                  "mkdocs-jupyter")):

@@ -28,6 +28,7 @@ from .glue import Glue
 from .katex import Katex
 from .notebook import Notebook
 from .pagenotebook import PageNotebooks
+from .compat import material
 from .compat.material import name_widgets
 from .print_site import PrintSite
 from .reading import Reading
@@ -75,6 +76,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
             path = str(root / folder)
             if path not in sys.path:
                 sys.path.insert(0, path)
+        material.check_wrapped_runtime(config)      # the theme override's wrappers of Material's runtime
         self.serve.on_config(config, self.state, enabled=self.config.fast_serve)
         self.execution.on_config(config, self.state, jobs=self.config.jobs)
         self.glue.on_config(config, self.state)

@@ -45,3 +45,27 @@ def name_widgets(html: str) -> str:
     for old, new in _A11Y_NAMES:
         html = html.replace(old, new, 1)
     return html
+
+
+#: What the theme override (overrides/main.html) wraps of Material's runtime, each for a measured
+#: gain and each with a browser test (docs/dev/architecture.md, "The theme overrides").
+WRAPPED_RUNTIME = (
+    "XMLHttpRequest.open/send: the search index held until search opens (tests/browser/test_search.py)",
+    "window.Worker: the search worker started at its first message (tests/browser/test_search.py)",
+    "document.body.setAttribute: the palette's unchanged data-md-color-* left alone (tests/browser/test_theme.py)",
+    "document.head.appendChild: Material's color-scheme meta kept out, ours written first (tests/browser/test_theme.py)",
+)
+
+
+def check_wrapped_runtime(config) -> None:
+    """When the theme's override wraps Material's runtime (its ``main.html`` names the wrapped
+    calls), Material must be a version the wrappers were written for: its bundle's calls, not a
+    Python interface, and a renamed call would fail silently in the browser."""
+    custom = getattr(config.theme, "custom_dir", None)
+    if not custom:
+        return
+    from pathlib import Path
+    main = Path(custom) / "main.html"
+    if main.is_file() and any(call in main.read_text(encoding="utf-8")
+                              for call in ("XMLHttpRequest", "window.Worker", "b.setAttribute", "h.appendChild")):
+        require("mkdocs-material", RANGE, "its runtime, wrapped by the theme override: " + "; ".join(WRAPPED_RUNTIME))
