@@ -164,7 +164,7 @@ def _share_demo_outputs(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def _share_font_subsets(tmp_path_factory):
-    """Every build of this run (the site's, the copies', the served one) keeps its KaTeX font
+    """Every build of this run (the site's, the copies', the served one) keeps its math font
     subsets in one cache of this run (mkdocs_esm/fontcache.py, keyed on font, characters, code and
     versions): a one-page build of the same page subsets the fonts once per run, not per build.
     Builds with ESM_CACHE=0 (the uncached build) still subset afresh."""

@@ -1,4 +1,4 @@
-"""KaTeX's woff2 fonts subset to a set of characters (fontTools), each subset kept between builds.
+"""The math font subset to a set of characters (fontTools), each subset kept between builds.
 
 The result depends only on the font's bytes, the characters, the options below and the code
 that makes it. So a subset is stored under a key made of all of

@@ -9,7 +9,7 @@ checks, practice queue, and the private-notes panel of every lesson page.
   reading time and heading count (filled in ``on_env``, once all pages are rendered).
 - Skill checks live in ``docs/skill-checks/*.yml`` (never published as files). Each names
   the page it is shown on (``page:``) and holds 4 to 6 multiple-choice questions; the
-  questions are rendered here, with their ``$math$`` handed to katex.py (which runs
+  questions are rendered here, with their ``$math$`` handed to mathml.py (which runs
   after this), and appended to that page.
 - Skill-check text quotes values that a page's code computed as
   ``{{part2/geometry-of-meaning.md#analogy_cos_king}}`` (or ``{{...#name:.2f}}``): the page and
@@ -120,7 +120,7 @@ _INLINE = re.compile(r"(`[^`]+`)|(\$[^$]+\$)|(\*\*[^*]+\*\*)|(\*[^*]+\*)")
 
 
 def inline(text: str) -> str:
-    """A tiny, safe inline Markdown: `code`, $math$ (left for katex.py), **b**, *i*.
+    """A tiny, safe inline Markdown: `code`, $math$ (left for mathml.py), **b**, *i*.
 
     Everything else is escaped: question text is data, never HTML.
     """

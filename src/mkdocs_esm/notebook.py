@@ -18,8 +18,8 @@ build the plugin
    mkdocs-jupyter's ~570 KB of inline CSS and its scripts (an empty ``<script src="">``, a
    cdnjs mermaid loader, MathJax, a clipboard element); gives code cells Material's code-block
    markup (its highlighting and copy button); turns printed ``PASS`` lines into the site's
-   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for katex.py; adds
-   a download link. It runs before execution.py and katex.py (priority 50), which
+   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for mathml.py; adds
+   a download link. It runs before execution.py and mathml.py (priority 50), which
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
@@ -316,7 +316,7 @@ _PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
 _PASS = re.compile(r"^PASS(?: \[([^\]]+)\])? (.*?): (.*)$")
 
 def _math(segment: str) -> str:
-    """Mark the math of rendered Markdown for katex.py (code spans are left alone)."""
+    """Mark the math of rendered Markdown for mathml.py (code spans are left alone)."""
     out, last = [], 0
     for m in _PROTECT.finditer(segment):
         out.append(_math_text(segment[last:m.start()]))
