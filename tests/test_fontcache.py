@@ -89,6 +89,18 @@ def test_a_cache_switched_off_subsets_afresh(fontcache, tmp_path):
     assert not (tmp_path / "fonts").exists()
 
 
+def test_a_subset_keeps_the_math_table_and_warns_of_nothing(fontcache, caplog):
+    """The MATH table (stretchy delimiters, large operators) stays; FontForge's FFTM table, which
+    fontTools cannot subset, is dropped by name, without the warning it printed in every build."""
+    import logging
+    from fontTools.ttLib import TTFont
+    assert "FFTM" in TTFont(io.BytesIO(font()))
+    with caplog.at_level(logging.INFO, logger="fontTools"):
+        out = TTFont(io.BytesIO(fontcache.subset(font(), CHARS)))
+    assert "MATH" in out and "FFTM" not in out
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
 def test_the_math_subset_keeps_the_radical_sign_the_browser_draws():
     """<msqrt> holds only its radicand: the radical sign (U+221A) is drawn by the browser from the
     math font, so a subset cut to the formulas' text alone dropped it (every square root vanished)."""
