@@ -246,6 +246,11 @@ def execute(job, plugin) -> list[dict]:
     executed = copy.deepcopy(job.nb)
     app = get_nbconvert_app(execute=True, kernel_name=plugin.config["kernel_name"],
                             allow_errors=plugin.config["allow_errors"])
+    if os.name == "posix":
+        # The kernel is a local process: it talks to the build over Unix sockets (in Jupyter's
+        # runtime folder, removed with the kernel), not over TCP on localhost, for which ipykernel
+        # warns that its traffic is unencrypted. (zmq has no such sockets on Windows: TCP there.)
+        app.config.KernelManager.transport = "ipc"
     ExecutePreprocessor(config=app.config).preprocess(executed, {})
     runs = [{"outputs": c.outputs, "execution_count": c.execution_count} for c in code_cells(executed)]
     job.cache.put("notebook-run", parts, runs, _dependencies(job.cache, job.nb))
