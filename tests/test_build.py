@@ -46,6 +46,15 @@ def test_every_formula_is_rendered(site):
         assert "<merror" not in text, name
 
 
+def test_the_build_prints_no_third_party_notice_and_no_value_quoted_nowhere(site):
+    """The session's cold build (issue 45): no kernel notice of unencrypted TCP (the notebook's
+    kernel talks over Unix sockets), no fontTools warning (FFTM is dropped by name), and every
+    value a demo publishes is quoted by the prose or a skill check."""
+    assert "quoted nowhere" not in site.log, [l for l in site.log.splitlines() if "quoted nowhere" in l]
+    for notice in ("without encryption", "NOT subset"):
+        assert notice not in site.log, notice
+
+
 def test_every_table_is_rendered(site):
     """A demo's table that Markdown could not read (a header cell with a raw '|', say) would
     show as its pipes and dashes in a paragraph."""
