@@ -220,7 +220,7 @@ def session_jobs() -> str:
     the other workers leave it, counting none for the worker that waits for it: on two CPUs with
     two xdist workers, 1 (its blocks in its own process: the other worker keeps the other CPU);
     alone (`tests/sitebuild.py --session`, CI's build job), one per CPU. Measured on 2 CPUs, a cold
-    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/performance-log.md)."""
+    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/decisions/0010-session-build-without-workers-under-xdist.md)."""
     if os.environ.get("ESM_JOBS"):
         return os.environ["ESM_JOBS"]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
