@@ -10,7 +10,7 @@
 #   make lighthouse  build, then Lighthouse (mobile, median of 3) on one page of each type
 #   make portable  build under several CPU paths (BLAS kernels, SIMD targets, threads) and diff
 #   make bench   time bare execution, clean and warm builds and serve edits (medians, ratios)
-# Executed blocks, the notebook and KaTeX go through the execution cache (.cache/esm-exec/,
+# Executed blocks, the notebook and the math (Temml) go through the execution cache (.cache/esm-exec/,
 # src/mkdocs_esm/execcache.py); ESM_CACHE=0 turns it off (`ESM_CACHE=0 make build` re-runs everything).
 #   make pdf     the whole book as book.pdf
 #   make zensical-canary   try the site on Zensical in .zensical-venv/, print a report
@@ -117,7 +117,7 @@ pdf: deps browser
 zensical-canary: check-tools
 	$(PYTHON) tools/zensical_canary.py
 
-# The Python packages and KaTeX's node packages install side by side (-j): a fresh clone and
+# The Python packages and the node packages install side by side (-j): a fresh clone and
 # its set-up took 31 s, against 39 s one after the other (medians of 4 pairs).
 deps:
 	@$(MAKE) --no-print-directory -j3 installed
@@ -129,7 +129,7 @@ check-tools:
 	  echo "error: Python 3.11 or newer is needed as '$(PYTHON)' (found: $$($(PYTHON) --version 2>&1 || echo none))."; \
 	  echo "       Install it, or run: make PYTHON=/path/to/python3.11 ..."; exit 1; }
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
-	  echo "error: Node.js and npm are needed to render the math at build time (KaTeX)."; \
+	  echo "error: Node.js and npm are needed to render the math at build time (Temml)."; \
 	  echo "       Install them (e.g. 'apt-get install nodejs npm') and run make again."; exit 1; }
 
 # uv installs the same versions as pip (checked with pip freeze) in 11 s where pip took 44 s

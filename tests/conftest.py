@@ -164,7 +164,7 @@ def _share_demo_outputs(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def _share_font_subsets(tmp_path_factory):
-    """Every build of this run (the site's, the copies', the served one) keeps its KaTeX font
+    """Every build of this run (the site's, the copies', the served one) keeps its math font
     subsets in one cache of this run (mkdocs_esm/fontcache.py, keyed on font, characters, code and
     versions): a one-page build of the same page subsets the fonts once per run, not per build.
     Builds with ESM_CACHE=0 (the uncached build) still subset afresh."""
@@ -220,7 +220,7 @@ def session_jobs() -> str:
     the other workers leave it, counting none for the worker that waits for it: on two CPUs with
     two xdist workers, 1 (its blocks in its own process: the other worker keeps the other CPU);
     alone (`tests/sitebuild.py --session`, CI's build job), one per CPU. Measured on 2 CPUs, a cold
-    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/performance-log.md)."""
+    build: 2 workers 186 s wall, 49.4 s CPU; none 201 s, 44.2 s (docs/dev/decisions/0010-session-build-without-workers-under-xdist.md)."""
     if os.environ.get("ESM_JOBS"):
         return os.environ["ESM_JOBS"]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)

@@ -21,7 +21,7 @@ DECIMAL = re.compile(r"(?<![\w.])[−-]?\d[\d,]*\.\d+(?![\w.])")
 #: reference "(6.1)" is a number of a section, not a decimal)
 _NOT_PROSE_TAGS = {"code", "pre", "script", "style", "math", "svg", "template", "table", "details", "nav",
                    "header", "footer", "a"}
-_NOT_PROSE_CLASSES = ("katex", "esm-check", "tabbed-set", "md-sidebar", "md-header", "md-footer",
+_NOT_PROSE_CLASSES = ("esm-check", "tabbed-set", "md-sidebar", "md-header", "md-footer",
                       "esm-skillcheck", "esm-notes", "esm-practice", "md-nav", "esm-nb-output")
 _PROSE_TAGS = {"p", "li", "dd", "figcaption", "blockquote"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_esm import mathml
+
 from conftest import DOCS, environ, page_includes, pages
 from sitebuild import build
 
@@ -41,7 +43,16 @@ def test_every_check_of_a_page_is_shown(site, page, demo_output):
 def test_every_formula_is_rendered(site):
     for name, text in built_html(site).items():
         assert not re.search(r'<(?:span|div) class="arithmatex">', text), f"{name}: a formula was left for the browser"
-        assert "katex-error" not in text, name
+        assert "<merror" not in text, name
+
+
+def test_the_build_prints_no_third_party_notice_and_no_value_quoted_nowhere(site):
+    """The session's cold build (issue 45): no kernel notice of unencrypted TCP (the notebook's
+    kernel talks over Unix sockets), no fontTools warning (FFTM is dropped by name), and every
+    value a demo publishes is quoted by the prose or a skill check."""
+    assert "quoted nowhere" not in site.log, [l for l in site.log.splitlines() if "quoted nowhere" in l]
+    for notice in ("without encryption", "NOT subset"):
+        assert notice not in site.log, notice
 
 
 def test_every_table_is_rendered(site):
@@ -52,21 +63,21 @@ def test_every_table_is_rendered(site):
 
 
 def test_no_raw_tex_in_navigation_or_table_of_contents(site):
-    """Headings with math reach the table of contents as text: mkdocs_esm/katex.py renders it."""
+    """Headings with math reach the table of contents as text: mkdocs_esm/mathml.py renders it."""
     for name, text in built_html(site).items():
         for link in re.findall(r'<a [^>]*class="md-nav__link[^"]*"[^>]*>(.*?)</a>', text, flags=re.S):
             assert "\\(" not in link and "\\[" not in link, f"{name}: raw TeX in {link.strip()[:80]!r}"
     assert re.search(r"Why divide by <math\b", site.html("primer/softmax-and-scores.md"))
 
 
-def test_math_pages_link_katex_css_and_fonts_exist(site):
-    css = site.dir / "assets" / "katex" / "katex.min.css"
+def test_math_pages_link_temml_css_and_the_font_exists(site):
+    css = site.dir / mathml.CSS_PATH
     text = css.read_text(encoding="utf-8")
     fonts = set(re.findall(r"url\((fonts/[^)]+)\)", text))
     assert fonts and all(f.endswith(".woff2") for f in fonts)
     for font in fonts:
         assert (css.parent / font).is_file(), font
-    # Pages link one bundle of every stylesheet (mkdocs_esm/stylesheets.py): KaTeX's is in it, and
+    # Pages link one bundle of every stylesheet (mkdocs_esm/stylesheets.py): Temml's is in it, and
     # its fonts resolve from the bundle's place.
     bundle = re.search(r'<link rel="stylesheet" href="((?:\.\./)*assets/stylesheets/site\.[0-9a-f]{8}\.css)">',
                        site.html("part1/intuition.md"))
@@ -75,7 +86,7 @@ def test_math_pages_link_katex_css_and_fonts_exist(site):
     merged_text = merged.read_text(encoding="utf-8")
     assert "@font-face" in merged_text and "Latin Modern Math" in merged_text
     for font in re.findall(r"url\(([^)]+\.woff2)\)", merged_text):
-        assert (merged.parent / font).resolve() == (css.parent / font.removeprefix("../katex/")).resolve(), font
+        assert (merged.parent / font).resolve() == (css.parent / font.removeprefix("../math/")).resolve(), font
         assert (merged.parent / font).is_file(), font
 
 
@@ -94,7 +105,7 @@ def test_the_stylesheet_purge_leaves_no_custom_property_unset(site):
     stylesheets = site.dir / "assets" / "stylesheets"
     bundle = re.search(r'href="(assets/stylesheets/site\.[0-9a-f]{8}\.css)"', site.html("index.md"))[1]
     purged = (site.dir / bundle).read_text(encoding="utf-8")
-    third = [*stylesheets.glob("*.min.css"), site.dir / "assets" / "katex" / "katex.min.css"]
+    third = [*stylesheets.glob("*.min.css"), site.dir / mathml.CSS_PATH]
     declared = re.compile(r"(--[\w-]+)\s*:")
     dropped = {v for p in third for v in declared.findall(p.read_text(encoding="utf-8"))} - set(declared.findall(purged))
     assert dropped, "the purge dropped no custom property"

@@ -79,7 +79,7 @@ def test_svg_is_deterministic_themable_and_accessible():
     assert "currentColor" in a and esm.figures._INK not in a
     assert '<svg role="img" aria-label="same alt"' in a and "<title>same alt</title>" in a
     assert "<text" in a                                    # text stays text
-    # caption math: TeX hidden from inline Markdown as entities, unescaped by mkdocs_esm/katex.py
+    # caption math: TeX hidden from inline Markdown as entities, unescaped by mkdocs_esm/mathml.py
     assert '<span class="arithmatex">&#92;(x^2&#92;)</span>' in a
     assert "dc:date" not in a.lower()
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
 CHARS = set(range(0x20, 0x7F))
 
 
@@ -25,18 +24,15 @@ def fontcache():
     return _hook("fontcache")
 
 
-@pytest.fixture(scope="module")
-def fonts():
-    return _hook("fonts")
-
-
 @pytest.fixture
 def cache(fontcache, tmp_path):
     return fontcache.execcache.ExecCache(tmp_path / "fonts")
 
 
-def font(name: str = "KaTeX_Main-Regular.woff2") -> bytes:
-    return (FONTS / name).read_bytes()
+def font() -> bytes:
+    """The math font the site ships (Latin Modern Math, whole)."""
+    from mkdocs_esm.mathml import MATH_FONT
+    return MATH_FONT.read_bytes()
 
 
 def cmap(data: bytes) -> set[int]:
@@ -64,8 +60,9 @@ def test_other_characters_or_another_font_are_other_entries(fontcache, cache):
     fontcache.cached_subset(font(), CHARS, cache)
     wider = fontcache.cached_subset(font(), CHARS | {0x393}, cache)
     assert 0x393 in cmap(wider) and cache.stats["hit"] == 0
-    other = fontcache.cached_subset(font("KaTeX_Math-Italic.woff2"), CHARS, cache)
-    assert other == fontcache.subset(font("KaTeX_Math-Italic.woff2"), CHARS) and cache.stats["hit"] == 0
+    another = fontcache.subset(font(), CHARS | {0x394})          # other bytes: another font
+    other = fontcache.cached_subset(another, CHARS, cache)
+    assert other == fontcache.subset(another, CHARS) and cache.stats["hit"] == 0
     assert cache.stats["stored"] == 3
 
 
@@ -92,33 +89,16 @@ def test_a_cache_switched_off_subsets_afresh(fontcache, tmp_path):
     assert not (tmp_path / "fonts").exists()
 
 
-KATEX_X = ('<p><span class="katex"><span class="katex-html" aria-hidden="true"><span class="base">'
-           '<span class="mord mathbf">x</span><span class="mord mathnormal">y</span></span></span></span></p>')
-
-
-def test_what_a_page_draws_is_read_once_and_stays_equal(fonts, cache):
-    made = fonts.drawn(KATEX_X)
-    assert {c for chars in made.values() for c in chars} == {"x", "y"}
-    assert fonts.drawn_cached(KATEX_X, cache) == made and cache.stats["stored"] == 1
-    assert fonts.drawn_cached(KATEX_X, cache) == made and cache.stats["hit"] == 1
-    other = KATEX_X.replace(">x<", ">z<")
-    assert fonts.drawn_cached(other, cache) == fonts.drawn(other) and cache.stats["stored"] == 2
-    css = (FONTS.parent / "katex.min.css").read_text(encoding="utf-8")
-    by_font = fonts.characters_by_font([made], css)
-    assert by_font["KaTeX_Main-Bold.woff2"] == {ord("x")} and by_font["KaTeX_Math-Italic.woff2"] == {ord("y")}
-    assert by_font["KaTeX_Main-Regular.woff2"] == set()
-
-
-def test_a_tall_brace_is_drawn_from_the_size4_font(fonts):
-    """KaTeX stacks a brace of five rows from pieces in bare spans (`.delim-size4>span` names no
-    class of its own): they must land in KaTeX_Size4, not in the default KaTeX_Main."""
-    import subprocess
-    tex = r"\begin{cases}a\\b\\c\\d\\e\end{cases}"
-    html = subprocess.run(["node", "-e", "process.stdout.write(require('katex').renderToString(process.argv[1]))",
-                           tex], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    by_font = fonts.characters_by_font([fonts.drawn(html)], (FONTS.parent / "katex.min.css").read_text(encoding="utf-8"))
-    assert {ord(c) for c in "⎧⎨⎩"} <= by_font["KaTeX_Size4-Regular.woff2"]
-    assert not {ord(c) for c in "⎧⎨⎩"} & by_font["KaTeX_Main-Regular.woff2"]
+def test_a_subset_keeps_the_math_table_and_warns_of_nothing(fontcache, caplog):
+    """The MATH table (stretchy delimiters, large operators) stays; FontForge's FFTM table, which
+    fontTools cannot subset, is dropped by name, without the warning it printed in every build."""
+    import logging
+    from fontTools.ttLib import TTFont
+    assert "FFTM" in TTFont(io.BytesIO(font()))
+    with caplog.at_level(logging.INFO, logger="fontTools"):
+        out = TTFont(io.BytesIO(fontcache.subset(font(), CHARS)))
+    assert "MATH" in out and "FFTM" not in out
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_the_math_subset_keeps_the_radical_sign_the_browser_draws():

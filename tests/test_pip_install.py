@@ -76,7 +76,7 @@ def test_the_installed_plugin_holds_every_data_file_of_its_folder(installed):
     folder = _plugin_folder(installed)
     assert folder.is_relative_to(installed), folder
     wanted = _data_files(PACKAGE)
-    assert {"katex_render.cjs", "purge_css.cjs", "fonts/latinmodern-math.woff2"} <= wanted
+    assert {"temml_render.cjs", "purge_css.cjs", "fonts/latinmodern-math.woff2"} <= wanted
     assert wanted - _data_files(folder) == set()
 
 

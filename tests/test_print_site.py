@@ -23,11 +23,11 @@ def fast(html: str, key: str) -> str:
     return HOOK.update_anchor_ids(html, key, original=ORIGINAL)
 
 PIECES = ["<h2", "<h3", "<li", "<sup", "<span", "<div", "<h2id=\"", " ", "  ", "\n", ">", "</h2>", "</span>",
-          " id=\"", " ID=\"", "id=\"", "\"", "a", "b-1", "class=\"katex\"", "x", "=", "<", "<<"]
+          " id=\"", " ID=\"", "id=\"", "\"", "a", "b-1", "class=\"mord\"", "x", "=", "<", "<<"]
 
 CASES = [
     '<h2 id="intro">Intro</h2>\n<p>text</p>\n<h2 id="intro">Again</h2>',
-    '<span class="katex"><span class="mord">x</span></span><h3 id="k">K</h3>',
+    '<math><mrow><mi>x</mi></mrow></math><h3 id="k">K</h3>',
     '<span class="a">one</span> <li id="fn:1">note</li> <sup id="fnref:1">1</sup>',
     '<h2 id="a"\n>split tag</h2>',
     '<h2 id="value\nacross lines">x</h2>',

@@ -51,7 +51,7 @@ def test_an_idea_is_stated_on_its_home_and_at_most_one_other_page(site, pattern,
 
 def test_prose_parser_reads_sentences_and_skips_math_code_and_checks():
     html = ('<article><p>One 1.5 and 2.25 and 3.125 here. Two <code>0.1 0.2 0.3</code> none.</p>'
-            '<p><span class="katex">1.1 2.2 3.3</span> x <a href="#s">(6.1)</a></p>'
+            '<p><math><mn>1.1</mn><mn>2.2</mn><mn>3.3</mn></math> x <a href="#s">(6.1)</a></p>'
             '<details class="success esm-checks"><summary>2 checks</summary><div class="esm-checks-body">'
             '<div class="esm-check">PASS</div><div class="esm-check">PASS</div></div></details>'
             '<div class="esm-check">PASS</div></article>')

@@ -231,7 +231,7 @@ def _same_as_a_full_rebuild(served: Served, cache_before: set[Path] | None = Non
     """The site equals serve's full rebuild, byte for byte. With ``cache_before`` (the execution
     cache's files before the edit), the new entries the fast route wrote are removed first (the
     rendered notebook, a page's search entries): the reference computes them again instead of
-    reading what the route stored. (An entry rewritten in place, such as KaTeX's renderings of
+    reading what the route stored. (An entry rewritten in place, such as Temml's renderings of
     the site's formulas, stays.)"""
     fast = {k: v[0] for k, v in served.files().items()}
     if cache_before is not None:

@@ -40,6 +40,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import measurements
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from sitebuild import FAILED, ServeProcess, load_hook, mkdocs_bin  # noqa: E402  (the tests' builds and serve)
@@ -309,6 +311,13 @@ def main() -> int:
         print(text)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
+        measurements.record("bench", "make bench", {
+            "rounds": args.rounds, "tree": str(root),
+            "rows": {name: {"median_s": round(statistics.median(values), 3), "min_s": round(min(values), 3),
+                            "max_s": round(max(values), 3),
+                            "ratio_to_bare": round(statistics.median(ratios), 3) if ratios else None}
+                     for name, values, ratios in rows},
+            "p11_training_cpu_s": {"cold": round(statistics.median(cold_cpu), 1), "kept": round(statistics.median(warm_cpu), 1)}})
         print(f"written to {args.out}", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)

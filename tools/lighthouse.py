@@ -35,6 +35,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import measurements
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from screenshot import serve  # noqa: E402  (the one static server of the tests and tools)
@@ -158,6 +160,12 @@ def main() -> int:
         print(f"| {name + ' | ' if variant else ''}{page} | /{pages[page]} | {med['performance']:.0f} | "
               f"{med['accessibility']:.0f} | {med['best-practices']:.0f} | {med['seo']:.0f} | {med['kb']:.0f} | "
               f"{med['lcp']:.1f} | {med['tbt']:.0f} | {med['cls']:.3f} | {med['cpu']:.0f} | {', '.join(failed) or '-'} |")
+    measurements.record("lighthouse", " ".join(str(s) for s in args.sites), {
+        "runs": args.runs, "multiplier": multiplier,
+        "pages": {f"{n} {p}".strip(): {k: statistics.median(r[k] for r in rows)
+                                      for k in ("kb", "lcp", "tbt", "cls", "cpu", *CATEGORIES)}
+                  for (n, p), rows in runs.items()}},
+        cpu_index=index, load_start=round(load, 2))
     if args.json:
         args.json.write_text(json.dumps({"index": index, "multiplier": multiplier,
                                          "runs": {f"{n} {p}".strip(): r for (n, p), r in runs.items()}}, indent=1))

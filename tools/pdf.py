@@ -4,7 +4,7 @@
     python tools/pdf.py --site DIR -o X.pdf  # print an existing mkdocs-pdf.yml build
 
 mkdocs-print-site-plugin assembles every page of the nav into ``print_page/`` (math already
-rendered by KaTeX, figures inline SVG); Debian's Chromium, driven by Playwright, prints it
+rendered to MathML, figures inline SVG); Debian's Chromium, driven by Playwright, prints it
 with the print stylesheet and an outline from the headings, part by part (see _CHUNKS),
 then numbers the pages "N / M".
 The page is served on a loopback port: nothing is fetched from outside.

@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+import measurements
+
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / ".cache" / "portable"
 MKDOCS = Path(sys.executable).with_name("mkdocs")
@@ -231,6 +233,8 @@ def main() -> int:
     names = "; ".join(n for n, _ in usable)
     if skipped:
         print(f"skipped (this CPU cannot run them): {'; '.join(skipped)}")
+    measurements.record("portable", "make portable", {"paths": [n for n, _ in usable], "skipped": skipped,
+                                                      "demos_1_vs_4_threads": not args.no_demos, "files_differ": differ})
     if differ:
         print(f"portable: {differ} files differ between CPU paths ({names})")
         return 1

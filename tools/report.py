@@ -19,10 +19,9 @@ FONT = re.compile(r"url\(([^)]+\.woff2)\)")
 
 
 def page_weight(site: Path, html_path: Path) -> tuple[int, int, int]:
-    """(HTML bytes, linked same-site CSS/JS bytes, KaTeX woff2 bytes at most).
+    """(HTML bytes, linked same-site CSS/JS bytes, math font bytes).
 
-    Browsers fetch only the KaTeX fonts a page's formulas use; the last figure counts all
-    of them, an upper bound."""
+    A page with formulas fetches the math font; one without fetches none."""
     text = html_path.read_text(encoding="utf-8")
     total, fonts = 0, 0
     base = "/" + html_path.relative_to(site).as_posix()
@@ -34,8 +33,7 @@ def page_weight(site: Path, html_path: Path) -> tuple[int, int, int]:
         if path.suffix in (".css", ".js") and path.is_file() and path not in seen:
             seen.add(path)
             total += path.stat().st_size
-            if "@font-face" in path.read_text(encoding="utf-8") and 'class="katex' in text:
-                # Browsers fetch only the fonts a page uses; count them all as the upper bound.
+            if "@font-face" in path.read_text(encoding="utf-8") and "<math" in text:
                 fonts = sum((path.parent / f).stat().st_size for f in set(FONT.findall(path.read_text())))
     return len(text.encode()), total, fonts
 
@@ -53,7 +51,7 @@ def main() -> None:
         blocks = len(re.findall(r'class="tabbed-set tabbed-alternate"', text))
         checks = text.count('<div class="esm-check"')
         figures = text.count('<figure class="esm-figure"')
-        formulas = text.count('class="katex-display"')
+        formulas = text.count('class="math-display"')
         html_b, assets_b, fonts_b = page_weight(args.site, path)
         gz_b = len(gzip.compress(text.encode(), 9, mtime=0))
         for k, v in enumerate((blocks, checks, figures, formulas)):
@@ -61,7 +59,7 @@ def main() -> None:
         rows.append((path.parent.relative_to(args.site).as_posix() or "(home)", blocks, checks, figures,
                      formulas, html_b / 1024, gz_b / 1024, assets_b / 1024, fonts_b / 1024))
     print("| page | demo blocks | checks | figures | display formulas | HTML KB | HTML gzip KB"
-          " | CSS+JS KB | KaTeX fonts KB (max) |")
+          " | CSS+JS KB | math font KB |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]:.0f} | {r[6]:.0f} | {r[7]:.0f} | {r[8]:.0f} |")

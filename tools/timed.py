@@ -42,6 +42,8 @@ import sys
 import time
 from pathlib import Path
 
+import measurements
+
 ROOT = Path(__file__).resolve().parents[1]
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse"
 PAGE_FUNCTIONS = LIGHTHOUSE / "core" / "lib" / "page-functions.js"
@@ -179,9 +181,14 @@ def main() -> int:
         os.unlink(times)
     if table:
         print(f"\n{args.label}: the suite's time per page\n{table}", flush=True)
+    index = cpu_index()
     print(f"\n{args.label}: {wall:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s CPU "
-          f"(user {usage.ru_utime:.1f} + sys {usage.ru_stime:.1f}), CPU index {cpu_index()}; "
+          f"(user {usage.ru_utime:.1f} + sys {usage.ru_stime:.1f}), CPU index {index}; "
           f"load average {load:.1f} at start, {os.cpu_count()} CPUs", flush=True)
+    measurements.record("timed", args.label,
+                        {"exit": code, "wall_s": round(wall, 1), "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+                         "user_s": round(usage.ru_utime, 1), "sys_s": round(usage.ru_stime, 1)},
+                        cpu_index=index, load_start=round(load, 2))
     return code
 
 

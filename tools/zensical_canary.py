@@ -4,8 +4,8 @@
 
 Makes ``.zensical-venv/`` (Zensical plus what the demos import; never the project's .venv),
 runs ``zensical build`` on mkdocs.yml into ``zensical-site/``, and prints what works and what
-does not: pages, executed demos (markdown-exec), KaTeX rendering and equation numbers
-(mkdocs_esm/katex.py), cross-references and citations (mkdocs_esm/xref.py, mkdocs_esm/cite.py, autorefs),
+does not: pages, executed demos (markdown-exec), math rendering and equation numbers
+(mkdocs_esm/mathml.py), cross-references and citations (mkdocs_esm/xref.py, mkdocs_esm/cite.py, autorefs),
 the theory notebook (mkdocs-jupyter), search, learner features (mkdocs_esm/skillchecks.py, notes.py, reading.py). Not part
 of `make test`: it reports, it does not fail on what Zensical lacks.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".zensical-venv"
 SITE = ROOT / "zensical-site"
-CHECK, KATEX, RAW, EQ = 'class="esm-check', 'class="katex"', 'class="arithmatex"', 'id="eq-'
+CHECK, MATH, RAW, EQ = 'class="esm-check', '<math', 'class="arithmatex"', 'id="eq-'
 XREF, CITE = r"\[[^\]]*#[^\]]*\]\[[a-z]", r"\[-?@[a-z]"
 PACKAGES = ["zensical", "markdown-exec", "pymdown-extensions", "numpy", "matplotlib"]
 
@@ -73,8 +73,8 @@ def main() -> int:
         # the demos print plain PASS lines; the esm plugin makes them check lines (class esm-check)
         ("executed demos (markdown-exec)", plain_checks + text.count(CHECK) > 0,
          f"{plain_checks} PASS lines printed, {text.count(CHECK)} made check lines (the esm plugin's work)"),
-        ("math rendered by KaTeX at build time (mkdocs_esm/katex.py)", 'class="katex"' in text,
-         f"{text.count(KATEX)} KaTeX spans, {text.count(RAW)} raw arithmatex"),
+        ("math rendered to MathML at build time (mkdocs_esm/mathml.py)", MATH in text,
+         f"{text.count(MATH)} MathML formulas, {text.count(RAW)} raw arithmatex"),
         ("equation numbers and anchors", 'id="eq-' in text, f"{text.count(EQ)} #eq- anchors"),
         ("cross-references numbered (mkdocs_esm/xref.py + autorefs)", "autorefs-internal" in text,
          f"{len(re.findall(XREF, text))} unresolved [..#..][label] left as text"),
@@ -83,7 +83,7 @@ def main() -> int:
         ("theory notebook page (mkdocs-jupyter)", "notebook/theory/index.html" in html, ""),
         ("search index", any(SITE.glob("search*/*.json")) or (SITE / "search.json").exists(), ""),
         ("learner features (mkdocs_esm/notes.py, skillchecks.py)", "esm-notes" in text, ""),
-        ("KaTeX CSS and fonts shipped", (SITE / "assets/katex/katex.min.css").exists(), ""),
+        ("Temml's CSS and the math font shipped", (SITE / "assets/math/temml.min.css").exists(), ""),
         ("failed blocks fail the build (mkdocs_esm/execution.py)", False,
          "hooks are not run: a failing demo would be published"),
     ]

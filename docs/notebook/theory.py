@@ -752,7 +752,7 @@ for d in DIMS:
     wide.append(float(np.mean(np.abs(cos_ab) > WIDE)))
 scaled = [s * math.sqrt(d) for s, d in zip(sds, DIMS)]
 print("sqrt(d) x sd of the cosine:", ", ".join(f"{v:.2f} (d = {d})" for v, d in zip(scaled, DIMS)))
-print(glue("ex15_thr", WIDE, "g"), glue("ex15_scaled", scaled, ".2f"), glue("ex15_dims", list(DIMS)), glue("ex15_dmin", DIMS[0]),
+print(glue("ex15_thr", WIDE, "g"), glue("ex15_dims", list(DIMS)), glue("ex15_dmin", DIMS[0]),
       glue("ex15_dmax", DIMS[-1]), glue("ex15_wide_lo", wide[0], ".0%"), glue("ex15_wide_hi", wide[-1], ".1%"), sep="")
 
 fig, ax = figure(size=(5.6, 2.8))
@@ -819,8 +819,6 @@ for tau in TEMPERATURES:   # the entropy grows like log T: the gap no longer mov
     print(check_close(f"tau = {tau}: log T - H is the same at T = {T_prev} and T = {T_big} (H grows like log T)",
                       g2, g1, atol=4 * math.hypot(se1, se2) + drift))
 print(glue("ex16_sigma2", sigma2, ".3f"), glue("ex16_T", T_big, ","),
-      glue("ex16_gaps", [gap[t, T_big][0] for t in TEMPERATURES], ".4f"),
-      glue("ex16_pred", [sigma2 / (2 * t ** 2) for t in TEMPERATURES], ".4f"),
       glue("ex16_taus", list(TEMPERATURES), "g"), sep="")
 
 fig, ax = figure(size=(5.6, 2.8))
@@ -943,7 +941,6 @@ for g, c, r in zip(GROUP_SIZES, cost, rms):
 print(glue("ex18_rows", QUANT_ROWS), glue("ex18_d", QUANT_D), glue("ex18_bits", BITS),
       glue("ex18_rms_lo", rms[0], ".4f"), glue("ex18_rms_hi", rms[-1], ".4f"),
       glue("ex18_gmin", GROUP_SIZES[0]), glue("ex18_gmax", GROUP_SIZES[-1]),
-      glue("ex18_cost_lo", cost[0], ".2f"), glue("ex18_cost_hi", cost[-1], ".2f"),
       glue("ex18_model", max(model_gap), ".1%"), sep="")
 
 fig, ax = figure(size=(5.6, 2.8))

@@ -128,7 +128,7 @@ def explorable(controls: list[Control], body: str, *, states=None, caption: str,
     """The figure's HTML. ``states`` maps each tuple of control indices (every combination,
     row-major in the order of ``controls``) to its list of strings; ``body`` is the default
     state's HTML, whose ``data-o`` elements must show exactly the default state's strings.
-    ``caption`` is plain text (no math: a raw HTML figure is not rendered by KaTeX); the figure
+    ``caption`` is plain text (no math: the math of a raw HTML figure is not rendered); the figure
     adds "Shown: ..." (each control's ``shown`` text), which the script keeps current.
     ``heat`` is ``(palette, codes)``: ``codes`` maps each tuple of control indices to the string
     of the heat map's cell codes (``heatmap``), which the body must show in its default state."""

@@ -51,7 +51,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, size: tuple[float, float] | None =
 
 
 def _tex_caption(text: str) -> str:
-    """Escape a caption; ``$...$`` parts become math for the build-time KaTeX hook."""
+    """Escape a caption; ``$...$`` parts become math for the build's Temml (mkdocs_esm/mathml.py)."""
     out = []
     # re.split with one group: the matched formulas are the odd-numbered parts, the text between
     # them the even ones (a lone `$` or `$$` stays text).
@@ -59,7 +59,7 @@ def _tex_caption(text: str) -> str:
         if i % 2:
             # Inside a tabbed output the caption is parsed as inline Markdown: arithmatex would
             # wrap a literal \\( again and emphasis could eat `_`. Entities hide the TeX from both;
-            # the build (KaTeX) unescapes it.
+            # the build (mkdocs_esm/mathml.py) unescapes it.
             tex = html.escape(part[1:-1])
             for ch, ent in (("\\", "&#92;"), ("_", "&#95;"), ("*", "&#42;"), ("`", "&#96;")):
                 tex = tex.replace(ch, ent)

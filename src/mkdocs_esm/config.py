@@ -31,7 +31,7 @@ class EsmConfig(base.Config):
     cache = Switch(default=True)
     #: where the execution cache lives (relative paths: to the folder of mkdocs.yml)
     cache_dir = c.Type(str, default=".cache/esm-exec")
-    #: where the subset KaTeX fonts are kept between builds
+    #: where the subsets of the math font are kept between builds
     font_cache_dir = c.Type(str, default=".cache/esm-fonts")
     #: worker processes that run uncached blocks ahead of the pages (0: one per CPU; 1: none)
     jobs = c.Type(int, default=0)

@@ -1,4 +1,4 @@
-"""KaTeX's woff2 fonts subset to a set of characters (fontTools), each subset kept between builds.
+"""The math font subset to a set of characters (fontTools), each subset kept between builds.
 
 The result depends only on the font's bytes, the characters, the options below and the code
 that makes it. So a subset is stored under a key made of all of
@@ -46,6 +46,9 @@ def subset(data: bytes, chars: set[int]) -> bytes:
     options.hinting = False
     options.desubroutinize = True
     options.notdef_outline = True
+    # FontForge's timestamps (FFTM), which fontTools cannot subset: dropped by name, as before
+    # by default, without its warning "FFTM NOT subset; don't know how to subset; dropped".
+    options.drop_tables = [*options.drop_tables, "FFTM"]
     font = TTFont(io.BytesIO(data), recalcTimestamp=False)   # same bytes every build
     subsetter = ft_subset.Subsetter(options)
     subsetter.populate(unicodes=chars)

@@ -9,7 +9,7 @@ the math form is used (``50{,}257``, ``2.1\\times10^{-16}``, ``31.6\\%``).
 Where it lives: a Markdown preprocessor that runs right after pymdownx.superfences (which
 has by then executed every block of the page through markdown-exec and stashed its HTML) and
 before everything else sees the text: block parsing, arithmatex, the table of contents, and
-so the search index and KaTeX (katex.py). mkdocs-macros cannot do this: it runs before
+so the search index and Temml (mathml.py). mkdocs-macros cannot do this: it runs before
 the blocks execute. Because the values travel inside the blocks' printed output, they are
 right when that output comes from a cache, too.
 

@@ -18,8 +18,8 @@ build the plugin
    mkdocs-jupyter's ~570 KB of inline CSS and its scripts (an empty ``<script src="">``, a
    cdnjs mermaid loader, MathJax, a clipboard element); gives code cells Material's code-block
    markup (its highlighting and copy button); turns printed ``PASS`` lines into the site's
-   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for katex.py; adds
-   a download link. It runs before execution.py and katex.py (priority 50), which
+   check lines; marks the ``$...$``/``$$...$$`` math of Markdown cells for mathml.py; adds
+   a download link. It runs before execution.py and mathml.py (priority 50), which
    then treat the page like any other: every display formula labelled and checked, all math
    rendered at build time.
 
@@ -246,6 +246,11 @@ def execute(job, plugin) -> list[dict]:
     executed = copy.deepcopy(job.nb)
     config = mkdocs_jupyter.execute_config(kernel_name=plugin.config["kernel_name"],
                                            allow_errors=plugin.config["allow_errors"])
+    if os.name == "posix":
+        # The kernel is a local process: it talks to the build over Unix sockets (in Jupyter's
+        # runtime folder, removed with the kernel), not over TCP on localhost, for which ipykernel
+        # warns that its traffic is unencrypted. (zmq has no such sockets on Windows: TCP there.)
+        config.KernelManager.transport = "ipc"
     ExecutePreprocessor(config=config).preprocess(executed, {})
     runs = [{"outputs": c.outputs, "execution_count": c.execution_count} for c in code_cells(executed)]
     job.cache.put("notebook-run", parts, runs, _dependencies(job.cache, job.nb))
@@ -316,7 +321,7 @@ _PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
 _PASS = re.compile(r"^PASS(?: \[([^\]]+)\])? (.*?): (.*)$")
 
 def _math(segment: str) -> str:
-    """Mark the math of rendered Markdown for katex.py (code spans are left alone)."""
+    """Mark the math of rendered Markdown for mathml.py (code spans are left alone)."""
     out, last = [], 0
     for m in _PROTECT.finditer(segment):
         out.append(_math_text(segment[last:m.start()]))

@@ -9,7 +9,7 @@ terminal):
   format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
 
 Here each check line becomes the site's check line (a ``div.esm-check`` whose equation tag
-katex.py numbers and links) and each value line the marker that glue.py reads and takes out of
+mathml.py numbers and links) and each value line the marker that glue.py reads and takes out of
 the page (``@@glue:<hex of JSON>@@``); ``readable=True`` (the notebook) keeps the line's text
 before its bracket too. Everything else is left as printed.
 
@@ -43,7 +43,7 @@ def check_html(claim: str, detail: str, eq: str | None) -> str:
     """The site's line for a passed check."""
     ref = data = ""
     if eq:
-        # katex.py replaces the text of .esm-eqref with the formula's number.
+        # mathml.py replaces the text of .esm-eqref with the formula's number.
         ref = f' <a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>'
         data = f' data-eq="{html.escape(eq)}"'
     return (f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}: '
@@ -53,7 +53,7 @@ def check_html(claim: str, detail: str, eq: str | None) -> str:
 def fold(checks: list[tuple[str, str, str | None]]) -> str:
     """The check lines of one output, ``(claim, detail, eq)`` each, as one closed ``<details>``:
     its summary counts them and names each formula they verify once, in order of first mention
-    (katex.py writes its number; plain text, since a link inside the summary, itself a control,
+    (mathml.py writes its number; plain text, since a link inside the summary, itself a control,
     would be a control nested in another; the lines inside link their formulas)."""
     eqs = list(dict.fromkeys(eq for _, _, eq in checks if eq))
     refs = ", ".join(f'<span class="esm-eqref" data-eq="{html.escape(eq)}">[{html.escape(eq)}]</span>' for eq in eqs)

@@ -1,7 +1,7 @@
 """The book's build plugin: one object that runs every feature of the build in a fixed order.
 
 Each feature is a module of this package with one class (execution, glue, reading, skillchecks,
-notes, cite, katex, xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site, defer). The plugin holds one
+notes, cite, mathml, xref, fonts, notebook, pagenotebook, codeblocks, explore, stylesheets, search, serve, print_site, defer). The plugin holds one
 instance of each and the build state (state.py), made anew at every ``on_config``; the order of
 the work within an event is written here, once, event by event. Priorities are set only where
 another plugin forces them: the notebook is made before mkdocs-jupyter reads the files (50) and
@@ -25,7 +25,7 @@ from .config import EsmConfig
 from .execcache import ExecCache
 from .execution import Execution
 from .glue import Glue
-from .katex import Katex
+from .mathml import MathML
 from .notebook import Notebook
 from .pagenotebook import PageNotebooks
 from .compat import material
@@ -52,7 +52,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.reading = Reading()
         self.skillchecks = SkillChecks()
         self.cite = Cite()
-        self.katex = Katex()
+        self.mathml = MathML()
         self.xref = Xref()
         self.notebook = Notebook()
         self.pagenotebooks = PageNotebooks(numbers=lambda: self.xref.labels, cites=lambda: self.cite.labels)
@@ -83,7 +83,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.reading.on_config(config, self.state)
         self.skillchecks.on_config(config, self.state)
         self.cite.on_config(config)
-        self.katex.on_config(config, self.state)
+        self.mathml.on_config(config, self.state)
         self.xref.on_config(config, self.state)
         self.notebook.on_config(config, self.state)
         self.pagenotebooks.on_config(config, self.state)
@@ -106,7 +106,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.execution.on_files(files, config)
         self.skillchecks.on_files(files)
         self.cite.on_files(files, config)
-        self.katex.on_files(files, config)
+        self.mathml.on_files(files, config)
         self.pagenotebooks.on_files(files, config)
         return files
 
@@ -147,7 +147,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         html = self.skillchecks.on_page_content(html, page, files)
         self.cite.on_page_content(page, config)
         self.xref.register_headings(page, config)
-        html = self.katex.on_page_content(html, page)
+        html = self.mathml.on_page_content(html, page)
         self.xref.register_equations(page, config)
         html = codeblocks.unwrap(html)
         return self.search.on_page_content(html, page)
@@ -175,7 +175,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = self.reading.on_post_page(output, page)
         output = notes.on_post_page(output, page)
         output = self.pagenotebooks.on_post_page(output, page)
-        output = self.katex.on_post_page(output, page)
+        output = self.mathml.on_post_page(output, page)
         output = explore.on_post_page(output, page)
         output = explore.move_data(output, page, config.site_dir)
         output = self.stylesheets.on_post_page(output, page, config)
@@ -190,7 +190,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.serve.on_post_build()
         self.execution.on_post_build()
         self.cite.on_post_build()
-        self.katex.on_post_build()
+        self.mathml.on_post_build()
         if self.state.command != "serve":
             fonts.subset_fonts(Path(config.site_dir), ExecCache(self.state.font_cache_dir))
         self.notebook.on_post_build()
@@ -199,7 +199,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def on_build_error(self, *, error):
         self.execution.on_build_error()
-        self.katex.on_build_error()
+        self.mathml.on_build_error()
         self.serve.on_build_error()
         self.notebook.on_build_error()
 

@@ -2,20 +2,20 @@
 and make its renaming of heading ids linear.
 
 The plugin keeps a page's HTML as it stands at the plugin's own ``on_page_content``, before
-this plugin renders its math (katex.py) and mkdocs-autorefs resolves its cross-references and
+this plugin renders its math (mathml.py) and mkdocs-autorefs resolves its cross-references and
 citations (``on_env``). After all of them, this hands it the finished content instead, with
-what search.py holds out of it for the search index put back (KaTeX's visual HTML,
-code and output, figures: without them the book printed no formula at all).
+what search.py holds out of it for the search index put back (code and output, figures:
+without them the book printed no code at all).
 
 The plugin (2.9) finds the tags that carry an id with ``<([^\\s]+).*?id="..."``: at each ``<``
-of a line without a later id (KaTeX's HTML: thousands of tags), the greedy tag name is
+of a line without a later id (a long line of markup: thousands of tags), the greedy tag name is
 shortened one character at a time and the rest of the line scanned again for each, 24 of the
 book build's 34 s. The same pattern with a possessive tag name (``[^\\s]++``) finds the same
 tags: a shorter name can only succeed where ``id="`` lies inside the name's run of
 non-space characters, so such a page (``<\\S+?id="``) keeps the plugin's own function.
 A match lies on one line (``.`` stops at a line end) unless an id's value runs past it, so
 the pattern is tried only on the lines that hold an ``id="`` (a page where an id's closing
-quote is not on its line keeps the plugin's function), not on the lines of KaTeX's HTML that
+quote is not on its line keeps the plugin's function), not on the lines of markup that
 hold no id (tests/test_print_site.py compares both with the plugin's). The patch itself is in
 compat/print_site.py.
 """

@@ -1,11 +1,12 @@
 """A small search index: what a reader would search for, each formula once, no code dumps.
 
+Each formula is indexed once, as its MathML text (Temml writes no TeX annotation): as a
+screen reader reads it.
+
 Material's search plugin indexes the text of a page's HTML in on_page_context, after every
 on_page_content event. This (run last, so it sees the math, learner and notebook
 output) takes out of the HTML, for the time of indexing, what a reader would not search for:
 
-- KaTeX's visual HTML and the TeX annotation of each formula: the index keeps the MathML's
-  text, each formula once, as a screen reader reads it;
 - every ``<pre>``: demo and notebook code (the notebook's helper cell included) and printed
   output;
 - inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
@@ -39,8 +40,7 @@ from . import execcache
 from .compat import material
 
 #: Opening tags of the elements left out of the index (each up to its matching end tag).
-_OUT = re.compile(r'<(span) class="katex-html"|<(annotation) encoding="application/x-tex"'
-                  r'|<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"|<(details) class="success esm-checks"')
+_OUT = re.compile(r'<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"|<(details) class="success esm-checks"')
 _CHECK = re.compile(r'<div class="esm-check"[^>]*>(?:(?!</div>).)*</div>', re.S)
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 

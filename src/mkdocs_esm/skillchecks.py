@@ -3,7 +3,7 @@ every question on the practice page.
 
 - Each file names the page it is shown on (``page:``; a folder such as ``part1/`` means that
   part's last page) and holds 4 to 6 multiple-choice questions; they are rendered here, their
-  ``$math$`` left to the math module (which runs after this), and appended to that page. The
+  ``$math$`` left to mathml.py (which runs after this), and appended to that page. The
   files are data, never published.
 - Question text quotes values that a page's code computed as
   ``{{part2/geometry-of-meaning.md#analogy_cos_king}}`` (or ``{{...#name:.2f}}``): the page and a
@@ -90,7 +90,7 @@ _INLINE = re.compile(r"(`[^`]+`)|(\$[^$]+\$)|(\*\*[^*]+\*\*)|(\*[^*]+\*)")
 
 
 def inline(text: str) -> str:
-    """A tiny, safe inline Markdown: `code`, $math$ (left for the math module), **b**, *i*.
+    """A tiny, safe inline Markdown: `code`, $math$ (left for mathml.py), **b**, *i*.
 
     Everything else is escaped: question text is data, never HTML.
     """

@@ -19,7 +19,7 @@ class PageState:
 
     #: computed values its executed blocks published (glue): name -> {"value", "fmt", ...}
     values: dict[str, dict] = field(default_factory=dict)
-    #: its display formulas' numbers (katex): label -> "6.4"
+    #: its display formulas' numbers (mathml): label -> "6.4"
     equations: dict[str, str] = field(default_factory=dict)
     #: its reading time and heading count (learner): {"minutes": m, "headings": h}
     stats: dict[str, int] = field(default_factory=dict)

@@ -1,6 +1,6 @@
 """One stylesheet per page instead of six.
 
-Material links its main and palette sheets, and the site adds KaTeX's and its own three
+Material links its main and palette sheets, and the site adds Temml's and its own three
 (mkdocs.yml extra_css): six requests that each hold the first paint (Lighthouse: "render-
 blocking resources"). After a page is rendered, the run of ``<link rel="stylesheet">`` in its
 <head> is replaced by one link to ``assets/stylesheets/site.<hash>.css``: the same sheets in
@@ -14,7 +14,7 @@ of every page's first load); strings are read as strings, so a "/*" inside one s
 sheets themselves stay in the site. The book build (`make pdf`, mkdocs-print-site-plugin) keeps its links: the
 plugin copies its own sheets into the site only after the pages are written.
 
-`mkdocs build` then takes out of the third-party sheets (Material's, KaTeX's: the minified ones,
+`mkdocs build` then takes out of the third-party sheets (Material's, Temml's: the minified ones,
 which come first) every rule that no page can use (PurgeCSS, purge_css.cjs): a selector
 stays when each class, id, tag and attribute in it occurs in a built page's tags or in a script
 the pages run (Material and learner.js make elements at run time; a script's every word counts,

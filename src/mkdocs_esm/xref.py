@@ -19,7 +19,7 @@ Labels come from what is already on the pages, so none has to be written by hand
   on the common mistakes);
 - a primer chapter (front matter ``eq_prefix: P3``) is ``chapter-<title slug>``, number P3;
 - a display formula ``\\label{name}`` is ``eq-<page file name>-name`` (``eq-intuition-lookup``),
-  numbered by katex.py; on its own page, ``eq-name`` is enough (``[(#)][eq-lookup]``).
+  numbered by mathml.py; on its own page, ``eq-name`` is enough (``[(#)][eq-lookup]``).
 
 Numbered headings must count in step (``N``, then ``N.1``, ``N.2``, ...): a stale number fails
 the build. A reference to a label that no page defines fails the build naming page and line
@@ -140,7 +140,7 @@ class Xref:
 
     def register_headings(self, page, config) -> None:
         """Register the labels of the page's numbered headings, from their titles as the source
-        writes them (before katex renders the math of the table of contents, so that a heading
+        writes them (before mathml renders the math of the table of contents, so that a heading
         with math has the label source_labels gives it)."""
         plugin = config.plugins["autorefs"]
         src = page.file.src_uri
@@ -163,7 +163,7 @@ class Xref:
             self._register(page, heading_label(kind, m["title"]), num, item.id, plugin)
 
     def register_equations(self, page, config) -> None:
-        """Register the page's equation labels (after katex numbered its formulas)."""
+        """Register the page's equation labels (after mathml numbered its formulas)."""
         plugin = config.plugins["autorefs"]
         src = page.file.src_uri
         for name, number in self.state.page(src).equations.items():

@@ -12,7 +12,7 @@ import io
 
 from browser.conftest import SETTLE
 
-from mkdocs_esm import katex
+from mkdocs_esm import mathml
 
 
 def cmap(data: bytes) -> set[int]:
@@ -30,8 +30,8 @@ def test_every_character_a_formula_draws_is_in_the_math_font(built):
             for ann in math.find_all("annotation"):
                 ann.decompose()
             drawn |= {ord(c) for c in math.get_text() if not c.isspace()}
-    shipped = (built.dir / "assets" / "katex" / "fonts" / katex.MATH_FONT.name).read_bytes()
-    full, subset = cmap(katex.MATH_FONT.read_bytes()), cmap(shipped)
+    shipped = (built.dir / mathml.FONT_DIR / mathml.MATH_FONT.name).read_bytes()
+    full, subset = cmap(mathml.MATH_FONT.read_bytes()), cmap(shipped)
     assert len(drawn) > 100
     missing = sorted(chr(c) for c in (drawn & full) - subset)
     assert not missing, f"characters of formulas missing from the math font subset: {missing}"

@@ -1,7 +1,7 @@
 """Every page of the built site in a real browser (Debian's chromium), in light and dark (one
 visit: the reader's preference turned to dark in place):
 it loads with no console error, no failed request and no request leaving the site; every
-formula is rendered by KaTeX (no raw TeX, no `.arithmatex` left); every figure is visible
+formula is rendered to MathML (no raw TeX, no `.arithmatex` left); every figure is visible
 (it has a size and enough pixels that stand out from the background); axe-core finds no
 serious or critical accessibility violation; at a phone's width the page is no wider than the
 window; it costs its reader at most PAGE_BUDGET, compressed as a host serves it, everything it
@@ -41,7 +41,7 @@ FETCH = "async (url) => { await (await fetch(url)).arrayBuffer(); }"
 RAW_TEX = r"""
 () => {
   const root = document.querySelector("article") || document.body;
-  const skip = (el) => !el || el.closest("pre, code, .katex, script, style, textarea, .highlight");
+  const skip = (el) => !el || el.closest("pre, code, math, script, style, textarea, .highlight");
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const tex = /\\[()[\]]|\$\$|\\(?:frac|mathbf|mathbb|mathcal|lvert|rvert|lVert|sum|top|sqrt|label|operatorname|text|cdot|times|in|le|ge|alpha|theta)\b|\$[^$\s]{1,40}\$/;
   const bad = [];
@@ -53,7 +53,7 @@ RAW_TEX = r"""
   return {
     raw: bad,
     arithmatex: document.querySelectorAll(".arithmatex").length,
-    errors: document.querySelectorAll(".katex-error").length,
+    errors: document.querySelectorAll("merror").length,
   };
 }
 """
@@ -175,7 +175,7 @@ STROKES = r"""
   return {checked: document.querySelectorAll(".esm-svg *").length, bad: bad.slice(0, 3)};
 }
 """
-#: `mkdocs build` takes out of Material's and KaTeX's sheets the rules that no page uses
+#: `mkdocs build` takes out of Material's and Temml's sheets the rules that no page uses
 #: (mkdocs_esm/stylesheets.py, PurgeCSS reading the pages' tags and the scripts' words). Checked here
 #: by the browser's own selector engine, on the page as its scripts left it: no selector taken
 #: out (those of the whole third-party sheets that the purged part of the bundle lacks, one by
@@ -415,7 +415,7 @@ def test_page_in_browser(open_page, built, src):
     if tex["arithmatex"]:
         problems.append(f"{tex['arithmatex']} .arithmatex elements left")
     if tex["errors"]:
-        problems.append(f"{tex['errors']} KaTeX errors")
+        problems.append(f"{tex['errors']} MathML errors (merror)")
     problems += [f"raw TeX visible: {t!r}" for t in tex["raw"]]
 
     # Figures: each has a size and visibly stands out from the background in this scheme; those

@@ -19,5 +19,5 @@ def test_svg_has_no_comments_and_no_blank_lines():
     assert "<!--" not in body and "-->" not in body
     assert "$" not in body                       # no TeX source left where arithmatex could see it
     assert not [line for line in out.strip().splitlines() if not line.strip()]
-    # The caption's two formulas stay as two separate math spans for the KaTeX hook.
+    # The caption's two formulas stay as two separate math spans for the build's Temml.
     assert len(re.findall(r'<span class="arithmatex">', out)) == 2

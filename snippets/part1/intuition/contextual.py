@@ -164,12 +164,10 @@ print(check_less(f"the two 'bank' states differ after every layer in {len(others
 print(check_close("position 0 ('the') sees only itself, so its states stay equal in both texts (all layers)",
                   Ha[:, 0], Hb[:, 0], atol=1e-12))
 print(glue("ctx_L", L))
-print(glue("ctx_pos_bank", t))
 print(glue("ctx_text_a", " ".join(a)))
 print(glue("ctx_text_b", " ".join(b)))
-for l, c in enumerate(cos_by_layer):
-    print(glue(f"ctx_cos_bank_{l}", c, ".4f"))
-print(glue("ctx_cos_the_min", min(cos_the), ".4f"))
+for l in (1, 3):                                  # the layers the prose quotes
+    print(glue(f"ctx_cos_bank_{l}", cos_by_layer[l], ".4f"))
 nonmonotone = any(np.diff(cos_by_layer[1:]) > 0)
 print(glue("ctx_depth_note", "though not by an amount that grows with depth" if nonmonotone
            else "further with every layer"))

@@ -79,10 +79,7 @@ static = [cosine(E[ids[0, t]], H[l, 0, t]) for l in range(L + 1)]
 print(glue("mini_L", L))
 print(glue("mini_d", d))
 print(glue("bank_pos", t))
-print(glue("cos_rm_1", cos[1, 0], ".3f"))
 print(glue("cos_rm_L", cos[L, 0], ".3f"))
-print(glue("cos_ra_L", cos[L, 1], ".3f"))
-print(glue("cos_ma_L", cos[L, 2], ".3f"))
 print(glue("cos_static_0", static[0], ".3f"))
 print(glue("cos_static_L", static[L], ".3f"))
 

@@ -53,7 +53,6 @@ Vg, dg = 50_257, 768
 print(glue("gpt2_V", Vg, ","))
 print(glue("gpt2_d", dg))
 print(glue("gpt2_table_params", Vg * dg, ","))
-print(glue("gpt2_bytes_fp32", table_bytes(Vg, dg, 32), ","))
 print(glue("gpt2_bytes_fp16", table_bytes(Vg, dg, 16), ","))
 print(glue("gpt2_mb_fp32", table_bytes(Vg, dg, 32) / 1e6, ".0f"))
 print(glue("gpt2_mb_fp16", table_bytes(Vg, dg, 16) / 1e6, ".0f"))

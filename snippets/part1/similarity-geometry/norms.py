@@ -83,9 +83,10 @@ for name in ("of", "and", "delta"):                       # the other three rows
     print(glue(f"nrm_row_{name}", W[words.index(name)].astype(int)))
 for name, j in (("creek", j_creek), ("river", j_river), ("the", j_the)):
     print(glue(f"nrm_row_{name}", W[j].astype(int)))
-    print(glue(f"nrm_cos_{name}", cos_j[j], ".2f" if name == "the" else "g"))
-    print(glue(f"nrm_len_{name}", norm[j], ".3g"))
     print(glue(f"nrm_z_{name}", int(z[j])))
+for name, j in (("creek", j_creek), ("river", j_river)):  # "the" is quoted by its angle and squared length
+    print(glue(f"nrm_cos_{name}", cos_j[j], "g"))
+    print(glue(f"nrm_len_{name}", norm[j], ".3g"))
 print(glue("nrm_hvec", h.astype(int)))
 print(glue("nrm_deg_the", float(degrees[j_the]), ".0f"))
 print(glue("nrm_sq_the", int(W[j_the] @ W[j_the])))

@@ -59,7 +59,7 @@ print(check_less(f"after {L} layers the two states of id 7 at position 2 differ"
 print(check_close("position 0 (id 0) is identical in both texts at every layer: it cannot see ahead",
                   a[:, 0], b[:, 0], atol=0.0))
 print(table(["layer"] + [str(l) for l in range(L + 1)], [["cos, position 2"] + [f"{c:.3f}" for c in cos_last]]))
-print(glue("ctx_cos", cos_last, ".3f"), glue("ctx_cos_last", cos_last[-1], ".2f"), glue("ctx_d", d), glue("ctx_L", L), sep="")
+print(glue("ctx_cos_last", cos_last[-1], ".2f"), glue("ctx_d", d), glue("ctx_L", L), sep="")
 
 fig, ax = figure(size=(5.2, 2.8))
 ax.plot(range(L + 1), cos_last, "o-", color=PALETTE[0], label="id 7 (position 2)")

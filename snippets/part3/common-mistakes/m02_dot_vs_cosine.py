@@ -24,5 +24,4 @@ print(check_equal("wrong: ranking by dot product returns the large-norm row 5",
 print(check_equal("right: ranking by cosine returns row 2, the row the query was made from",
                   int(top_k(coss, 1)[0]), 2))
 norms = np.linalg.norm(E, axis=1)
-print(glue("m2_dot5", dots[5], ".2f"), glue("m2_dot2", dots[2], ".2f"), glue("m2_cos2", coss[2], ".3f"),
-      glue("m2_ratio", norms[5] / norms[2], ".0f"), sep="")
+print(glue("m2_ratio", norms[5] / norms[2], ".0f"), sep="")

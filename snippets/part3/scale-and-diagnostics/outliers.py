@@ -153,6 +153,5 @@ print(glue("ol_V", V), glue("ol_d", d), glue("ol_median", np.median(norms[real_r
       glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"), glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"),
       glue("ol_sd", sd, ".3f"), glue("ol_sd_clean", sd_clean, ".3f"),
       glue("ol_many", len(many_loud)), glue("ol_flag_plain", flag_plain), glue("ol_flag_robust", flag_robust), glue("ol_odd", len(odd)),
-      glue("ol_false_robust", len(robust_set - odd)),
-      glue("ol_draws", len(draws)), glue("ol_fp_share", fp_share, ".0%"), glue("ol_normal", len(rows_real) - len(odd)), glue("ol_false_plain", len(plain_set - odd)),
+      glue("ol_draws", len(draws)), glue("ol_fp_share", fp_share, ".0%"), glue("ol_normal", len(rows_real) - len(odd)),
       glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")

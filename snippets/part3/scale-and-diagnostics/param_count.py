@@ -63,8 +63,6 @@ for name, c in CONFIGS.items():
     shares[name] = embs[name] / whole_model(name, c)
 gl = [glue("pc_gpt2_table", g["V"] * g["d"], ","), glue("pc_gpt2_pos", g["T_max"] * g["d"], ","),
       glue("pc_gpt2_emb", embs["GPT-2 small"], ","), glue("pc_gpt2_share", shares["GPT-2 small"], ".1%"),
-      glue("pc_gpt2_total_m", whole_model("GPT-2 small", g) / 1e6, ".1f"),
-      glue("pc_gpt2_total", whole_model("GPT-2 small", g), ","),
       glue("pc_gpt2_emb_twice", closed_form(dict(g, tied=False)), ","),
       glue("pc_bert_emb", embs["BERT-base"], ","), glue("pc_bert_share", shares["BERT-base"], ".1%"),
       glue("pc_llama_emb", embs["Llama 2 7B"], ","), glue("pc_llama_share", shares["Llama 2 7B"], ".1%"),

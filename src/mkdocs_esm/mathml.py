@@ -1,10 +1,11 @@
-"""Math rendered at build time with KaTeX: readers download no math JavaScript.
+"""Math rendered at build time as MathML Core with Temml: readers download no math JavaScript.
 
 pymdownx.arithmatex (generic mode) leaves each formula as
 ``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``.
-Every formula of a page goes to one node process (katex_render.cjs), started once per build,
-and KaTeX's HTML+MathML takes its place (the MathML is what
-screen readers read). An invalid formula fails the build naming the page and the formula.
+Every formula of a page goes to one node process (temml_render.cjs), started once per build,
+and Temml's MathML takes its place: the browser lays it out, and it is what screen readers
+read. An invalid formula fails the build naming the page and the formula. Why Temml:
+docs/dev/decisions/0001-mathml-with-temml.md.
 
 Display formulas carry ``\\label{name}``: the label becomes the anchor ``#eq-name`` and an
 equation number ``(P.k)``, P taken from the page's leading section number (or
@@ -12,19 +13,19 @@ equation number ``(P.k)``, P taken from the page's leading section number (or
 class ``esm-eqref`` to ``#eq-name`` (written by the checks of snippets/esm/) get that
 number as their text.
 
-Each distinct formula is rendered once: renderings are kept by formula and options (the
-KaTeX version, katex_render.cjs and this file) in memory and, between builds, in the
+Each distinct formula is rendered once: renderings are kept by formula and options (Temml's
+version, temml_render.cjs and this file) in memory and, between builds, in the
 execution cache's directory (execcache.py; ``ESM_CACHE=0`` turns it off).
 
-KaTeX's stylesheet (pointing at the woff2 fonts only) and its woff2 fonts are added to the
-site from node_modules and linked from every page (the fonts load only where used).
+Temml's stylesheet (``assets/math/temml.min.css``) and the math font, Latin Modern Math
+(``assets/math/fonts/latinmodern-math.woff2``, cut to the site's characters by fonts.py), are
+added to the site and linked from every page; pages with math preload the font.
 """
 
 from __future__ import annotations
 
 import html as htmllib
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -41,19 +42,17 @@ _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 #: link inside the <summary> control is a control nested in a control) its plain mention
 _EQREF = re.compile(r'(<a class="esm-eqref" href="#eq-(?P<name>[^"]+)">|<span class="esm-eqref" data-eq="(?P<plain>[^"]+)">)'
                     r'[^<]*(</a>|</span>)')
-_CSS_PATH = "assets/katex/katex.min.css"
+#: Where the site ships Temml's stylesheet and the math font. ``.min.css``: a third-party sheet,
+#: purged of the rules no page uses and kept with its comments (stylesheets.py).
+CSS_PATH = "assets/math/temml.min.css"
+FONT_DIR = "assets/math/fonts"
 #: Inline formulas longer than this (TeX characters) get a box that scrolls sideways.
 _WIDE_INLINE = 40
-_RENDERER = Path(__file__).with_name("katex_render.cjs")
-#: How formulas are written: "temml" (the default: Temml's MathML Core, drawn in Latin Modern
-#: Math), "katex" (KaTeX's HTML and MathML, as until 2026-11-26) or "katex-mathml" (KaTeX's
-#: MathML alone); ``ESM_MATH`` chooses, for measuring one against another
-#: (docs/dev/performance-log.md, 2026-11-26).
-ENGINE = os.environ.get("ESM_MATH", "temml")
+_RENDERER = Path(__file__).with_name("temml_render.cjs")
 MATH_FONT = Path(__file__).with_name("fonts") / "latinmodern-math.woff2"
 
 
-class _Katex:
+class _Temml:
     """One node process for the whole build, spoken to in JSON lines."""
 
     def __init__(self, root: Path, cache_dir: Path | None) -> None:
@@ -62,16 +61,13 @@ class _Katex:
         self.count = 0
         # the render cache: formula -> rendering, kept between builds in the execution cache
         self.store = execcache.ExecCache(cache_dir)
-        pkg = root / "node_modules" / "katex" / "package.json"
-        if ENGINE == "temml":
-            pkg = package_dir(root, "temml") / "package.json"
-        self.salt = [p.read_text(encoding="utf-8") if p.is_file() else "" for p in
-                     (pkg, _RENDERER, Path(__file__))]
-        self.memo: dict[str, str] = self.store.get("katex", self.salt) or {}
+        self.salt = [p.read_text(encoding="utf-8") for p in
+                     (package_dir(root, "temml") / "package.json", _RENDERER, Path(__file__))]
+        self.memo: dict[str, str] = self.store.get("mathml", self.salt) or {}
         self.used: dict[str, str] = {}
 
     def render(self, items: list[dict]) -> dict:
-        """KaTeX's reply for ``items``, rendering only the formulas not seen before."""
+        """Temml's reply for ``items``, rendering only the formulas not seen before."""
         keys = [json.dumps(item, sort_keys=True) for item in items]
         todo = [k for k, key in enumerate(keys) if key not in self.memo]
         if todo:
@@ -85,12 +81,10 @@ class _Katex:
     def save(self) -> None:
         """Keep this build's renderings (only these: the store does not grow with old ones)."""
         if self.used:
-            self.store.put("katex", self.salt, self.used, {})
+            self.store.put("mathml", self.salt, self.used, {})
 
     def _render(self, items: list[dict]) -> dict:
         if self.proc is None:
-            if not (self.root / "node_modules" / "katex").is_dir():
-                raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
             self.proc = subprocess.Popen(
                 ["node", str(_RENDERER)], cwd=self.root,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
@@ -100,7 +94,7 @@ class _Katex:
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
-            raise PluginError("the KaTeX process ended unexpectedly")
+            raise PluginError("the Temml process (temml_render.cjs) ended unexpectedly")
         return json.loads(line)
 
     def close(self) -> None:
@@ -126,36 +120,26 @@ def _prefix(page) -> str:
     return f"{m[1]}." if m else ""
 
 
-class Katex:
-    """Formulas rendered at build time: one node process and one render cache per build."""
+class MathML:
+    """Formulas rendered at build time: one Temml process and one render cache per build."""
 
     def __init__(self) -> None:
-        self.renderer: _Katex | None = None
+        self.renderer: _Temml | None = None
         self.state = None
 
     def on_config(self, config, state) -> None:
         self.state = state
-        self.renderer = _Katex(state.root, state.cache_dir)
+        self.renderer = _Temml(state.root, state.cache_dir)
         # Linked from every page: Material's instant navigation swaps page bodies without reading
-        # the new <head>, so a per-page link would be missed. Fonts load only where math needs them.
-        if _CSS_PATH not in config.extra_css:
-            config.extra_css.insert(0, _CSS_PATH)
+        # the new <head>, so a per-page link would be missed. The font loads only where math needs it.
+        if CSS_PATH not in config.extra_css:
+            config.extra_css.insert(0, CSS_PATH)
 
     def on_files(self, files, config) -> None:
-        """Add KaTeX's stylesheet and woff2 fonts (never committed; taken from node_modules)."""
-        dist = self.state.root / "node_modules" / "katex" / "dist"
-        if not dist.is_dir():
-            raise PluginError("KaTeX is not installed: run `make build` (or `npm ci`) first")
-        css = (dist / "katex.min.css").read_text(encoding="utf-8")
-        # Every browser we serve reads woff2: drop the woff/ttf fallbacks from each @font-face.
-        css = re.sub(r',\s*url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
-        if ENGINE != "katex":
-            # MathML: the math font and (Temml) Temml's stylesheet; none of KaTeX's fonts
-            css = _mathml_css(self.state.root)
-            files.append(File.generated(config, f"assets/katex/fonts/{MATH_FONT.name}", abs_src_path=str(MATH_FONT)))
-        files.append(File.generated(config, _CSS_PATH, content=css))
-        for font in sorted((dist / "fonts").glob("*.woff2")) if ENGINE == "katex" else ():
-            files.append(File.generated(config, f"assets/katex/fonts/{font.name}", abs_src_path=str(font)))
+        """Add Temml's stylesheet and the math font (never committed; the sheet taken from
+        node_modules, the font from this package)."""
+        files.append(File.generated(config, f"{FONT_DIR}/{MATH_FONT.name}", abs_src_path=str(MATH_FONT)))
+        files.append(File.generated(config, CSS_PATH, content=_mathml_css(self.state.root)))
 
     def on_page_content(self, html: str, page) -> str:
         found = list(_MATH.finditer(html))
@@ -175,7 +159,7 @@ class Katex:
                     anchor = labels[0]
                     numbers[anchor] = f"{prefix}{len(numbers) + 1}"
                     tex += rf"\tag{{{numbers[anchor]}}}"
-            items.append({"tex": tex, "display": display, "engine": ENGINE})
+            items.append({"tex": tex, "display": display})
             anchors.append(anchor)
         reply = self.renderer.render(items)
         if "error" in reply:
@@ -187,7 +171,7 @@ class Katex:
             if m["tag"] == "div":
                 ident = f' id="eq-{anchor}"' if anchor else ""
                 out.append(f'<div class="math-display"{ident}>{rendered}</div>')
-            elif ENGINE != "katex" and len(item["tex"]) > _WIDE_INLINE:
+            elif len(item["tex"]) > _WIDE_INLINE:
                 # MathML is not broken across lines: a long inline formula scrolls sideways
                 # in its own box on a narrow screen instead of widening the page
                 out.append(f'<span class="math-inline-wide">{rendered}</span>')
@@ -212,7 +196,7 @@ class Katex:
         if not entries:
             return
         parts = [_TOC_MATH.split(e.title) for e in entries]   # text, tex, text, tex, ..., text
-        items = [{"tex": htmllib.unescape(tex), "display": False, "engine": ENGINE} for p in parts for tex in p[1::2]]
+        items = [{"tex": htmllib.unescape(tex), "display": False} for p in parts for tex in p[1::2]]
         reply = self.renderer.render(items)
         if "error" in reply:
             raise PluginError(f"Invalid math in a heading of {page.file.src_uri}: "
@@ -240,34 +224,29 @@ def _toc_entries(items):
         yield from _toc_entries(item.children)
 
 
-#: The two fonts nearly every formula draws in (digits, operators, italic letters).
-_PRELOAD = ("KaTeX_Main-Regular.woff2", "KaTeX_Math-Italic.woff2")
 #: Blocks hidden until a script shows them (at least up to their first end tag).
 _HIDDEN = re.compile(r"<(fieldset|div|section)\b[^>]*\shidden[\s>].*?</\1>", re.S)
 
 
 def _mathml_css(root: Path) -> str:
-    """The stylesheet of MathML output: the math font, then Temml's rules (its Latin Modern
+    """The stylesheet of the formulas: the math font, then Temml's rules (its Latin Modern
     sheet less its @font-face rules; primes stay in the math font, Temml's own font is not
     shipped)."""
     face = ('@font-face{font-family:"Latin Modern Math";src:url(fonts/latinmodern-math.woff2) format("woff2")}'
             'math{font-family:"Latin Modern Math",math}')
-    if ENGINE != "temml":
-        return face
     sheet = package_dir(root, "temml") / "dist" / "Temml-Latin-Modern.css"
     rules = sheet.read_text(encoding="utf-8").split("math {", 1)[1]
     return face + "math {" + rules + "mo.tml-prime{font-family:inherit}"
 
 
 def preload_fonts(output: str, page) -> str:
-    """Pages with math ask for KaTeX's two main fonts from <head>, with the stylesheets: found
-    only at the first layout, they arrived after the text had been laid out in a fallback
-    font, and the swap moved the lines below (a layout shift). Math that is only in hidden
-    blocks (the practice queue's cards) asks for nothing: it costs no font."""
-    if ("<math" if ENGINE != "katex" else 'class="katex"') not in _HIDDEN.sub("", output):
+    """Pages with math ask for the math font from <head>, with the stylesheets: found only at
+    the first layout, it arrived after the text had been laid out in a fallback font, and the
+    swap moved the lines below (a layout shift). Math that is only in hidden blocks (the
+    practice queue's cards) asks for nothing: it costs no font."""
+    if "<math" not in _HIDDEN.sub("", output):
         return output
     from mkdocs.utils import get_relative_url
-    links = "".join(f'<link rel="preload" href="{get_relative_url(f"assets/katex/fonts/{name}", page.url)}" '
-                    'as="font" type="font/woff2" crossorigin>'
-                    for name in (_PRELOAD if ENGINE == "katex" else (MATH_FONT.name,)))
-    return output.replace("</head>", links + "</head>", 1)
+    link = (f'<link rel="preload" href="{get_relative_url(f"{FONT_DIR}/{MATH_FONT.name}", page.url)}" '
+            'as="font" type="font/woff2" crossorigin>')
+    return output.replace("</head>", link + "</head>", 1)
