@@ -43,3 +43,25 @@ def test_the_run_of_stylesheet_links_is_read_from_the_head(head, expected):
         return
     start, end, hrefs = found
     assert hrefs == expected and head[start:end].startswith("<link") and head[end:] == "<script></script>"
+
+
+def test_a_page_is_read_once_and_its_reading_kept_between_builds(tmp_path, monkeypatch):
+    """fonts and stylesheets take one reading of each page; a later build (another process:
+    the memo emptied) takes it from the execution cache, without parsing."""
+    from mkdocs_esm.execcache import ExecCache
+
+    reads = []
+    real = markup._read
+    monkeypatch.setattr(markup, "_read", lambda tokens: (reads.append(1), real(tokens))[1])
+    monkeypatch.setattr(markup, "_FACTS", {})
+    page = '<p><math><msqrt><mn>17</mn></msqrt><annotation>\\sqrt{17}</annotation></math>' \
+           '<script src="a.js"></script><script>var x</script></p>'
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text(page, encoding="utf-8")
+    markup.read_site(tmp_path / "site", ExecCache(tmp_path / "cache"))
+    first = markup.facts(page)
+    assert reads == [1]
+    assert first["math_chars"] == sorted(map(ord, "√17")) and first["script_srcs"] == ["a.js"]
+    assert first["inline_scripts"] == ["var x"] and {"math", "msqrt", "script", "p"} <= set(first["tags"])
+    monkeypatch.setattr(markup, "_FACTS", {})
+    assert markup.facts(page, ExecCache(tmp_path / "cache")) == first and reads == [1]

@@ -15,28 +15,17 @@ every rebuild. A subset is kept between builds, keyed on the font, the character
 
 from __future__ import annotations
 
-import html as htmllib
-import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from . import fontcache
+from . import fontcache, markup
 from .mathml import FONT_DIR, MATH_FONT
 
-_MATHML = re.compile(r"<math\b.*?</math>", re.S)
-_ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
-
-
 def mathml_chars(text: str) -> set[int]:
-    """The characters of the MathML formulas in one page's HTML (drawn in the math font)."""
-    out: set[int] = set()
-    for m in _MATHML.finditer(text):
-        inner = re.sub(r"<[^>]*>", "", _ANNOTATION.sub("", m[0]))
-        out |= set(map(ord, htmllib.unescape(inner)))
-    if "<msqrt" in text or "<mroot" in text:
-        out.add(0x221A)        # the radical sign: the browser draws it, no formula's text holds it
-    return out - {10, 13, 9}
+    """The characters of the MathML formulas in one page's HTML (drawn in the math font; the
+    page read by markup.py)."""
+    return set(markup.facts(text)["math_chars"])
 
 
 def subset_fonts(site: Path, cache) -> None:

@@ -4,14 +4,15 @@
 start tags (their name and attribute names as written, SVG's ``clipPath`` and ``viewBox``
 included, and their values unescaped), end tags, text, the text of a ``<script>`` or ``<style>``
 (raw: never markup) and comments. Features that read built pages (PurgeCSS's inputs, the fonts'
-characters) take them from here, each page parsed once for all of them (`Site`).
+characters) take their readings from `facts`: each page parsed once for all of them, and its
+reading kept between builds under the page's hash.
 """
 
 from __future__ import annotations
 
-import bisect
 import functools
 import hashlib
+import html
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import NamedTuple
@@ -149,15 +150,87 @@ def _parse(digest: str, text: str) -> tuple[Token, ...]:
 
 def parse(text: str) -> tuple[Token, ...]:
     """The tokens of ``text``, parsed once however many features ask (for the same text)."""
-    return _parse(hashlib.sha256(text.encode()).hexdigest(), text)
+    return _parse(_digest(text), text)
 
 
-class Site:
-    """The built pages of a site, read and parsed once for every feature that reads them."""
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
-    def __init__(self, site_dir: Path) -> None:
-        self.dir = Path(site_dir)
-        self.texts = {p: p.read_text(encoding="utf-8") for p in sorted(self.dir.rglob("*.html"))}
 
-    def tokens(self, path: Path) -> tuple[Token, ...]:
-        return parse(self.texts[path])
+# -- what the build reads of its built pages -----------------------------------------------------
+
+#: The formulas' elements (MathML) and the annotation in them that holds their TeX (not drawn).
+_MATH, _ANNOTATION = "math", "annotation"
+
+
+def _read(tokens: tuple[Token, ...]) -> dict:
+    """What the build's features read of one built page, from one parse: its tags, attribute
+    names and values, classes and ids (PurgeCSS's inputs), the text of its own scripts and the
+    addresses of those it loads (stylesheets.py), and the characters its formulas draw
+    (fonts.py: the text of each ``<math>`` outside its ``<annotation>``, entities decoded, and
+    the radical sign where the browser draws one: no formula's text holds it)."""
+    tags, names, values, classes, ids = set(), set(), set(), set(), set()
+    inline, loads, math = [], [], []
+    in_math = in_annotation = 0
+    for t in tokens:
+        if t.kind == "start":
+            tags.update((t.name, t.name.lower()))           # SVG's names keep their case: clipPath
+            for key, value in t.attrs:
+                names.update((key, key.lower()))
+                if value is None:
+                    continue
+                values.add(value)
+                if key.lower() == "class":
+                    classes.update(value.split())
+                elif key.lower() == "id":
+                    ids.add(value)
+            name = t.name.lower()
+            if name == "script" and t.attr("src") is not None:
+                loads.append(t.attr("src"))
+            if not t.closes_itself:
+                in_math += name == _MATH
+                in_annotation += name == _ANNOTATION and in_math > 0
+            if in_math and name in ("msqrt", "mroot"):
+                math.append("\u221a")
+        elif t.kind == "end":
+            name = t.name.lower()
+            if name == _ANNOTATION and in_annotation:
+                in_annotation -= 1
+            elif name == _MATH and in_math:
+                in_math -= 1
+        elif t.kind == "raw" and t.name == "script":
+            inline.append(t.text)
+        elif t.kind == "text" and in_math and not in_annotation:
+            math.append(html.unescape(t.text))
+    chars = set(map(ord, "".join(math))) - {10, 13, 9}
+    return {"tags": sorted(tags), "names": sorted(names), "values": sorted(values), "classes": sorted(classes),
+            "ids": sorted(ids), "inline_scripts": inline, "script_srcs": loads, "math_chars": sorted(chars)}
+
+
+_FACTS: dict[str, dict] = {}        # this process's readings, by the page's hash
+_SOURCE = _digest(Path(__file__).read_text(encoding="utf-8"))
+
+
+def facts(text: str, cache=None) -> dict:
+    """What the build reads of the built page ``text`` (`_read`): one parse per page, kept in
+    this process, and in ``cache`` (an ExecCache) between builds under the page's hash."""
+    digest = _digest(text)
+    if digest in _FACTS:
+        return _FACTS[digest]
+    parts = [digest, _SOURCE]
+    found = cache.get("page-reading", parts) if cache is not None else None
+    if found is None:
+        found = _read(parse(text))
+        if cache is not None:
+            cache.put("page-reading", parts, found, {"files": {}, "dists": {}})
+    if len(_FACTS) > 1000:
+        _FACTS.clear()
+    _FACTS[digest] = found
+    return found
+
+
+def read_site(site_dir: Path, cache) -> None:
+    """Read every built page of ``site_dir`` once (from ``cache`` where it holds the page), so that
+    the features that read them after (fonts, stylesheets) find their readings here."""
+    for path in sorted(Path(site_dir).rglob("*.html")):
+        facts(path.read_text(encoding="utf-8"), cache)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import codeblocks, explore, fonts, notes
+from . import codeblocks, explore, fonts, markup, notes
 from .cite import Cite
 from .defer import Defer
 from .config import EsmConfig
@@ -192,6 +192,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.cite.on_post_build()
         self.mathml.on_post_build()
         if self.state.command != "serve":
+            markup.read_site(Path(config.site_dir), ExecCache(self.state.cache_dir))   # each page parsed once
             fonts.subset_fonts(Path(config.site_dir), ExecCache(self.state.font_cache_dir))
         self.notebook.on_post_build()
         self.stylesheets.on_post_build(config)

@@ -91,34 +91,17 @@ def used(pages: list[str], scripts: list[str]) -> dict:
     start tags of ``pages`` (the bodies of their scripts and styles and their comments are text,
     not markup; names as written and in lower case), and every word of ``scripts`` and of the
     pages' own scripts."""
-    tags, names, values, classes, ids = set(), set(), set(), set(), set()
-    words = set()
-    for text in pages:
-        for token in markup.parse(text):
-            if token.kind == "raw" and token.name == "script":
-                words.update(_WORD.findall(token.text))
-            if token.kind != "start":
-                continue
-            tags.update((token.name, token.name.lower()))       # SVG's names keep their case: clipPath
-            for key, value in token.attrs:
-                name = key.lower()
-                names.update((key, name))
-                if value is None:
-                    continue
-                values.add(value)
-                if name == "class":
-                    classes.update(value.split())
-                elif name == "id":
-                    ids.add(value)
-    for text in scripts:
-        words.update(_WORD.findall(text))
-    return {"tags": sorted(tags), "classes": sorted(classes), "ids": sorted(ids),
-            "attributes": {"names": sorted(names), "values": sorted(values)}, "undetermined": sorted(words)}
+    read = [markup.facts(text) for text in pages]
+    words = {w for text in [*scripts, *inline_scripts(pages)] for w in _WORD.findall(text)}
+    def union(key):
+        return sorted(set().union(*(r[key] for r in read)))
+    return {"tags": union("tags"), "classes": union("classes"), "ids": union("ids"),
+            "attributes": {"names": union("names"), "values": union("values")}, "undetermined": sorted(words)}
 
 
 def inline_scripts(pages: list[str]) -> list[str]:
     """The text of every script written in ``pages`` (not loaded from a file)."""
-    return [t.text for text in pages for t in markup.parse(text) if t.kind == "raw" and t.name == "script"]
+    return [script for text in pages for script in markup.facts(text)["inline_scripts"]]
 
 
 def prefixes(texts: list[str]) -> list[str]:
@@ -142,10 +125,7 @@ def scripts_of(site: Path, pages: dict[Path, str], base: str = "/") -> list[str]
     names them."""
     found: set[Path] = set()
     for path, text in pages.items():
-        for token in markup.parse(text):
-            src = token.attr("src") if token.kind == "start" and token.name.lower() == "script" else None
-            if src is None:
-                continue
+        for src in markup.facts(text)["script_srcs"]:
             if "//" in src or ":" in src.split("/")[0]:
                 raise PluginError(f"stylesheets: {path.relative_to(site)} loads {src}, not a file of the site")
             src = re.split(r"[?#]", src)[0]
