@@ -31,7 +31,6 @@ import re
 import sys
 import time
 import traceback
-from functools import partial
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
@@ -69,8 +68,71 @@ class _Capture(logging.Handler):
 # Running one block
 # ---------------------------------------------------------------------------------------------
 
-def _buffer_print(buffer: StringIO, *texts, end: str = "\n", **kwargs) -> None:   # noqa: ARG001
-    buffer.write(" ".join(str(text) for text in texts) + end)
+#: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/)
+RECORD_EVENTS = {"esm.check": ("line", "claim", "detail", "eq"), "esm.value": ("line", "name", "value", "fmt", "text")}
+_hearing: list | None = None        # the records of the block running in this process
+
+
+def _hear(event: str, args: tuple) -> None:
+    if _hearing is not None and event in RECORD_EVENTS:
+        _hearing.append(dict(zip(RECORD_EVENTS[event], args), kind=event[4:]))
+
+
+@functools.cache
+def _listen() -> None:
+    """Listen to esm's records, once per process (an audit hook stays for the process's life)."""
+    sys.addaudithook(_hear)
+
+
+class _Printer:
+    """A block's ``print``: writes to a buffer, as markdown-exec's runner does (the texts joined
+    by one space), and notes where each record's own line object was printed."""
+
+    def __init__(self, records: list[dict]) -> None:
+        self.buffer = StringIO()
+        self.length = 0
+        self.records = records
+        self.at: dict[int, int] = {}    # record index -> character offset in the output
+
+    def __call__(self, *texts, end: str = "\n", **kwargs) -> None:   # noqa: ARG002
+        parts = [str(text) for text in texts]
+        pos = self.length
+        for text, part in zip(texts, parts):
+            for k, record in enumerate(self.records):
+                if k in self.at:
+                    continue
+                if record["line"] is text:              # print(check_close(...))
+                    self.at[k] = pos
+                elif (i := self._within(part, record["line"], pos)) is not None:   # print("".join(lines))
+                    self.at[k] = i
+            pos += len(part) + 1
+        out = " ".join(parts) + end
+        self.buffer.write(out)
+        self.length += len(out)
+
+    def _within(self, part: str, line: str, pos: int) -> int | None:
+        """Where in the output the record's line stands within ``part`` (printed at ``pos``), at
+        an offset no other record took."""
+        taken = set(self.at.values())
+        i = part.find(line)
+        while i >= 0 and pos + i in taken:
+            i = part.find(line, i + 1)
+        return None if i < 0 else pos + i
+
+    def placed(self, output: str) -> list[dict]:
+        """The records with the line of the output each stands on (None: not printed whole)."""
+        lines = output.split("\n")
+        out = []
+        for k, record in enumerate(self.records):
+            text = record.pop("line")
+            line = None
+            if k in self.at:
+                lead = len(text) - len(text.lstrip("\n"))
+                n = output.count("\n", 0, self.at[k]) + lead
+                if n < len(lines) and lines[n] == text.strip("\n"):
+                    line = n
+            out.append({**record, "line": line})
+        return out
 
 
 @functools.cache
@@ -84,19 +146,29 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002, ARG001
-    """Run a block as markdown-exec's own runner does, and return what it printed: a fresh
-    namespace named after the block (a module of that name in ``sys.modules``, which
-    dataclasses and pickling expect), ``print`` writing to a buffer, the code compiled under
-    the name ``<code block: id ...>``. A failure raises markdown-exec's ExecutionError with the
-    traceback (each frame of the block with its line) as a code block."""
+def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002
+    """What a block prints (`run_block`'s output)."""
+    return run_block(code, returncode, session, id, **extra)[0]
+
+
+def run_block(code: str, returncode=None, session=None, id: str | None = None, **extra) -> tuple[str, list[dict]]:  # noqa: A002, ARG001
+    """Run a block as markdown-exec's own runner does, and return what it printed and the records
+    of the checks and values esm's helpers made while it ran (each with the output line it was
+    printed on, or None): a fresh namespace named after the block (a module of that name in
+    ``sys.modules``, which dataclasses and pickling expect), ``print`` writing to a buffer, the
+    code compiled under the name ``<code block: id ...>``. A failure raises markdown-exec's
+    ExecutionError with the traceback (each frame of the block with its line) as a code block."""
+    global _hearing
     _one_blas_thread()
+    _listen()
     block = f"<code block: id {id}>" if id else "<code block>"
     name = re.sub(r"[^a-zA-Z\d]+", "_", block)
-    buffer = StringIO()
-    namespace = {"__name__": name, "print": partial(_buffer_print, buffer)}
+    records: list[dict] = []
+    printer = _Printer(records)
+    namespace = {"__name__": name, "print": printer}
     sys.modules[name] = ModuleType(name)
     lines = code.split("\n")
+    outer, _hearing = _hearing, records
     try:
         exec(compile(code, filename=block, mode="exec"), namespace)   # noqa: S102
     except Exception as error:
@@ -108,7 +180,10 @@ def run_python(code: str, returncode=None, session=None, id: str | None = None, 
                 else:
                     frame._line = lines[frame.lineno - 1]
         raise mx.ExecutionError(mx.code_block("python", "".join(trace.format()), **extra)) from error
-    return buffer.getvalue()
+    finally:
+        _hearing = outer
+    output = printer.buffer.getvalue()
+    return output, printer.placed(output)
 
 
 def _parts(code: str, block_id, returncode, extra: dict) -> list[str]:
@@ -211,15 +286,16 @@ class Execution:
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
-    def run(self, code: str, returncode=None, session=None, id=None, **extra) -> str:  # noqa: A002
-        """``run_python`` behind the cache."""
+    def run(self, code: str, returncode=None, session=None, id=None, **extra) -> tuple[str, list[dict]]:  # noqa: A002
+        """``run_block`` behind the cache: the output and its records."""
         parts = _parts(code, id, returncode, extra)
         ahead = self.ahead.pop(self.cache.primary("block", parts), None)
         if ahead is not None:               # run ahead in a worker: wait for it, then read the cache
             if ahead.result():
                 self.ran_ahead += 1
                 self._ahead_used = True
-        return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code)
+        return self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
+                              records=True)
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -241,10 +317,10 @@ class Execution:
         if kw.get("session") or kw.get("workdir") or kw.get("width") or kw.get("transform_source"):
             return original(**kw)
         if not self.html_cache.enabled:
-            return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(self.run(*a, **k)), **kw)
+            return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(*self.run(*a, **k)), **kw)
         try:
-            output = printed.for_page(self.run(kw["code"], returncode=kw.get("returncode", 0), session=None,
-                                               id=kw.get("id", ""), **kw.get("extra", {})))
+            output = printed.for_page(*self.run(kw["code"], returncode=kw.get("returncode", 0), session=None,
+                                                id=kw.get("id", ""), **kw.get("extra", {})))
         except mx.ExecutionError as error:
             def fail(*args, **kwargs):
                 raise error
