@@ -70,12 +70,12 @@ class _Capture(logging.Handler):
 
 #: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/)
 RECORD_EVENTS = {"esm.check": ("line", "claim", "detail", "eq"), "esm.value": ("line", "name", "value", "fmt", "text")}
-_hearing: list | None = None        # the records of the block running in this process
+_hearing: list[list[dict]] = []     # the records of the block running in this process (innermost last)
 
 
 def _hear(event: str, args: tuple) -> None:
-    if _hearing is not None and event in RECORD_EVENTS:
-        _hearing.append(dict(zip(RECORD_EVENTS[event], args), kind=event[4:]))
+    if _hearing and event in RECORD_EVENTS:
+        _hearing[-1].append(dict(zip(RECORD_EVENTS[event], args), kind=event[4:]))
 
 
 @functools.cache
@@ -158,7 +158,6 @@ def run_block(code: str, returncode=None, session=None, id: str | None = None, *
     ``sys.modules``, which dataclasses and pickling expect), ``print`` writing to a buffer, the
     code compiled under the name ``<code block: id ...>``. A failure raises markdown-exec's
     ExecutionError with the traceback (each frame of the block with its line) as a code block."""
-    global _hearing
     _one_blas_thread()
     _listen()
     block = f"<code block: id {id}>" if id else "<code block>"
@@ -168,7 +167,7 @@ def run_block(code: str, returncode=None, session=None, id: str | None = None, *
     namespace = {"__name__": name, "print": printer}
     sys.modules[name] = ModuleType(name)
     lines = code.split("\n")
-    outer, _hearing = _hearing, records
+    _hearing.append(records)
     try:
         exec(compile(code, filename=block, mode="exec"), namespace)   # noqa: S102
     except Exception as error:
@@ -181,7 +180,7 @@ def run_block(code: str, returncode=None, session=None, id: str | None = None, *
                     frame._line = lines[frame.lineno - 1]
         raise mx.ExecutionError(mx.code_block("python", "".join(trace.format()), **extra)) from error
     finally:
-        _hearing = outer
+        _hearing.pop()
     output = printer.buffer.getvalue()
     return output, printer.placed(output)
 
