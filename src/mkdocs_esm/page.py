@@ -146,7 +146,7 @@ class PageSource:
 def read(text: str) -> PageSource:
     """A page's file as MkDocs reads it: front matter by MkDocs' reader, then `parse`."""
     markdown, meta = get_data(text)
-    return _parse(markdown, _frozen(meta), text[:len(text) - len(markdown)].count("\n"))
+    return _parse(markdown, meta, text[:len(text) - len(markdown)].count("\n"))
 
 
 def read_file(path: Path) -> PageSource:
@@ -155,11 +155,7 @@ def read_file(path: Path) -> PageSource:
 
 def parse(markdown: str, meta: dict | None = None) -> PageSource:
     """The Markdown of a page (front matter already off, as ``on_page_markdown`` receives it)."""
-    return _parse(markdown, _frozen(meta or {}))
-
-
-def _frozen(meta: dict):
-    return None, meta      # the front matter rides along; the lines are parsed once per text (_parse_lines)
+    return _parse(markdown, meta or {})
 
 
 @functools.lru_cache(maxsize=256)
@@ -187,9 +183,8 @@ def _parse_lines(markdown: str) -> tuple:
     return lines, tuple(fences), tuple(includes), tuple(headings)
 
 
-def _parse(markdown: str, frozen, offset: int = 0) -> PageSource:
-    _, meta = frozen
-    lines, fences, includes, headings = _parse_lines(markdown)
+def _parse(markdown: str, meta: dict, offset: int = 0) -> PageSource:
+    lines, fences, includes, headings = _parse_lines(markdown)      # once per text
     return PageSource(markdown, meta, offset, lines, fences, includes, headings)
 
 
