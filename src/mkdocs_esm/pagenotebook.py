@@ -97,15 +97,23 @@ def page_demos(markdown, src: str, snippets) -> list[Demo]:
     return demos
 
 
-def _headings(page: pagemodel.PageSource) -> list[tuple[int, int, str]]:
-    """(line, level, text) of the headings outside fenced code."""
-    return [(h.line, h.level, h.text) for h in page.headings]
+def _read(page) -> pagemodel.PageSource:
+    """The page model of ``page``: itself, or its Markdown as text or lines."""
+    if isinstance(page, pagemodel.PageSource):
+        return page
+    return pagemodel.parse(page if isinstance(page, str) else "\n".join(page))
 
 
-def _first_paragraph(page: pagemodel.PageSource, start: int, stop: int) -> str:
+def _headings(page) -> list[tuple[int, int, str]]:
+    """(line, level, text) of the headings outside fenced code (``page``: its model, Markdown or lines)."""
+    return [(h.line, h.level, h.text) for h in _read(page).headings]
+
+
+def _first_paragraph(page, start: int, stop: int) -> str:
     """The first paragraph of prose in ``lines[start:stop]`` (not a formula, list, table, code,
     admonition or HTML), with the next one if it is short (a label such as "Difficulty: ..."),
     and the display formula that follows when it ends with a colon or comma."""
+    page = _read(page)
     lines = page.lines
     fences = {f.start for f in page.fences}
     includes = {inc.line for inc in page.includes}

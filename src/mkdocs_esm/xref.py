@@ -45,7 +45,7 @@ log = logging.getLogger("mkdocs.plugins.esm.xref")
 REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9._-]*)\]")
 _AUTOREF = re.compile(r'<autoref (?P<attrs>[^>]*?)identifier="(?P<label>[^"]+)"(?P<rest>[^>]*)>'
                       r"(?P<text>[^<]*#[^<]*)</autoref>")
-_NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
+NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
 _EQ_LABEL = re.compile(r"\\label\{([^}]*)\}")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _TAG = re.compile(r"<[^>]+>")
@@ -73,7 +73,7 @@ def source_labels(src_uri: str, text: str) -> set[str]:
     labels = {eq_label(src_uri, name) for name in _EQ_LABEL.findall(text)}
     for h in page.headings:
         title = _CODE_SPAN.sub(lambda c: " " * len(c[0]), h.text)
-        if m := _NUMBERED.match(title):
+        if m := NUMBERED.match(title):
             labels.add(heading_label(kind, m["title"]))
         elif h.level == 1 and "eq_prefix" in page.meta:
             labels.add(heading_label("chapter", title))
@@ -132,7 +132,7 @@ class Xref:
         top = None
         for item in _toc(page.toc.items):
             title = _TAG.sub("", item.title).strip()
-            m = _NUMBERED.match(title)
+            m = NUMBERED.match(title)
             if not m:
                 if item.level == 1 and "eq_prefix" in page.meta:
                     self._register(page, heading_label("chapter", title), str(page.meta["eq_prefix"]), item.id, plugin)
