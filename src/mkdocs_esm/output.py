@@ -8,10 +8,15 @@ terminal):
 - a published value: ``value name = text  [fmt of json]``, where ``text`` is the value as its
   format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
 
-Here each check line becomes the site's check line (a ``div.esm-check`` whose equation tag
-katex.py numbers and links) and each value line the marker that glue.py reads and takes out of
-the page (``@@glue:<hex of JSON>@@``); ``readable=True`` (the notebook) keeps the line's text
-before its bracket too. Everything else is left as printed.
+In the build, the plugin does not read those lines back: each helper also raises a record
+(the audit events ``esm.check`` and ``esm.value``), which the build's runner hears with the
+output line it was printed on (execution.run_block); the cache keeps the records with the
+output. Here each check record becomes the site's check line (a ``div.esm-check`` whose equation
+tag katex.py numbers and links) and each value record the marker that glue.py reads and takes
+out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on. Where no
+runner listened (the theory notebook's kernel), the lines are read back (``CHECK``, ``VALUE``);
+``readable=True`` (that notebook) keeps the line's text before its bracket too. Everything else
+is left as printed.
 
 The check lines of one output are folded (``fold``): they stand together, where the first of
 them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
