@@ -11,7 +11,7 @@ It also keeps formulas and checks in step, page by page: every display formula c
 display formula without a label each fail the build.
 
 Python blocks are formatted by a formatter of our own, registered in markdown-exec's public
-``formatters`` table: it runs a block (``run_python``, as markdown-exec's runner does) behind
+``formatters`` table: it runs a block (``run_block``, as markdown-exec's runner does, hearing its records) behind
 the execution cache (execcache.py) and hands markdown-exec's public ``base_format`` the output.
 A block whose code, included snippets, imported local modules, read files and package versions
 are unchanged gets its previous output (and HTML) back without running; ``cache: false`` turns
