@@ -68,14 +68,13 @@ def run_snippet(path: Path) -> str:
 
 @functools.cache
 def _demo_blocks() -> dict[Path, tuple[str, str, str]]:
-    """Each demo's block: (page, code, id) as the build plans it (mkdocs_esm.execution.exec_blocks)."""
-    from mkdocs_esm import execution
+    """Each demo's block: (page, code, id) as the build plans it (mkdocs_esm.page.exec_blocks)."""
+    from mkdocs_esm import page as pagemodel
 
     found: dict[Path, tuple[str, str, str]] = {}
     for page in pages():
         src = page.relative_to(DOCS).as_posix()
-        text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
-        for block in execution.exec_blocks(text, src, SNIPPETS):
+        for block in pagemodel.exec_blocks(pagemodel.read_file(page), src, SNIPPETS):
             if block.missing is None and not block.session:
                 found.setdefault(block.code, (src, block.code, block.block_id))
     return {path: found[code] for path in demo_snippets()

@@ -148,10 +148,8 @@ def _module_names(cells: list[list[str]]) -> set[str]:
 
 
 def test_the_compat_lists_name_every_module_that_reaches_into_private_names():
-    """Every module that reaches into a private name is in one of architecture.md's two lists:
-    the compat modules (each of compat/ listed, with the range its code requires) and the
-    reaches not yet moved behind compat/; a module listed there reaches for real (a fixed one
-    leaves the list)."""
+    """Every module that reaches into another package's private names is a compat module, and
+    architecture.md lists each compat module with the range its code requires."""
     compat_rows = _rows("The compat modules")
     listed_compat = _module_names(compat_rows)
     in_compat = {f"compat/{p.name}" for p in (PACKAGE / "compat").glob("*.py") if p.name != "__init__.py"}
@@ -163,10 +161,7 @@ def test_the_compat_lists_name_every_module_that_reaches_into_private_names():
             f"{row[0]} does not check the installed version of {distribution}"
         assert re.search(r"""RANGE\s*=\s*["']""" + re.escape(spec) + "[\"']", source), \
             f"{row[0]}: the range {row[1]} is not the one its code requires"
-    outside = _module_names(_rows("Reaches not yet behind"))
     found = {p.relative_to(PACKAGE).as_posix(): r for p in sorted(PACKAGE.rglob("*.py"))
              if (r := reaches(p.read_text(encoding="utf-8")))}
-    unlisted = {m: r for m, r in found.items() if m not in listed_compat | outside}
-    assert not unlisted, f"private names of other packages read outside compat/, not in architecture.md: {unlisted}"
-    stale = outside - set(found)
-    assert not stale, f"architecture.md lists reaches these modules no longer make: {sorted(stale)}"
+    outside = {m: r for m, r in found.items() if m not in listed_compat}
+    assert not outside, f"private names of other packages read outside compat/: {outside}"

@@ -118,7 +118,8 @@ def test_an_esm_edit_reruns_every_block_that_imports_it(cold_copy, tmp_path):
     copy, _ = cold_copy
     n = blocks(copy)
     checks = copy / "snippets" / "esm" / "checks.py"     # a module of the package, imported by its __init__
-    edit(checks, 'return f"PASS{tag} {claim}{SEPARATOR}{detail}"', 'return f"PASS{tag} {claim}{SEPARATOR}{detail} (edited esm)"')
+    edit(checks, '    line = f"PASS{tag} {claim}{SEPARATOR}{detail}"',
+         '    detail += " (edited esm)"\n    line = f"PASS{tag} {claim}{SEPARATOR}{detail}"')
     counts, html = built(copy, tmp_path / "s2")
     assert counts["ran"] == n and counts["reused"] == 0
     assert html.count("(edited esm)") == html.count('<div class="esm-check"') > 0

@@ -1,4 +1,4 @@
-"""execution.exec_blocks: the one reading of a page's executed fences, shared by the build's
+"""page.exec_blocks: the one reading of a page's executed fences, shared by the build's
 look-ahead (planned_blocks) and the page notebooks (pagenotebook.page_demos)."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mkdocs_esm import execution
+from mkdocs_esm import page as pagemodel
 from mkdocs_esm import pagenotebook as pn
 
 PAGE = ('# T\n\n```python exec="on"\nprint(1)\n```\n\n```python\nnot run\n```\n\n'
@@ -21,7 +22,7 @@ def snippets(tmp_path):
 
 
 def test_blocks_in_order_with_ids_sessions_and_includes(snippets):
-    blocks = execution.exec_blocks(PAGE, "p/t.md", snippets)
+    blocks = pagemodel.exec_blocks(PAGE, "p/t.md", snippets)
     assert [(b.line, b.code, b.block_id, b.session) for b in blocks] == [
         (2, "print(1)\n", "p-t-b1", False),
         (10, "x = 2\n", "p-t-b2", True),              # numbered like the others
@@ -35,7 +36,7 @@ def test_blocks_in_order_with_ids_sessions_and_includes(snippets):
 
 def test_a_missing_include_is_left_to_the_build(snippets):
     (snippets / "part" / "demo.py").unlink()
-    blocks = execution.exec_blocks(PAGE, "p/t.md", snippets)
+    blocks = pagemodel.exec_blocks(PAGE, "p/t.md", snippets)
     assert blocks[2].missing == snippets / "part" / "demo.py"
     assert [block_id for _, block_id in execution.planned_blocks(PAGE, "p/t.md", snippets)] == ["p-t-b1"]
     with pytest.raises(FileNotFoundError):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-from mkdocs_esm import xref  # noqa: E402
+from mkdocs_esm import page as pagemodel, xref  # noqa: E402
 
 NUM = r"\d+(?:\.\d+)?"
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`+[^`\n]*`+|\[[^\[\]\n]*#[^\[\]\n]*\]\[[^\]\n]+\]", re.S)
@@ -34,17 +34,14 @@ def label_maps() -> tuple[dict[str, str], dict[str, str]]:
     """Section number -> label, and primer page stem / chapter number -> label."""
     numbers, chapters = {}, {}
     for path in sorted(DOCS.rglob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        meta = xref._front_matter(text)
+        page = pagemodel.read(path.read_text(encoding="utf-8"))
+        meta = page.meta
         kind = meta.get("xref_kind", "sec")
-        for _, line in xref.source_lines(text):
-            h = xref._HEADING.match(line)
-            if not h:
-                continue
-            if m := xref._NUMBERED.match(h["text"]):
+        for h in page.headings:
+            if m := xref.NUMBERED.match(h.text):
                 numbers[m["num"]] = xref.heading_label(kind, m["title"])
-            elif len(h["hashes"]) == 1 and "eq_prefix" in meta:
-                label = xref.heading_label("chapter", h["text"])
+            elif h.level == 1 and "eq_prefix" in meta:
+                label = xref.heading_label("chapter", h.text)
                 chapters[path.stem] = chapters[str(meta["eq_prefix"])] = label
     return numbers, chapters
 
@@ -94,7 +91,7 @@ def convert_text(seg: str, numbers: dict[str, str], chapters: dict[str, str]) ->
 
 
 def convert(text: str, numbers: dict[str, str], chapters: dict[str, str]) -> str:
-    out, fence = [], None
+    out = []
     front = re.match(r"---\n.*?\n---\n", text, re.S)
     head = front[0] if front else ""
     body = text[len(head):]
@@ -103,13 +100,9 @@ def convert(text: str, numbers: dict[str, str], chapters: dict[str, str]) -> str
                   lambda m: (f"{m[1]} [#][{numbers[m[2]]}] to\n[#][{numbers[m[3]]}]"
                              if m[2] in numbers and m[3] in numbers else m[0]), body)
     lines = body.split("\n")
-    for line in lines:
-        m = xref._FENCE.match(line)
-        if fence or m:
-            if fence and m and m[1][0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = None
-            elif not fence and m:
-                fence = m[1]
+    code = {i for f in pagemodel.parse(body).fences for i in range(f.start, f.end + 1)}
+    for i, line in enumerate(lines):
+        if i in code:
             out.append(line)
             continue
         if SKIP_LINE.search(line):

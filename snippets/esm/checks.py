@@ -3,11 +3,14 @@
 raises `CheckFailed`, whose message is the ``FAIL`` line, so a bad claim stops the build. A
 check of a displayed formula names it with ``eq="label"``: the build insists that every
 ``\\label{...}`` on a page has one, and shows the line as the page's check line (its
-``[label]`` as the formula's number, linked)."""
+``[label]`` as the formula's number, linked). Each passed check is also raised as the audit
+event ``esm.check`` (the line, claim, detail and label): the build's runner listens and reads the
+checks from those records, not from the printed text; elsewhere nothing listens."""
 
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy as np
 
@@ -55,7 +58,9 @@ def _emit(ok: bool, claim: str, detail: str, eq: str | None) -> str:
         failed = CheckFailed(f"FAIL{tag} {claim}: {detail}")
         failed.claim, failed.detail = claim, detail
         raise failed
-    return f"PASS{tag} {claim}{SEPARATOR}{detail}"
+    line = f"PASS{tag} {claim}{SEPARATOR}{detail}"
+    sys.audit("esm.check", line, claim, detail, eq)     # to a runner that listens (the build); else nothing
+    return line
 
 
 def check_close(claim: str, got, expected, *, eq: str | None = None,

@@ -3,13 +3,16 @@
 ``glue`` returns the line ``value name = text  [fmt of json]`` (print it): the value as its
 format prints it, then the format and the exact value, from which the build writes the value
 into the prose in any format the text asks for (``{{name:.1%}}``) and takes the line out of the
-page. ``share_of_seeds`` measures how far a conclusion drawn from one random draw carries."""
+page. The value also goes out as the audit event ``esm.value`` (the line, name, exact value,
+format and text): the build's runner listens and reads values from those records, not from the
+printed text. ``share_of_seeds`` measures how far a conclusion drawn from one random draw carries."""
 
 from __future__ import annotations
 
 import json
 import numpy as np
 import re
+import sys
 from typing import Iterable
 
 
@@ -67,7 +70,9 @@ def glue(name: str, value, fmt: str | None = None) -> str:
     text = ", ".join(format(x, fmt or "") for x in numbers)   # raises if fmt does not apply
     if isinstance(v, list):
         text = f"({text})"
-    return f"\nvalue {name} = {text}  [{fmt or ''} of {json.dumps(v)}]\n"
+    line = f"\nvalue {name} = {text}  [{fmt or ''} of {json.dumps(v)}]\n"
+    sys.audit("esm.value", line, name, v, fmt or "", text)    # to a runner that listens (the build)
+    return line
 
 
 def share_of_seeds(holds, seeds: Iterable[int] = range(50)) -> float:

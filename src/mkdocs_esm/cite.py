@@ -26,13 +26,14 @@ from pybtex.database import parse_file
 from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 
+from . import page as pagemodel
+
 log = logging.getLogger("mkdocs.plugins.esm.cite")
 
 BIB = "references.bib"
 PAGE = "references.md"
-_CITE = re.compile(r"\[(?P<body>-?@[^\[\]\n]*)\]")
-_ITEM = re.compile(r"^(?P<bare>-?)@(?P<key>[\w:.-]+)(?:,\s*(?P<loc>\S.*))?$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+CITE = re.compile(r"\[(?P<body>-?@[^\[\]\n]*)\]")
+ITEM = re.compile(r"^(?P<bare>-?)@(?P<key>[\w:.-]+)(?:,\s*(?P<loc>\S.*))?$")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 
 
@@ -111,7 +112,7 @@ class Cite:
     def _render(self, body: str, where: str) -> str:
         parts = []
         for item in (i.strip() for i in body.split(";")):
-            m = _ITEM.match(item)
+            m = ITEM.match(item)
             if not m:
                 raise PluginError(f"{where}: malformed citation [{body}] (write [@key] or [@a; @b])")
             key = m["key"]
@@ -128,21 +129,14 @@ class Cite:
         source = page.file.content_string if src.endswith(".md") else ""
         head = markdown.lstrip("\n")[:200]
         offset = source[:source.find(head)].count("\n") if head and head in source else 0
-        lines, fence = markdown.split("\n"), None
-        for n, line in enumerate(lines):
-            m = _FENCE.match(line)
-            if fence:
-                if m and m[1][0] == fence[0] and not line.strip().strip(fence[0]):
-                    fence = None
-                continue
-            if m:
-                fence = m[1]
-                continue
+        parsed = pagemodel.parse(markdown)
+        lines = list(parsed.lines)
+        for n, line in parsed.outside_fences():
             if "@" not in line:
                 continue
             spans = [(c.start(), c.end()) for c in _CODE_SPAN.finditer(line)]
             where = f"{src}:{n + 1 + offset}"
-            lines[n] = _CITE.sub(lambda c: c[0] if any(a <= c.start() < b for a, b in spans)
+            lines[n] = CITE.sub(lambda c: c[0] if any(a <= c.start() < b for a, b in spans)
                                  else self._render(c["body"], where), line)
         return "\n".join(lines)
 

@@ -50,7 +50,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Callable, Iterable
 
-FORMAT = 1                                  # bump when an entry's meaning changes
+FORMAT = 2                                  # bump when an entry's meaning changes (2: a block's records)
 #: ESM_* variables that say where and how a build runs, never what a block prints: not in any key
 #: (the plugin's options read through !ENV: the cache's switch and folder, the font cache's
 #: folder, the number of worker processes, serve's route; the tests' built site)
@@ -457,8 +457,9 @@ class ExecCache:
             stats["discarded"] += self.stats["discarded"]
             self.stats = stats
 
-    def get(self, kind: str, parts: Iterable[str]):
-        """The stored value for this key if its dependencies are unchanged, else None."""
+    def get(self, kind: str, parts: Iterable[str], *, records: bool = False):
+        """The stored value for this key if its dependencies are unchanged, else None; with
+        ``records``, the value and the records stored with it."""
         if self.dir is None:
             return None
         key = self.primary(kind, parts)
@@ -477,6 +478,8 @@ class ExecCache:
             ok = (entry["format"] == FORMAT and entry["key"] == key
                   and entry["sha256"] == hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest())
             value, deps = body["value"], body["deps"]
+            if records:
+                value = (value, list(body["records"]))
         except (ValueError, KeyError, TypeError):
             ok = False
         if not ok:
@@ -495,11 +498,13 @@ class ExecCache:
         except OSError:
             pass
 
-    def put(self, kind: str, parts: Iterable[str], value, deps: dict) -> None:
+    def put(self, kind: str, parts: Iterable[str], value, deps: dict, records: list | None = None) -> None:
         if self.dir is None:
             return
         key = self.primary(kind, parts)
         body = {"kind": kind, "value": value, "deps": deps}
+        if records is not None:
+            body["records"] = records
         entry = {"format": FORMAT, "key": key, "body": body,
                  "sha256": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()}
         path = self._path(key)
@@ -513,24 +518,26 @@ class ExecCache:
         except OSError:                    # a cache that cannot be written only costs time
             self.stats["unwritable"] += 1
 
-    def run(self, kind: str, parts: list[str], fn: Callable[[], str], *, code: str,
-            prepare: Callable[[], None] = lambda: None) -> str:
+    def run(self, kind: str, parts: list[str], fn: Callable[[], str], *, code: str, records: bool = False,
+            prepare: Callable[[], None] = lambda: None):
         """``fn()``'s output, from the cache when valid; recorded and stored when it succeeds.
+        With ``records``, ``fn()`` returns (output, records), stored together and returned so.
         ``prepare()`` runs first when ``fn`` is about to run, outside the recording (what it
         imports or opens is not the code's)."""
         if self.dir is None:
             prepare()
             return fn()
-        cached = self.get(kind, parts)
+        cached = self.get(kind, parts, records=records)
         if cached is not None:
             return cached
         prepare()
         rec = Recorder()
         with rec.active():
-            output = fn()                  # an exception propagates: nothing is stored
-        self.put(kind, parts, output, self.dependencies([code], rec))
+            result = fn()                  # an exception propagates: nothing is stored
+        output, made = result if records else (result, None)
+        self.put(kind, parts, output, self.dependencies([code], rec), made)
         self.stats["ran"] += 1
-        return output
+        return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -545,16 +552,16 @@ def _worker_cache(directory: str) -> ExecCache:
 
 def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: str,
                         returncode: int, extra: dict) -> bool:
-    """In a worker process: run one block exactly as the build runs it (execution.run_python)
-    and store its output in the cache. False if it failed: nothing is stored, and the build runs
+    """In a worker process: run one block exactly as the build runs it (execution.run_block)
+    and store its output and records in the cache. False if it failed: nothing is stored, and the build runs
     it again in-process (where its error is reported, naming page and block)."""
     from . import runs
-    from .execution import run_python
+    from .execution import run_block
 
     cache = _worker_cache(directory)
     try:
-        cache.run("block", parts, lambda: run_python(code, returncode, None, block_id, **extra), code=code,
-                  prepare=lambda: runs.hand_over(Path(directory) / "train"))
+        cache.run("block", parts, lambda: run_block(code, returncode, None, block_id, **extra), code=code,
+                  records=True, prepare=lambda: runs.hand_over(Path(directory) / "train"))
     except Exception:               # noqa: BLE001 - the in-process run reports it
         return False
     return True

@@ -11,7 +11,7 @@ It also keeps formulas and checks in step, page by page: every display formula c
 display formula without a label each fail the build.
 
 Python blocks are formatted by a formatter of our own, registered in markdown-exec's public
-``formatters`` table: it runs a block (``run_python``, as markdown-exec's runner does) behind
+``formatters`` table: it runs a block (``run_block``, as markdown-exec's runner does, hearing its records) behind
 the execution cache (execcache.py) and hands markdown-exec's public ``base_format`` the output.
 A block whose code, included snippets, imported local modules, read files and package versions
 are unchanged gets its previous output (and HTML) back without running; ``cache: false`` turns
@@ -29,26 +29,20 @@ import logging
 import os
 import re
 import sys
+import time
 import traceback
-from dataclasses import dataclass
-from functools import partial
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
 
 from mkdocs.exceptions import PluginError
 
-from . import execcache, output as printed, runs
+from . import execcache, output as printed, page as pagemodel, runs
 from .compat import markdown_exec as mx
 
-#: Fence openings of executed Python blocks (markdown-exec's exec option).
-_FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})[ \t]*python\b(?P<attrs>[^\n]*)$')
-_EXEC_ON = re.compile(r'\bexec="(?:on|1|true|yes)"')
-_INCLUDE = re.compile(r'--8<--\s+"([^"]+)"')
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _DISPLAY = re.compile(r'<div class="arithmatex">(.*?)</div>', re.S)
 _CHECK_EQ = re.compile(r'<div class="esm-check" data-eq="([^"]+)"')
-_INCLUDE_LINE = re.compile(r'^(?P<space>[ \t]*)--8<--\s+"(?P<path>[^"]+)"\s*$')
 
 log = logging.getLogger("mkdocs.plugins.esm.execution")
 
@@ -74,8 +68,71 @@ class _Capture(logging.Handler):
 # Running one block
 # ---------------------------------------------------------------------------------------------
 
-def _buffer_print(buffer: StringIO, *texts, end: str = "\n", **kwargs) -> None:   # noqa: ARG001
-    buffer.write(" ".join(str(text) for text in texts) + end)
+#: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/)
+RECORD_EVENTS = {"esm.check": ("line", "claim", "detail", "eq"), "esm.value": ("line", "name", "value", "fmt", "text")}
+_hearing: list[list[dict]] = []     # the records of the block running in this process (innermost last)
+
+
+def _hear(event: str, args: tuple) -> None:
+    if _hearing and event in RECORD_EVENTS:
+        _hearing[-1].append(dict(zip(RECORD_EVENTS[event], args), kind=event[4:]))
+
+
+@functools.cache
+def _listen() -> None:
+    """Listen to esm's records, once per process (an audit hook stays for the process's life)."""
+    sys.addaudithook(_hear)
+
+
+class _Printer:
+    """A block's ``print``: writes to a buffer, as markdown-exec's runner does (the texts joined
+    by one space), and notes where each record's own line object was printed."""
+
+    def __init__(self, records: list[dict]) -> None:
+        self.buffer = StringIO()
+        self.length = 0
+        self.records = records
+        self.at: dict[int, int] = {}    # record index -> character offset in the output
+
+    def __call__(self, *texts, end: str = "\n", **kwargs) -> None:   # noqa: ARG002
+        parts = [str(text) for text in texts]
+        pos = self.length
+        for text, part in zip(texts, parts):
+            for k, record in enumerate(self.records):
+                if k in self.at:
+                    continue
+                if record["line"] is text:              # print(check_close(...))
+                    self.at[k] = pos
+                elif (i := self._within(part, record["line"], pos)) is not None:   # print("".join(lines))
+                    self.at[k] = i
+            pos += len(part) + 1
+        out = " ".join(parts) + end
+        self.buffer.write(out)
+        self.length += len(out)
+
+    def _within(self, part: str, line: str, pos: int) -> int | None:
+        """Where in the output the record's line stands within ``part`` (printed at ``pos``), at
+        an offset no other record took."""
+        taken = set(self.at.values())
+        i = part.find(line)
+        while i >= 0 and pos + i in taken:
+            i = part.find(line, i + 1)
+        return None if i < 0 else pos + i
+
+    def placed(self, output: str) -> list[dict]:
+        """The records with the line of the output each stands on (None: not printed whole)."""
+        lines = output.split("\n")
+        out = []
+        for k, record in enumerate(self.records):
+            text = record.pop("line")
+            line = None
+            if k in self.at:
+                lead = len(text) - len(text.lstrip("\n"))
+                n = output.count("\n", 0, self.at[k]) + lead
+                if n < len(lines) and lines[n] == text.strip("\n"):
+                    line = n
+            out.append({**record, "line": line})
+        return out
 
 
 @functools.cache
@@ -89,31 +146,41 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002, ARG001
-    """Run a block as markdown-exec's own runner does, and return what it printed: a fresh
-    namespace named after the block (a module of that name in ``sys.modules``, which
-    dataclasses and pickling expect), ``print`` writing to a buffer, the code compiled under
-    the name ``<code block: id ...>``. A failure raises markdown-exec's ExecutionError with the
-    traceback (each frame of the block with its line) as a code block."""
+def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002
+    """What a block prints (`run_block`'s output)."""
+    return run_block(code, returncode, session, id, **extra)[0]
+
+
+def run_block(code: str, returncode=None, session=None, id: str | None = None, **extra) -> tuple[str, list[dict]]:  # noqa: A002, ARG001
+    """Run a block as markdown-exec's own runner does, and return what it printed and the records
+    of the checks and values esm's helpers made while it ran (each with the output line it was
+    printed on, or None): a fresh namespace named after the block (a module of that name in
+    ``sys.modules``, which dataclasses and pickling expect), ``print`` writing to a buffer, the
+    code compiled under the name ``<code block: id ...>``. A failure raises markdown-exec's
+    ExecutionError with the traceback (each frame of the block with its line) as a code block."""
     _one_blas_thread()
+    _listen()
     block = f"<code block: id {id}>" if id else "<code block>"
     name = re.sub(r"[^a-zA-Z\d]+", "_", block)
-    buffer = StringIO()
-    namespace = {"__name__": name, "print": partial(_buffer_print, buffer)}
+    records: list[dict] = []
+    printer = _Printer(records)
+    namespace = {"__name__": name, "print": printer}
     sys.modules[name] = ModuleType(name)
     lines = code.split("\n")
+    _hearing.append(records)
     try:
         exec(compile(code, filename=block, mode="exec"), namespace)   # noqa: S102
     except Exception as error:
         trace = traceback.TracebackException.from_exception(error)
-        for frame in trace.stack:
-            if frame.filename == block:                   # the traceback quotes the block's line
-                if sys.version_info >= (3, 13):
-                    frame._lines = lines[frame.lineno - 1]
-                else:
-                    frame._line = lines[frame.lineno - 1]
+        trace.stack = traceback.StackSummary.from_list([    # the traceback quotes the block's lines
+            traceback.FrameSummary(f.filename, f.lineno, f.name, line=lines[f.lineno - 1], end_lineno=f.end_lineno,
+                                   colno=f.colno, end_colno=f.end_colno) if f.filename == block else f
+            for f in trace.stack])
         raise mx.ExecutionError(mx.code_block("python", "".join(trace.format()), **extra)) from error
-    return buffer.getvalue()
+    finally:
+        _hearing.pop()
+    output = printer.buffer.getvalue()
+    return output, printer.placed(output)
 
 
 def _parts(code: str, block_id, returncode, extra: dict) -> list[str]:
@@ -150,59 +217,52 @@ def _by_name(value) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class ExecBlock:
-    """One ``exec="on"`` block of a page's Markdown, as markdown-exec will receive it."""
-    line: int                   # the line of its opening fence
-    code: str                   # includes pasted, indentation removed (cut short at a missing include)
-    block_id: str               # its id: given, or the one on_page_markdown gives it
-    session: bool               # it runs in a markdown-exec session (in-process, never ahead)
-    missing: Path | None = None  # the include that is not there
-
-
-def exec_blocks(markdown: str, src: str, snippets: Path) -> list[ExecBlock]:
-    """A page's executed blocks in order: ids as on_page_markdown gives them, snippets pasted in
-    as pymdownx.snippets does. The one reading of the fences that the build's look-ahead
-    (``planned_blocks``) and the page notebooks (pagenotebook.page_demos) share."""
-    lines = markdown.split("\n")
-    out: list[ExecBlock] = []
-    i, n = 0, 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        end = _fence_end(lines, i, m["mark"])
-        if _EXEC_ON.search(m["attrs"]):
-            n += 1
-            given = re.search(r'\bid="([^"]*)"', m["attrs"])
-            block_id = given[1] if given else f"{_slug(src)}-b{n}"
-            session = bool(re.search(r'\bsession="[^"]+"', m["attrs"]))
-            body: list[str] = []
-            missing = None
-            for line in lines[i + 1:end]:
-                inc = _INCLUDE_LINE.match(line)
-                if inc:
-                    path = snippets / inc["path"]
-                    if not path.is_file():
-                        missing = path
-                        break
-                    body += [inc["space"] + x for x in path.read_text(encoding="utf-8").splitlines()]
-                else:
-                    body.append(line)
-            indent = len(m["indent"])
-            code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
-            out.append(ExecBlock(i, code, block_id, session, missing))
-        i = end + 1
-    return out
-
-
-def planned_blocks(markdown: str, src: str, snippets: Path) -> list[tuple[str, str]]:
+def planned_blocks(page: pagemodel.PageSource | str, src: str, snippet_dirs: list[Path] | Path) -> list[tuple[str, str]]:
     """(code, id) of the blocks a worker may run ahead: not those of a session, nor one whose
     include is missing. A block that comes out differently is no error: it is simply not found
     ahead and runs in-process."""
-    return [(b.code, b.block_id) for b in exec_blocks(markdown, src, snippets)
+    return [(b.code, b.block_id) for b in pagemodel.exec_blocks(page, src, snippet_dirs)
             if b.missing is None and not b.session]
+
+
+class Progress:
+    """The build's progress through its executed blocks: on a terminal one line rewritten in
+    place, in a log (CI) a line every ``every`` seconds at most; nothing under ``mkdocs build -q``."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self.every = every
+        self.total = self.done = self.cached = 0
+        self.last = 0.0
+        self.shown = False
+
+    def start(self, total: int) -> None:
+        self.total, self.done, self.cached, self.last, self.shown = total, 0, 0, time.monotonic(), False
+
+    def line(self) -> str:
+        return f"executed blocks: {self.done} of {self.total} done ({self.cached} from the cache)"
+
+    def step(self, cached: bool) -> None:
+        self.done += 1
+        self.cached += cached
+        if self.done > self.total or not log.isEnabledFor(logging.INFO):   # serve's one-page route: no plan
+            return
+        now = time.monotonic()
+        tty = sys.stderr.isatty()
+        if self.done < self.total and now - self.last < (0.2 if tty else self.every):
+            return
+        self.last = now
+        if tty:
+            sys.stderr.write("\r" + self.line() + "\x1b[K" + ("\n" if self.done >= self.total else ""))
+            sys.stderr.flush()
+            self.shown = self.done < self.total
+        elif self.done < self.total:
+            log.info(self.line())
+
+    def end(self) -> None:
+        """Close a line left open on a terminal (a build that ran fewer blocks than it planned)."""
+        if self.shown:
+            sys.stderr.write("\n")
+            self.shown = False
 
 
 class Execution:
@@ -219,18 +279,21 @@ class Execution:
         self.ran_ahead = 0
         self.pool = None
         self.runs = None            # where training runs are kept between processes (runs.py)
+        self.progress = Progress()
+        self._ahead_used = False    # the block being formatted was run ahead by a worker
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
-    def run(self, code: str, returncode=None, session=None, id=None, **extra) -> str:  # noqa: A002
-        """``run_python`` behind the cache."""
+    def run(self, code: str, returncode=None, session=None, id=None, **extra) -> tuple[str, list[dict]]:  # noqa: A002
+        """``run_block`` behind the cache: the output and its records."""
         parts = _parts(code, id, returncode, extra)
         ahead = self.ahead.pop(self.cache.primary("block", parts), None)
         if ahead is not None:               # run ahead in a worker: wait for it, then read the cache
             if ahead.result():
                 self.ran_ahead += 1
-        return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code,
-                              prepare=lambda: runs.hand_over(self.runs))
+                self._ahead_used = True
+        return self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
+                              records=True, prepare=lambda: runs.hand_over(self.runs))
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -241,13 +304,21 @@ class Execution:
         set-up (in the key). An output whose conversion reports headings to the page's table of
         contents is not cached. A block with a session, a working directory or a width goes to
         markdown-exec's own formatter (``original``), uncached."""
+        hits = self.cache.stats["hit"]
+        try:
+            return self._format(original, **kw)
+        finally:
+            self.progress.step(self.cache.stats["hit"] > hits and not self._ahead_used)
+
+    def _format(self, original, **kw):
+        self._ahead_used = False
         if kw.get("session") or kw.get("workdir") or kw.get("width") or kw.get("transform_source"):
             return original(**kw)
         if not self.html_cache.enabled:
-            return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(self.run(*a, **k)), **kw)
+            return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(*self.run(*a, **k)), **kw)
         try:
-            output = printed.for_page(self.run(kw["code"], returncode=kw.get("returncode", 0), session=None,
-                                               id=kw.get("id", ""), **kw.get("extra", {})))
+            output = printed.for_page(*self.run(kw["code"], returncode=kw.get("returncode", 0), session=None,
+                                                id=kw.get("id", ""), **kw.get("extra", {})))
         except mx.ExecutionError as error:
             def fail(*args, **kwargs):
                 raise error
@@ -287,15 +358,14 @@ class Execution:
         so that they run side by side while mkdocs renders pages one at a time."""
         self.ahead.clear()
         self.ran_ahead = 0
+        pages = {file.src_uri: pagemodel.read_file(file.abs_src_path)
+                 for file in files.documentation_pages() if file.src_uri.endswith(".md")}
+        self.progress.start(sum(f.executed for page in pages.values() for f in page.fences))
         if not self.cache.enabled or self.jobs < 2:
             return
         todo = []
-        for file in files.documentation_pages():
-            if not file.src_uri.endswith(".md"):
-                continue
-            text = Path(file.abs_src_path).read_text(encoding="utf-8-sig")
-            text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)     # front matter
-            for code, block_id in planned_blocks(text, file.src_uri, self.state.root / "snippets"):
+        for src, page in pages.items():
+            for code, block_id in planned_blocks(page, src, self.state.snippet_dirs):
                 parts = _parts(code, block_id, 0, {})
                 key = self.cache.primary("block", parts)
                 if key not in self.ahead and not self.cache.peek("block", parts):
@@ -322,9 +392,11 @@ class Execution:
 
     def on_build_error(self) -> None:
         self._stop_pool(wait=False)
+        self.progress.end()
 
     def on_post_build(self) -> None:
         self._stop_pool()
+        self.progress.end()
         if self.cache.enabled:
             s = self.cache.stats
             h = self.html_cache.stats
@@ -336,24 +408,18 @@ class Execution:
     def on_page_markdown(self, markdown: str, page) -> str:
         """Number the page's executed blocks and give each an id that names page and block."""
         lines = markdown.split("\n")
+        parsed = pagemodel.parse(markdown)
         described: list[str] = []
-        i = 0
-        while i < len(lines):
-            m = _FENCE.match(lines[i])
-            if not m or not _EXEC_ON.search(m["attrs"]):
-                if m:   # skip a non-executed python fence whole
-                    i = _fence_end(lines, i, m["mark"])
-                i += 1
+        for fence in parsed.fences:
+            if not fence.executed:
                 continue
             n = len(described) + 1
-            end = _fence_end(lines, i, m["mark"])
-            body = lines[i + 1:end]
-            include = next((inc[1] for line in body if (inc := _INCLUDE.search(line))), None)
+            body = parsed.lines[fence.start + 1:fence.end]
+            include = next((inc.path for inc in parsed.includes_in(fence)), None)
             first = next((line.strip() for line in body if line.strip()), "(empty)")
             described.append(f"block {n} ({include or first[:60]})")
-            if 'id="' not in m["attrs"]:
-                lines[i] = f'{lines[i]} id="{_slug(page.file.src_uri)}-b{n}"'
-            i = end + 1
+            if 'id="' not in fence.attrs:
+                lines[fence.start] = f'{lines[fence.start]} id="{pagemodel.block_slug(page.file.src_uri)}-b{n}"'
         self.state.page(page.file.src_uri).blocks = described
         self.capture.records.clear()
         return "\n".join(lines)
@@ -372,22 +438,10 @@ class Execution:
         _check_formulas(src, html)
 
 
-def _slug(src: str) -> str:
-    """A block id prefix safe in HTML ids: part1/intuition.md -> part1-intuition."""
-    return re.sub(r"[^A-Za-z0-9]+", "-", src.rsplit(".", 1)[0]).strip("-")
-
-
-def _fence_end(lines: list[str], start: int, mark: str) -> int:
-    for j in range(start + 1, len(lines)):
-        if lines[j].strip().startswith(mark) and lines[j].strip().strip(mark[0]) == "":
-            return j
-    return len(lines) - 1
-
-
 def _describe(src: str, message: str, described: list[str]) -> str:
     """One readable error from markdown-exec's warning text."""
     block = re.search(r"code block '([^']*)'", message)
-    m = block and re.fullmatch(re.escape(_slug(src)) + r"-b(\d+)", block[1])
+    m = block and re.fullmatch(re.escape(pagemodel.block_slug(src)) + r"-b(\d+)", block[1])
     n = int(m[1]) if m else None
     where = described[n - 1] if n and n <= len(described) else (f"block {block[1]}" if block else "a block")
     output = message.split("Output is:", 1)[-1].strip().splitlines()

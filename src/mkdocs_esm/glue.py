@@ -29,6 +29,8 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 from mkdocs.exceptions import PluginError
 
+from .compat import markdown_exec as mx
+
 log = logging.getLogger("mkdocs.plugins.esm.glue")
 
 MARKER = re.compile(r"@@glue:([0-9a-f]+)@@")
@@ -183,7 +185,7 @@ class GluePreprocessor(Preprocessor):
         self.glue = glue
 
     def run(self, lines: list[str]) -> list[str]:
-        if hasattr(self.md, "_original_md"):   # markdown-exec's inner conversion of an output
+        if mx.inner_conversion(self.md):   # markdown-exec's inner conversion of an output
             return lines
         return self.glue.quote(lines, self.md.htmlStash.rawHtmlBlocks)
 

@@ -62,7 +62,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from . import execcache, glue, output
+from . import execcache, glue, output, page as pagemodel
 from .compat import mkdocs_jupyter
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
@@ -434,6 +434,7 @@ class Notebook:
 
     def __init__(self) -> None:
         self.root: Path | None = None
+        self.esm_dir: Path | None = None        # the helper package, in the python_path option's folders
         self.cache: execcache.ExecCache | None = None
         self.options = ""           # mkdocs-jupyter's options that change what it renders
         self.tmp: Path | None = None    # the folder the made notebook lives in (removed after the build)
@@ -460,6 +461,7 @@ class Notebook:
         self._cleanup()                   # the folder of a serve rebuild that fell back to this full build
         self.__init__()
         self.root = state.root
+        self.esm_dir = state.esm_dir
         self.cache = execcache.ExecCache(state.cache_dir)
         self.options = repr([(k, plugin.config.get(k)) for k in RENDER_OPTIONS]) if plugin is not None else ""
 
@@ -474,7 +476,7 @@ class Notebook:
         import nbformat
 
         source = Path(src.abs_src_path)
-        nb = build_notebook(source, self.root / "snippets" / "esm")
+        nb = build_notebook(source, self.esm_dir)
         tmp = Path(tempfile.mkdtemp(prefix="esm-notebook-"))
         self._make(source, nb, tmp)
         # a plain File rooted in the temporary dir: mkdocs-jupyter's wrapper cannot read a File.generated
@@ -512,7 +514,7 @@ class Notebook:
         if page_file is None or shipped is None or self.nb is None or \
                 os.path.realpath(path) != os.path.realpath(source):
             return None
-        nb = build_notebook(source, self.root / "snippets" / "esm")
+        nb = build_notebook(source, self.esm_dir)
         job = SimpleNamespace(nb=nb, options=self.options, env=_env())
         if not self.cache.peek("notebook-run", run_parts(job)):
             log.info("%s: the cache holds no outputs of its code cells as they now are: full rebuild", NOTEBOOK)
@@ -606,7 +608,7 @@ class Notebook:
         if k is not None:
             line = f", line {lines[k]}" if k < len(lines) else ""
             heading = next((h for c in reversed(nb.cells[:k]) if c.cell_type == "markdown"
-                            for h in re.findall(r"^#{1,6}\s+(.+)$", c.source, re.M)[-1:]), None)
+                            for h in [h.text for h in pagemodel.parse(c.source).headings][-1:]), None)
             where = f"cell {k + 1} (docs/{NOTEBOOK}{line}" + (f", under '{heading}'" if heading else "") + ")"
         evalue = " ".join(str(error.evalue).split())
         return f"{NOTEBOOK}: notebook {where} failed: {error.ename}: {evalue}"

@@ -8,10 +8,15 @@ terminal):
 - a published value: ``value name = text  [fmt of json]``, where ``text`` is the value as its
   format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
 
-Here each check line becomes the site's check line (a ``div.esm-check`` whose equation tag
-mathml.py numbers and links) and each value line the marker that glue.py reads and takes out of
-the page (``@@glue:<hex of JSON>@@``); ``readable=True`` (the notebook) keeps the line's text
-before its bracket too. Everything else is left as printed.
+In the build, the plugin does not read those lines back: each helper also raises a record
+(the audit events ``esm.check`` and ``esm.value``), which the build's runner hears with the
+output line it was printed on (execution.run_block); the cache keeps the records with the
+output. Here each check record becomes the site's check line (a ``div.esm-check`` whose equation
+tag mathml.py numbers and links) and each value record the marker that glue.py reads and takes
+out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on. Where no
+runner listened (the theory notebook's kernel), the lines are read back (``CHECK``, ``VALUE``);
+``readable=True`` (that notebook) keeps the line's text before its bracket too. Everything else
+is left as printed.
 
 The check lines of one output are folded (``fold``): they stand together, where the first of
 them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
@@ -103,9 +108,14 @@ def value_line(name: str, text: str, value, fmt: str, readable: bool) -> str:
     return f"value {name} = {text}\n\n{mark}" if readable else mark
 
 
-def for_page(output: str, *, readable: bool = False) -> str:
+def for_page(output: str, records: list[dict] | None = None, *, readable: bool = False) -> str:
     """``output`` with its check lines folded into one ``<details>`` where the first stood
-    (``fold``) and its value lines as markers."""
+    (``fold``) and its value lines as markers. ``records``: the checks and values the build's
+    runner heard while the block ran (execution.run_block), each with the output line it was
+    printed on; without them (a notebook's kernel, which has no runner) the printed lines are
+    read back."""
+    if records is not None:
+        return _from_records(output, records)
     if "PASS" not in output and "value " not in output:
         return output
     lines = output.split("\n")
@@ -119,4 +129,37 @@ def for_page(output: str, *, readable: bool = False) -> str:
             lines[k] = value_line(*v, readable)
     if checks:
         lines[first] = fold(checks)
+    return "\n".join(line for line in lines if line is not None)
+
+
+def _from_records(output: str, records: list[dict]) -> str:
+    """`for_page` from the runner's records: the lines they were printed on are replaced, in the
+    output's order. A record printed nowhere whole is not lost: a check joins the block's folded
+    checks (which stand at the end of the output if none was printed), a value is published by a
+    marker at the end of the output."""
+    if not records:
+        return output
+    lines: list[str | None] = output.split("\n")
+    placed = sorted((r for r in records if r["line"] is not None), key=lambda r: r["line"])
+    unplaced = [r for r in records if r["line"] is None]
+    checks, first = [], None
+    for r in placed:
+        k = r["line"]
+        if lines[k] is None:
+            continue
+        if r["kind"] == "check":
+            checks.append((r["claim"], r["detail"], r["eq"]))
+            first = k if first is None else first
+            lines[k] = None
+        else:
+            lines[k] = value_line(r["name"], r["text"], r["value"], r["fmt"], False)
+    checks += [(r["claim"], r["detail"], r["eq"]) for r in unplaced if r["kind"] == "check"]
+    tail = [marker(r["name"], r["value"], r["fmt"]) for r in unplaced if r["kind"] == "value"]
+    if checks:
+        if first is None:
+            lines.append(fold(checks))
+        else:
+            lines[first] = fold(checks)
+    if tail:
+        lines.append("\n".join(tail) + "\n")
     return "\n".join(line for line in lines if line is not None)

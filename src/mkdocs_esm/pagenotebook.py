@@ -50,8 +50,8 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from . import glue
-from .cite import _CITE, _ITEM
-from .execution import _FENCE, _fence_end, exec_blocks
+from .cite import CITE, ITEM
+from . import page as pagemodel
 from .xref import REF, eq_label
 
 log = logging.getLogger("mkdocs.plugins.esm.pagenotebook")
@@ -62,7 +62,6 @@ LINK_CLASS = "esm-page-notebook"
 #: what every notebook needs; the rest is found in the code
 BASE = ("numpy", "matplotlib")
 
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\[\]\n]+)\]\((?P<url>[^()\s]+)(?:\s+\"[^\"]*\")?\)")
 _REFLINK = re.compile(r"\[(?P<text>[^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _FROM_ESM = re.compile(r"^[ \t]*from[ \t]+(esm(?:\.\w+)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
@@ -87,36 +86,37 @@ class Demo:
 # Reading the page
 # ---------------------------------------------------------------------------------------------
 
-def page_demos(markdown: str, src: str, snippets: Path) -> list[Demo]:
+def page_demos(markdown, src: str, snippets) -> list[Demo]:
     """The page's executed Python blocks in order, code as markdown-exec receives it (the
-    build's own reading, execution.exec_blocks); a missing include raises FileNotFoundError."""
+    build's own reading, page.exec_blocks); a missing include raises FileNotFoundError."""
     demos = []
-    for block in exec_blocks(markdown, src, snippets):
+    for block in pagemodel.exec_blocks(markdown, src, snippets):
         if block.missing is not None:
             raise FileNotFoundError(block.missing)
         demos.append(Demo(block.line, block.code, block.block_id))
     return demos
 
 
-def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line, level, text) of the headings outside fenced code."""
-    out, i = [], 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i]) or re.match(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})", lines[i])
-        if m:
-            i = _fence_end(lines, i, m["mark"]) + 1
-            continue
-        h = _HEADING.match(lines[i])
-        if h:
-            out.append((i, len(h["hashes"]), h["text"].strip()))
-        i += 1
-    return out
+def _read(page) -> pagemodel.PageSource:
+    """The page model of ``page``: itself, or its Markdown as text or lines."""
+    if isinstance(page, pagemodel.PageSource):
+        return page
+    return pagemodel.parse(page if isinstance(page, str) else "\n".join(page))
 
 
-def _first_paragraph(lines: list[str], start: int, stop: int) -> str:
+def _headings(page) -> list[tuple[int, int, str]]:
+    """(line, level, text) of the headings outside fenced code (``page``: its model, Markdown or lines)."""
+    return [(h.line, h.level, h.text) for h in _read(page).headings]
+
+
+def _first_paragraph(page, start: int, stop: int) -> str:
     """The first paragraph of prose in ``lines[start:stop]`` (not a formula, list, table, code,
     admonition or HTML), with the next one if it is short (a label such as "Difficulty: ..."),
     and the display formula that follows when it ends with a colon or comma."""
+    page = _read(page)
+    lines = page.lines
+    fences = {f.start for f in page.fences}
+    includes = {inc.line for inc in page.includes}
     out: list[str] = []
     i = start
     while i < stop and len("".join(out)) < 80 and len(out) < 2:
@@ -128,10 +128,10 @@ def _first_paragraph(lines: list[str], start: int, stop: int) -> str:
             j += 1
         para = lines[i:j]
         first = para[0].lstrip()
-        if re.match(r"(\$\$|!!!|\?\?\?|\||```|~~~|<|=== |[-*+] |\d+\. |--8<--|#)", first):
-            if first.startswith(("```", "~~~")):
-                m = re.match(r"[ \t]*(`{3,}|~{3,})", para[0])
-                j = _fence_end(lines, i, m[1]) + 1
+        if i in fences:
+            i = page.fence_end(i) + 1
+            continue
+        if i in includes or re.match(r"(\$\$|!!!|\?\?\?|\||<|=== |[-*+] |\d+\. |#)", first):
             i = j
             continue
         text = "\n".join(x.strip() for x in para)
@@ -166,7 +166,7 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -
     def cite(m: re.Match) -> str:
         parts = []
         for item in (i.strip() for i in m["body"].split(";")):
-            c = _ITEM.match(item)
+            c = ITEM.match(item)
             if not c or c["key"] not in cites:
                 return m[0]
             who, year = cites[c["key"]]
@@ -174,7 +174,7 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -
         return "(" + "; ".join(parts) + ")"
 
     text = REF.sub(ref, text)
-    text = _CITE.sub(cite, text)
+    text = CITE.sub(cite, text)
     text = _LINK.sub(lambda m: m[0] if re.match(r"https?://", m["url"]) else m["text"], text)
     text = _REFLINK.sub(lambda m: m["text"], text)
     text = re.sub(r"[ \t]*\\label\{[^}]*\}[ \t]*(\n(?=[ \t]*\S))?", "", text)
@@ -504,15 +504,15 @@ class PageNotebooks:
         self.cites = cites              # () -> cite's key -> (author, year)
         self.state = None
         self.helpers: Helpers | None = None
-        self.pages: dict[str, tuple[File, str, list[Demo]]] = {}   # src -> (notebook file, markdown, demos)
+        self.pages: dict[str, tuple[File, pagemodel.PageSource, list[Demo]]] = {}   # src -> (notebook file, page, demos)
 
     def on_config(self, config, state) -> None:
         self.state = state
         self.pages = {}
-        self.helpers = Helpers(state.root / "snippets" / "esm", state.root / "data-requirements.txt")
+        self.helpers = Helpers(state.esm_dir, state.root / "data-requirements.txt")
 
     def on_files(self, files, config) -> None:
-        snippets = self.state.root / "snippets"
+        snippets = self.state.snippet_dirs
         self.pages = {}
         for file in list(files.documentation_pages()):
             # lesson pages only: the parts and the primer (the home page's demos read the
@@ -522,22 +522,22 @@ class PageNotebooks:
             text = file.content_string
             if 'exec="' not in text:
                 continue
-            text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
+            parsed = pagemodel.read(text)
             try:
-                demos = page_demos(text, file.src_uri, snippets)
+                demos = page_demos(parsed, file.src_uri, snippets)
             except FileNotFoundError:      # a missing include: the build's own error names the page
                 continue
             if not demos:
                 continue
             nbfile = File.generated(config, notebook_uri(file), content="")
             files.append(nbfile)
-            self.pages[file.src_uri] = (nbfile, text, demos)
+            self.pages[file.src_uri] = (nbfile, parsed, demos)
 
     def notebook(self, src: str, title: str, page_url: str | None, site_name: str):
         """The notebook of page ``src`` (after its conversion: its values are known)."""
-        nbfile, text, demos = self.pages[src]
-        lines = text.split("\n")
-        heads = _headings(lines)
+        nbfile, parsed, demos = self.pages[src]
+        lines = parsed.lines
+        heads = _headings(parsed)
         values = self.state.page(src).values
         numbers, cites = self.numbers(), self.cites()
         given: set[int] = set()
@@ -560,7 +560,7 @@ class PageNotebooks:
             if deepest is not None and ("p", deepest[0]) not in given:
                 given.add(("p", deepest[0]))
                 nxt = min([h[0] for h in heads if h[0] > deepest[0]] + [len(lines)])
-                para = _first_paragraph(lines, deepest[0] + 1, min(nxt, demo.line))
+                para = _first_paragraph(parsed, deepest[0] + 1, min(nxt, demo.line))
                 if para:
                     parts.append(clean_prose(para, src, values, numbers, cites))
             cells.append(("\n\n".join(parts), demo.code))
@@ -578,9 +578,9 @@ class PageNotebooks:
                 continue
             page = file.page
             if self.state.command == "serve":       # the page may have changed since on_files (fast serve)
-                text = re.sub(r"\A---\n.*?\n---\n", "", file.content_string, flags=re.S)
-                self.pages[file.src_uri] = entry = (entry[0], text,
-                                                    page_demos(text, file.src_uri, self.state.root / "snippets"))
+                parsed = pagemodel.read(file.content_string)
+                self.pages[file.src_uri] = entry = (entry[0], parsed,
+                                                    page_demos(parsed, file.src_uri, self.state.snippet_dirs))
             title = re.sub(r"<[^>]+>", "", htmllib.unescape(page.title or file.src_uri))
             url = (config.site_url.rstrip("/") + "/" + page.url) if config.site_url else None
             nb = self.notebook(file.src_uri, title, url, config.site_name)

@@ -27,6 +27,7 @@ from .execution import Execution
 from .glue import Glue
 from .mathml import MathML
 from .notebook import Notebook
+from .page import snippet_dirs
 from .pagenotebook import PageNotebooks
 from .compat import material
 from .compat.material import name_widgets
@@ -68,12 +69,14 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         root = Path(config.config_file_path).parent
         cache_dir = (root / self.config.cache_dir) if self.config.cache else None
         self.state = BuildState(root=root, command=self.command, cache_dir=cache_dir,
-                                font_cache_dir=(root / self.config.font_cache_dir) if self.config.cache else None)
+                                font_cache_dir=(root / self.config.font_cache_dir) if self.config.cache else None,
+                                python_path=[root / folder for folder in self.config.python_path],
+                                snippet_dirs=[Path(d) for d in snippet_dirs(config)])
         # The one entry of the import path the plugin makes: the folders the book's executed
         # blocks import their helpers from (`from esm import ...`), first, as pytest's
         # `pythonpath` option does for tests.
-        for folder in reversed(self.config.python_path):
-            path = str(root / folder)
+        for folder in reversed(self.state.python_path):
+            path = str(folder)
             if path not in sys.path:
                 sys.path.insert(0, path)
         material.check_wrapped_runtime(config)      # the theme override's wrappers of Material's runtime

@@ -41,12 +41,12 @@ from pathlib import Path
 from mkdocs import utils
 from mkdocs.structure.files import Files, InclusionLevel
 
+from . import page as pagemodel
 from .compat import autorefs
 from .compat import mkdocs as mkbuild
 
 log = logging.getLogger("mkdocs.plugins.esm.serve")
 
-_INCLUDE = re.compile(r'--8<--\s+"([^"]+)"')
 
 
 # -- what changed ------------------------------------------------------------------------------
@@ -84,11 +84,6 @@ def changed_files(old: dict, new: dict) -> list[str] | None:
 def _inside(path: str, folder: str) -> str | None:
     rel = os.path.relpath(path, folder)
     return None if rel.startswith("..") or os.path.isabs(rel) else Path(rel).as_posix()
-
-
-def _snippet_dirs(config) -> list[str]:
-    base = (config.mdx_configs.get("pymdownx.snippets") or {}).get("base_path") or []
-    return [os.path.abspath(os.fspath(b)) for b in ([base] if isinstance(base, (str, os.PathLike)) else base)]
 
 
 def pages_to_rebuild(changed: list[str], config, files) -> tuple[list, list] | None:
@@ -138,7 +133,7 @@ def _remade(path: str, config, files) -> tuple[list[str], list] | None:
 def _includers(path: str, config, sources: dict[str, str]) -> list[str] | None:
     """The pages that paste the snippet ``path`` into a fence, if that is all it is used for:
     no module of that file is imported, and no other snippet or page names it."""
-    for folder in _snippet_dirs(config):
+    for folder in pagemodel.snippet_dirs(config):
         rel = _inside(path, folder)
         if rel is not None:
             break
@@ -152,10 +147,10 @@ def _includers(path: str, config, sources: dict[str, str]) -> list[str] | None:
         if origin and os.path.realpath(origin) == real:
             return None          # imported (esm): its importers may be anywhere
     named = re.compile(rf"(?<![\w.-]){re.escape(os.path.basename(path))}")   # lookup.py, not batch_lookup.py
-    includers = [src for src, text in sources.items() if rel in _INCLUDE.findall(text)]
+    includers = [src for src, text in sources.items() if rel in {inc.path for inc in pagemodel.read(text).includes}]
     if any(named.search(text) for src, text in sources.items() if src not in includers):
         return None
-    for folder in _snippet_dirs(config):
+    for folder in pagemodel.snippet_dirs(config):
         for other in Path(folder).rglob("*"):
             if other.is_file() and other.suffix in (".py", ".md", ".txt", ".json", ".toml", ".yml") \
                     and os.path.realpath(other) != real and named.search(other.read_text(encoding="utf-8", errors="replace")):
@@ -220,7 +215,8 @@ def _roots(config, server=None) -> list[str]:
     roots = {os.path.abspath(config.docs_dir), os.path.abspath(config.config_file_path)}
     roots.update(os.path.abspath(p) for p in config.watch)
     roots.update(os.path.abspath(d) for d in config.theme.dirs)
-    roots.update(getattr(server, "_watched_paths", {}) or {})
+    if server is not None:
+        roots.update(mkbuild.watched_paths(server))
     return sorted(roots)
 
 
@@ -352,7 +348,7 @@ class Serve:
                         return
             builder(config) if config is not None else builder()
 
-        server.builder = fast_builder
+        mkbuild.replace_builder(server, fast_builder)
         if self.last is not None:
             self.last["roots"] = _roots(self.last["config"], server)
         return server

@@ -44,7 +44,19 @@ class BuildState:
     command: str = "build"
     cache_dir: Path | None = None
     font_cache_dir: Path | None = None
+    #: the folders the executed blocks import from (the ``python_path`` option), absolute
+    python_path: list[Path] = field(default_factory=list)
+    #: the folders pymdownx.snippets pastes includes from (its ``base_path``), absolute
+    snippet_dirs: list[Path] = field(default_factory=list)
     pages: dict[str, PageState] = field(default_factory=dict)
+
+    @property
+    def esm_dir(self) -> Path:
+        """The helper package ``esm``: in the first ``python_path`` folder that holds it."""
+        for folder in self.python_path:
+            if (folder / "esm" / "__init__.py").is_file():
+                return folder / "esm"
+        raise FileNotFoundError(f"no folder of the esm plugin's python_path holds esm/: {self.python_path}")
 
     def page(self, src_uri: str) -> PageState:
         """The record of the page ``src_uri`` (made empty the first time it is asked for)."""

@@ -34,9 +34,10 @@ import logging
 import re
 from pathlib import Path
 
-import yaml
 from markdown.extensions.toc import slugify
 from mkdocs.exceptions import PluginError
+
+from . import page as pagemodel
 
 log = logging.getLogger("mkdocs.plugins.esm.xref")
 
@@ -44,10 +45,8 @@ log = logging.getLogger("mkdocs.plugins.esm.xref")
 REF = re.compile(r"\[(?P<text>[^\[\]\n]*#[^\[\]\n]*)\]\[(?P<label>[a-z][a-z0-9._-]*)\]")
 _AUTOREF = re.compile(r'<autoref (?P<attrs>[^>]*?)identifier="(?P<label>[^"]+)"(?P<rest>[^>]*)>'
                       r"(?P<text>[^<]*#[^<]*)</autoref>")
-_NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*(?:\{[^}]*\})?\s*#*\s*$")
+NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
 _EQ_LABEL = re.compile(r"\\label\{([^}]*)\}")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _TAG = re.compile(r"<[^>]+>")
 
@@ -58,23 +57,9 @@ def heading_label(kind: str, title: str) -> str:
 
 
 def source_lines(text: str):
-    """(line number, line) of Markdown text outside fenced code, code spans blanked."""
-    fence = None
-    for n, line in enumerate(text.split("\n"), 1):
-        m = _FENCE.match(line)
-        if fence:
-            if m and m[1][0] == fence[0] and len(m[1]) >= len(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            continue
-        if m:
-            fence = m[1]
-            continue
-        yield n, _CODE_SPAN.sub(lambda c: " " * len(c[0]), line)
-
-
-def _front_matter(text: str) -> dict:
-    m = re.match(r"---\n(.*?)\n---\n", text, re.S)
-    return (yaml.safe_load(m[1]) or {}) if m else {}
+    """(line number in the file, line) of a page's Markdown outside fenced code, code spans blanked."""
+    page = pagemodel.read(text)
+    return ((page.offset + i + 1, line) for i, line in page.prose_lines())
 
 
 def eq_label(src_uri: str, name: str) -> str:
@@ -83,16 +68,15 @@ def eq_label(src_uri: str, name: str) -> str:
 
 def source_labels(src_uri: str, text: str) -> set[str]:
     """The labels a page's Markdown source defines (what the rendered page will register)."""
-    meta = _front_matter(text)
-    kind = meta.get("xref_kind", "sec")
+    page = pagemodel.read(text)
+    kind = page.meta.get("xref_kind", "sec")
     labels = {eq_label(src_uri, name) for name in _EQ_LABEL.findall(text)}
-    for _, line in source_lines(text):
-        if not (h := _HEADING.match(line)):
-            continue
-        if m := _NUMBERED.match(h["text"]):
+    for h in page.headings:
+        title = _CODE_SPAN.sub(lambda c: " " * len(c[0]), h.text)
+        if m := NUMBERED.match(title):
             labels.add(heading_label(kind, m["title"]))
-        elif len(h["hashes"]) == 1 and "eq_prefix" in meta:
-            labels.add(heading_label("chapter", h["text"]))
+        elif h.level == 1 and "eq_prefix" in page.meta:
+            labels.add(heading_label("chapter", title))
     return labels
 
 
@@ -148,7 +132,7 @@ class Xref:
         top = None
         for item in _toc(page.toc.items):
             title = _TAG.sub("", item.title).strip()
-            m = _NUMBERED.match(title)
+            m = NUMBERED.match(title)
             if not m:
                 if item.level == 1 and "eq_prefix" in page.meta:
                     self._register(page, heading_label("chapter", title), str(page.meta["eq_prefix"]), item.id, plugin)

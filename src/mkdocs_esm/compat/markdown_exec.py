@@ -21,8 +21,8 @@ from . import require
 RANGE = ">=1.10,<2"
 _USES = "Markdown._original_md, InsertHeadings.headings, the mkdocs.plugins.markdown_exec logger"
 
-__all__ = ["ExecutionError", "Markup", "base_format", "capture_warnings", "code_block", "reported_headings",
-           "use_python_formatter"]
+__all__ = ["ExecutionError", "Markup", "base_format", "capture_warnings", "code_block", "inner_conversion",
+           "reported_headings", "use_python_formatter"]
 
 
 def use_python_formatter(format_python) -> None:
@@ -33,6 +33,17 @@ def use_python_formatter(format_python) -> None:
     ours = functools.partial(format_python, original)
     ours.esm_original = original
     formatters["python"] = ours
+
+
+@functools.cache
+def _checked() -> str:
+    return require("markdown-exec", RANGE, _USES)
+
+
+def inner_conversion(md) -> bool:
+    """Whether ``md`` is markdown-exec's conversion of a block's output (not the page's own)."""
+    _checked()
+    return hasattr(md, "_original_md")
 
 
 def reported_headings(md, markup) -> bool:
