@@ -57,8 +57,8 @@ def test_lm_gradient_numbers(demo_output):
         assert "{{" + name + "}}" in PAGE
     # the rows, their gradients and the rows after the step are in the table the demo prints
     out = demo_output(SNIPPETS / "part2" / "training-embeddings" / "lm_gradient.py")
-    for row in ("| $0$ (the target) | $(1,0)$ | $1$ | $-\\tfrac{2}{3}$ | $(-\\tfrac{2}{3},-\\tfrac{2}{3})$ | $(2,1)$ | $3$ |",
-                "| $2$ | $(-1,2)$ | $1$ | $\\tfrac{1}{3}$ | $(\\tfrac{1}{3},\\tfrac{1}{3})$ | $(-\\tfrac{3}{2},\\tfrac{3}{2})$ | $0$ |"):
+    for row in ("| $0$ ($y$) | $(1,0)$ | $-\\tfrac{2}{3}$ | $(-\\tfrac{2}{3},-\\tfrac{2}{3})$ | $(2,1)$ | $3$ |",
+                "| $2$ | $(-1,2)$ | $\\tfrac{1}{3}$ | $(\\tfrac{1}{3},\\tfrac{1}{3})$ | $(-\\tfrac{3}{2},\\tfrac{3}{2})$ | $0$ |"):
         assert row in out, row
     # the by-hand example in exact fractions: equal logits, then the step with eta = 3/2
     from fractions import Fraction as F

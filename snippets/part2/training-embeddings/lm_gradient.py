@@ -43,11 +43,10 @@ print(check_close("by hand: after the step the logits are W' h, in fractions vs 
 print(check_close("by hand: the mean row does not move", np.mean(np.array(W_h1, float), axis=0), Wf.mean(axis=0),
                   atol=1e-15))
 # formulas are published whole ($...$), to be quoted outside math in the prose
-print(table(["row $j$", "$\\mathbf w_j$", "logit $z_j$", "$p_j-\\mathbf 1\\{j=y\\}$", "gradient $\\nabla_{\\mathbf w_j}\\ell$",
-             f"after a step with $\\eta={ftex(eta_h)}$", "new logit"],
-            [(f"${j}$" + (" (the target)" if j == y_h else ""), f"${vtex(W_h[j])}$", f"${ftex(z_h[j])}$",
-              f"${ftex(coef_h[j])}$", f"${vtex(gW_h[j])}$", f"${vtex(W_h1[j])}$", f"${ftex(z_h1[j])}$")
-             for j in range(3)]))
+print(table(["$j$", "$\\mathbf w_j$", "$p_j-\\mathbf 1\\{j=y\\}$", "$\\nabla_{\\mathbf w_j}\\ell$",
+             f"$\\mathbf w_j$ after a step, $\\eta={ftex(eta_h)}$", "new $z_j$"],
+            [(f"${j}$" + (" ($y$)" if j == y_h else ""), f"${vtex(W_h[j])}$", f"${ftex(coef_h[j])}$",
+              f"${vtex(gW_h[j])}$", f"${vtex(W_h1[j])}$", f"${ftex(z_h1[j])}$") for j in range(3)]))
 print(glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h),
       glue("coef_h", f"${vtex(coef_h)}$"),
       glue("gh_h", "$\\nabla_{\\mathbf h}\\ell=" + "+".join(f"{ftex(coef_h[j])}\\mathbf w_{j}" for j in range(3))
