@@ -160,6 +160,8 @@ print(check_less(f"the two 'bank' states differ after every layer in {len(others
 print(check_close("position 0 ('the') sees only itself, so its states stay equal in both texts (all layers)",
                   Ha[:, 0], Hb[:, 0], atol=1e-12))
 print(glue("ctx_L", L))
+print(glue("ctx_text_a", " ".join(a)))
+print(glue("ctx_text_b", " ".join(b)))
 print(glue("ctx_pos_bank", t))
 for l, c in enumerate(cos_by_layer):
     print(glue(f"ctx_cos_bank_{l}", c, ".4f"))

@@ -60,5 +60,4 @@ print(check_close("the two occurrences of 'the' in the first text get the same v
 print(glue("pipe_text_b", texts[1]))
 print(glue("pipe_ids_b", tokenize(texts[1])))
 print(glue("pipe_ids_b_padded", ids[1]))
-print(glue("pipe_B", B))
-print(glue("pipe_T", T))
+print(glue("pipe_text_a", texts[0]))
