@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DOCS, demo_namespace
+from conftest import DOCS, SNIPPETS, demo_namespace
 from esm import numerical_grad
 
 PAGE = (DOCS / "part2" / "training-embeddings.md").read_text(encoding="utf-8")
@@ -42,7 +42,7 @@ def test_output_row_and_hidden_gradients_against_finite_differences(V, d, seed):
     assert abs(np.outer(coef, h).sum(axis=0)).max() < 1e-12   # the mean row does not move
 
 
-def test_lm_gradient_numbers():
+def test_lm_gradient_numbers(demo_output):
     ns = demo("lm_gradient")
     W, h, y, eta = ns["W"], ns["h"], ns["y"], ns["eta"]
     z = [float(sum(W[j][c] * h[c] for c in range(len(h)))) for j in range(len(W))]
@@ -53,8 +53,13 @@ def test_lm_gradient_numbers():
     W2 = [[W[j][c] + eta * ((1.0 if j == y else 0.0) - p[j]) * h[c] for c in range(len(h))] for j in range(len(W))]
     assert math.isclose(ns["loss"] - ce(W2, h, y), ns["drop"], abs_tol=1e-12)
     assert ns["drop"] < ns["first_order"] < 1.05 * ns["drop"]
-    for name in ("coef_y", "coef_fav", "w0_h", "p_h", "coef_h", "gh_h", "W1_h", "z1_h"):
+    for name in ("coef_y", "coef_fav", "h_h", "coef_h", "gh_h", "z1_h"):
         assert "{{" + name + "}}" in PAGE
+    # the rows, their gradients and the rows after the step are in the table the demo prints
+    out = demo_output(SNIPPETS / "part2" / "training-embeddings" / "lm_gradient.py")
+    for row in ("| $0$ ($y$) | $(1,0)$ | $-\\tfrac{2}{3}$ | $(-\\tfrac{2}{3},-\\tfrac{2}{3})$ | $(2,1)$ | $3$ |",
+                "| $2$ | $(-1,2)$ | $\\tfrac{1}{3}$ | $(\\tfrac{1}{3},\\tfrac{1}{3})$ | $(-\\tfrac{3}{2},\\tfrac{3}{2})$ | $0$ |"):
+        assert row in out, row
     # the by-hand example in exact fractions: equal logits, then the step with eta = 3/2
     from fractions import Fraction as F
     Wh, hh, yh, eh = [[1, 0], [0, 1], [-1, 2]], [1, 1], 0, F(3, 2)

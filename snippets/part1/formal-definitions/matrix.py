@@ -29,14 +29,10 @@ print(check_equal("the numbers of one row are adjacent (stride between coordinat
 V_big, d_big = 50_000, 4_096
 big_size = V_big * d_big
 
-print(glue("mat_V", V))
 print(glue("mat_d", d))
 print(glue("mat_i", i))
-print(glue("mat_last", V * d - 1))
-print(glue("mat_row", E[i].astype(int)))
 print(glue("mat_offset", offset))
 print(glue("big_V", V_big, ","))
 print(glue("big_d", d_big, ","))
-print(glue("big_params", big_size, ","))
 print(glue("big_params_m", big_size / 1e6, ".1f"))
 print(glue("big_untied_m", 2 * big_size / 1e6, ".1f"))

@@ -47,14 +47,9 @@ print(check_close(f"row {rep} appears at positions {at}: its gradient is the sum
                   "gradients (x_t - x*_t, summed by hand)", G[rep], sum(X[t] - Y[t] for t in at), atol=1e-12))
 fd_err = float(np.abs(G - G_fd).max())
 
-print(glue("oh_V", V))
-print(glue("oh_d", d))
-print(glue("oh_ids", ids))
-print(glue("oh_entries", V * d))
 print(glue("oh_unused", ", ".join(map(str, unused[:-1])) + " and " + str(unused[-1])))
 print(glue("oh_rep", rep))
 print(glue("oh_rep_at", " and ".join(map(str, at))))
-print(glue("oh_gpt2_madds", 50_257 * 768, ","))   # GPT-2 small: |V| d multiply-adds per token, d = 768
 
 fig, ax = figure(size=(5.2, 2.6))
 ax.bar(range(V), np.linalg.norm(G_fd, axis=1), color=[PALETTE[1] if k in ids else PALETTE[0] for k in range(V)])

@@ -41,16 +41,11 @@ exponent = sum(int(x).bit_length() - 1 for x in (Bb, Tb, db, 2))
 print(check_equal(f"X for B={Bb}, T={Tb}, d={db} in fp16: B T d x 2 bytes = 2^(sum of the factors' exponents)",
                   act_bytes, 2 ** exponent))
 
-print(glue("sh_V_last", V - 1))
 print(glue("sh_ids_row0", ids[0]))
 print(glue("sh_ids_row1", ids[1]))
-print(glue("sh_B", B))
-print(glue("sh_T", T))
-print(glue("sh_d", d))
 print(glue("sh_first_id", int(ids[0, 0])))
 print(glue("sh_first", X[0, 0], ".1f"))
 print(glue("big_B", Bb))
 print(glue("big_T", Tb, ","))
 print(glue("act_d", db, ","))
-print(glue("act_bytes", int(act_bytes), ","))
 print(glue("act_mb", act_bytes / 1e6, ".0f"))      # MB = 10^6 bytes

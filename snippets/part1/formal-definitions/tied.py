@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_true, glue, numerical_grad, shape_table, softmax
+from esm import check_close, check_true, glue, numerical_grad, shape_table, softmax, table
 
 E = np.array([[1.0, -1.0],
               [0.5, 0.5],
@@ -53,18 +53,22 @@ print(check_true("the output side reaches every row (all rows of (p - e_y) h^T a
                  bool(np.all(np.abs(G_out).sum(axis=1) > 0)),
                  "row norms " + ", ".join(f"{v:.3f}" for v in np.linalg.norm(G_out, axis=1))))
 
-for j in range(V):
-    print(glue(f"tied_row{j}", E[j], "g"))
-print(glue("tied_V", V))
-print(glue("tied_d", d))
+
+
+def vec(v, fmt="g"):
+    return "(" + ", ".join(format(x, fmt) for x in v).replace("-", "−") + ")"
+
+
+print(table(["the worked example, step by step", "value"], [
+    ("rows of the tied table $E=W$", ", ".join(vec(r) for r in E)),
+    (f"input token $i={i}$: $\\mathbf h=E_{{{i},:}}$", vec(h)),
+    ("logits $\\mathbf z=E\\mathbf h$", vec(z)),
+    ("$\\mathbf p=\\operatorname{softmax}(\\mathbf z)$", vec(p, ".3f")),
+    (f"target $y={y}$: $\\mathbf p-\\mathbf e_y$", vec(g, "+.3f")),
+]))
 print(glue("tied_i", i))
 print(glue("tied_y", y))
-print(glue("tied_h", h, "g"))
-print(glue("tied_z", z, "g"))
-print(glue("tied_p", p, ".3f"))
-print(glue("tied_g", g, "+.3f"))
 print(glue("tied_gout_i", G_out[i], "+.3f"))
 print(glue("tied_gin_i", G_in[i], "+.3f"))
 print(glue("tied_total_i", G_fd[i], "+.3f"))
-print(glue("gpt2_untie_extra", 50_257 * 768, ","))     # GPT-2 small: |V| d with |V| = 50,257, d = 768
 print(glue("llama_head", 32_000 * 4_096, ","))         # Llama 2 7B: |V| = 32,000, d = 4,096

@@ -60,16 +60,12 @@ print(check_close("cosine of the two 'bank' states after the layer = 3 / (3 sqrt
 for w in rows:
     print(glue(f"hand_{w}", np.array(rows[w])))
 Xa, Xb = (np.array([rows[w] for w in ws]) for ws in (hand_a, hand_b))
-print(glue("hand_sum_a", Xa.sum(axis=0)))
-print(glue("hand_sum_b", Xb.sum(axis=0)))
-print(glue("hand_mean_a", (Xa.sum(axis=0) // 3)))
-print(glue("hand_mean_b", (Xb.sum(axis=0) // 3)))
-print(check_equal("the sums are divisible by 3, so the means quoted are exact integers",
+print(check_equal("the sums are divisible by 3, so the means shown are exact integers",
                   (Xa.sum(axis=0) % 3).tolist() + (Xb.sum(axis=0) % 3).tolist(), [0, 0, 0, 0]))
-print(glue("hand_h_a", np.rint(H1a[2]).astype(int)))
-print(glue("hand_h_b", np.rint(H1b[2]).astype(int)))
-print(glue("hand_h_the", np.rint(H1a[0]).astype(int)))
-print(glue("hand_dot", int(round(H1a[2] @ H1b[2]))))
+print(table(["text", "sum of the three rows", "their mean", "\"bank\" after the layer", "\"the\" after the layer"],
+            [(" ".join(ws), fmt_states([X.sum(axis=0)]), fmt_states([X.sum(axis=0) // 3]),
+              fmt_states([np.rint(H1[2])]), fmt_states([np.rint(H1[0])]))
+             for ws, X, H1 in ((hand_a, Xa, H1a), (hand_b, Xb, H1b))]))
 print(glue("hand_cos", cosine(H1a[2], H1b[2]), ".3f"))
 
 # --- The view at scale: three random causal attention layers -------------------------------------

@@ -77,8 +77,6 @@ print(check_true("for every pair, layers 1 and L move the cosine further than la
 
 static = [cosine(E[ids[0, t]], H[l, 0, t]) for l in range(L + 1)]
 print(glue("mini_L", L))
-print(glue("mini_d", d))
-print(glue("bank_pos", t))
 print(glue("cos_rm_L", cos[L, 0], ".3f"))
 print(glue("cos_static_0", static[0], ".3f"))
 print(glue("cos_static_L", static[L], ".3f"))

@@ -87,8 +87,6 @@ print(check_close("a linear layer E reading the one-hot codes outputs the learne
                   O @ E, np.array([[sum(O[i, m] * E[m, k] for m in range(V)) for k in range(d)] for i in range(V)]),
                   atol=0.0))
 
-for w in ("dog", "puppy", "truck"):
-    print(glue(f"row_{w}", E[words.index(w)], ".1f"))
 print(check_close("d(dog, puppy) is sqrt(0.1^2 + 0.1^2), worked by hand from the rows (1.2, 1.0) and (1.3, 0.9)",
                   D_emb[dog, puppy], np.sqrt(0.1 ** 2 + 0.1 ** 2), atol=1e-12))
 print(glue("dist_dog_puppy", D_emb[dog, puppy], ".3f"))

@@ -39,13 +39,7 @@ for i in range(V):
 print(check_equal("entries of E that change X when perturbed = (distinct ids) x d",
                   touched, len(set(ids.tolist())) * d))
 
-print(glue("lookup_V", V))
-print(glue("lookup_d", d))
-print(glue("lookup_T", T))
 print(glue("lookup_ids", ids))
 print(glue("lookup_row_a", X[0].astype(int)))
 print(glue("lookup_row_b", X[1].astype(int)))
-print(glue("lookup_t1", t1))
-print(glue("lookup_t2", t2))
-print(glue("lookup_n_params", E.size))
 print(glue("lookup_touched", touched))

@@ -45,7 +45,6 @@ for name, arr, bits in (("fp32", E32, 32), ("fp16", E16, 16), ("int8", E8, 8)):
     print(check_equal(f"{name}: |V| d n_bits/8 equals the data block the allocator hands out for a "
                       f"{V} x {d} {arr.dtype} array (measured with tracemalloc)",
                       table_bytes(V, d, bits), allocated_bytes(arr.dtype, (V, d)), eq="table-memory"))
-    print(glue(f"demo_bytes_{name}", int(arr.nbytes), ","))
 
 # GPT-2 small (Radford et al., 2019): |V| = 50,257, d = 768. Its whole parameter count is
 # chapter P8's subject; this section needs only the table.
@@ -59,12 +58,6 @@ print(glue("gpt2_mb_fp16", table_bytes(Vg, dg, 16) / 1e6, ".0f"))
 print(glue("gpt2_mb_int8", table_bytes(Vg, dg, 8) / 1e6, ".0f"))
 print(glue("gpt2_row_bytes", table_bytes(1, dg, 32), ","))
 added = 1_000
-print(glue("added_tokens", added, ","))
-print(glue("added_params", added * dg, ","))
-print(glue("added_mb_fp32", table_bytes(added, dg, 32) / 1e6, ".1f"))
-print(glue("demo_V", V, ","))
-print(glue("demo_params", V * d, ","))
-print(glue("demo_d", d))
 
 # Published sizes: BERT-base uncased (Devlin et al., 2019; vocabulary 30,522),
 # Llama 2 7B (Touvron et al., 2023; vocabulary 32,000, width 4,096).

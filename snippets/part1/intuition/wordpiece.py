@@ -51,10 +51,8 @@ print(check_equal("lookup: X[0, t] is row ids[0, t] of E for every t", X[0], np.
 tokens = minilm().tokenizer.encode(text).tokens
 print(glue("wp_V", len(E), ","))
 print(glue("wp_embeddings", " ".join(pieces["embeddings"])))
-print(glue("wp_n_embeddings", len(pieces["embeddings"])))
 print(glue("wp_unbelievably", " ".join(pieces["unbelievably"])))
 print(glue("wp_text_tokens", " ".join(tokens)))
-print(glue("wp_T", ids.shape[1]))
 print(table(("word", "WordPiece tokens", "ids"),
             [(w, " ".join(f"`{p}`" for p in pieces[w]),
               ", ".join(str(i) for i in minilm().tokenizer.encode(w, add_special_tokens=False).ids)) for w in WORDS]))

@@ -52,11 +52,6 @@ print(svg(fig, alt=f"Two line charts against the scale λ from {cs[0]:g} to {cs[
           caption=f"Scaling $\\mathbf u=(3,4)$ by $\\lambda$: the dot product with $\\mathbf v=(4,3)$ is $24\\lambda$, "
                   f"the cosine stays ${c0:.2f}$."))
 print(glue("cos_uv", c0, ".2f"))
-print(glue("cos_c_min", cs[0], "g"))
-print(glue("cos_c_max", cs[-1], "g"))
 print(glue("cos_dot_min", dots[0], "g"))
 print(glue("cos_dot_max", dots[-1], "g"))
 print(glue("cos_neg", neg, ".2f"))
-print(glue("cos_n", n))
-print(glue("cos_d", d))
-print(glue("cos_pairs", n * n))

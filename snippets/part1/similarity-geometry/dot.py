@@ -15,7 +15,6 @@ print(glue("dot_u", u, "g"))
 print(glue("dot_v", v, "g"))
 print(glue("dot_uv", u @ v, "g"))
 print(glue("dot_len", float(np.linalg.norm(u)), "g"))
-print(glue("dot_theta", theta, ".4f"))
 print(glue("dot_theta_deg", math.degrees(theta), ".2f"))
 
 rng = np.random.default_rng(31)
@@ -41,5 +40,3 @@ w120 = 5.0 * np.array([math.cos(math.atan2(4, 3) + 2 * math.pi / 3), math.sin(ma
 print(check_less("a vector 120 degrees from u has a negative dot product with it (25 cos 120 = -12.5)",
                  u @ w120, 0.0, names=("u^T w", "0")))
 print(check_close("... equal to ||u|| ||w|| cos 120 degrees = -12.5, written by hand", u @ w120, -12.5, atol=1e-12))
-print(glue("dot_d", d))
-print(glue("dot_n", n))

@@ -84,8 +84,6 @@ print(svg(fig, alt=f"{V} points in {len(groups)} angular groups ("
 print(glue("nn_V", V))
 print(glue("nn_groups", len(groups)))
 print(glue("nn_k", k))
-for w, off, length in zip(groups["animals"][0], offsets, lengths):   # the animals, named in the prose
-    print(glue(f"nn_off_{w}", off), glue(f"nn_lenx_{w}", length, ".1f"))
 print(glue("nn_cos_cat_horse", C[cat, horse], ".3f"))
 print(glue("nn_cos_cat_dog", C[cat, dog], ".3f"))
 print(glue("nn_len_dog", float(np.linalg.norm(E[dog])), ".1f"))

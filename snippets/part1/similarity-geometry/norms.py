@@ -76,20 +76,12 @@ print(svg(fig, alt=f"Scatter of logit against cosine with h for {V} tokens: "
                   "$z=\\lVert\\mathbf h\\rVert s\\cos\\theta$ for the shortest and longest row length $s$. "
                   "Orange: frequent tokens."))
 
-j_creek, j_river, j_the = (words.index(w) for w in ("creek", "river", "the"))
-print(glue("nrm_V", V))
-print(glue("nrm_h", r, "g"))
-for name in ("of", "and", "delta"):                       # the other three rows, quoted for the entropy
-    print(glue(f"nrm_row_{name}", W[words.index(name)].astype(int)))
-for name, j in (("creek", j_creek), ("river", j_river), ("the", j_the)):
-    print(glue(f"nrm_row_{name}", W[j].astype(int)))
-    print(glue(f"nrm_z_{name}", int(z[j])))
-for name, j in (("creek", j_creek), ("river", j_river)):  # "the" is quoted by its angle and squared length
+j_creek, j_river = (words.index(w) for w in ("creek", "river"))
+for name, j in (("creek", j_creek), ("river", j_river)):   # "the" is quoted by the table above
+    print(glue(f"nrm_row_{name}", W[j].astype(int)), glue(f"nrm_z_{name}", int(z[j])))
     print(glue(f"nrm_cos_{name}", cos_j[j], "g"))
     print(glue(f"nrm_len_{name}", norm[j], ".3g"))
 print(glue("nrm_hvec", h.astype(int)))
-print(glue("nrm_deg_the", float(degrees[j_the]), ".0f"))
-print(glue("nrm_sq_the", int(W[j_the] @ W[j_the])))
 print(glue("nrm_unit_creek", r * cos_j[j_creek], "g"))
 print(glue("nrm_unit_river", r * cos_j[j_river], "g"))
 print(glue("nrm_H1", entropy(p1), ".3f"))

@@ -42,9 +42,7 @@ P_perp = np.eye(d) - np.outer(u_hat, u_hat)                           # the same
 print(check_close("x - (x^T u)u equals (I - u u^T) x for every row", E_deb, E @ P_perp.T, atol=1e-12,
                   eq="debias"))
 print(check_close("projection of every debiased row on u-hat is 0", E_deb @ u_hat, np.zeros(n), atol=1e-12))
-print(glue("n_deb", n), glue("d_deb", d), glue("n_pairs", len(pairs)), glue("n_jobs", len(jobs)),
-      glue("pair_weight", pair_weight, ".1f"), glue("v_weight", v_weight, ".1f"), glue("cos_ug", u_hat @ g, ".3f"),
-      glue("d_rest", d - 1))
+print(glue("v_weight", v_weight, ".1f"), glue("cos_ug", u_hat @ g, ".3f"))
 B = np.linalg.qr(np.column_stack([u_hat, rng.normal(0, 1, (d, d - 1))]))[0][:, 1:]  # basis of u-hat's complement
 print(check_close("coordinates orthogonal to u-hat are untouched", E_deb @ B, E @ B, atol=1e-12))
 

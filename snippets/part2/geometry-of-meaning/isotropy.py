@@ -25,9 +25,7 @@ aniso_h = float(np.mean([cosine(Xh_m[i], Xh_m[j]) for i in range(4) for j in ran
 print(check_close("by hand: subtracting the mean row (2, 0) gives back the four unit vectors exactly",
                   Xh_m - Xh_m.mean(axis=0), Xh, atol=0))
 print(glue("mean_h", f"${'-' if mean_h < 0 else ''}\\tfrac{{{abs(mean_h.numerator)}}}{{{mean_h.denominator}}}$"),
-      glue("n_opp_h", sum(c == -1 for c in cos_pairs_h)), glue("n_pairs_h", len(cos_pairs_h)),
-      glue("m_vec_h", vtex(m_h)), glue("Xh_m", ", ".join(vtex(v) for v in Xh_m[:3]) + " and " + vtex(Xh_m[3])),
-      glue("min_dot_h", min(dots_h)), glue("aniso_h", aniso_h, ".2f"))
+      glue("m_vec_h", vtex(m_h)), glue("min_dot_h", min(dots_h)), glue("aniso_h", aniso_h, ".2f"))
 
 rng = np.random.default_rng(43)
 N, d = 80, 32
@@ -67,7 +65,7 @@ scales = np.linspace(0.2, 3.0, d)                 # centred, but unequal varianc
 stretched = mean_pairwise_cosine(X_iso * scales)
 print(check_close("non-example: a centred cloud with unequal variances also has mean cosine near 0",
                   stretched, 0.0, atol=0.02))
-print(glue("N_iso", N), glue("d_iso", d), glue("m2", int(m2)), glue("iso", iso, ".3f"),
+print(glue("N_iso", N), glue("d_iso", d), glue("iso", iso, ".3f"),
       glue("aniso", aniso, ".3f"), glue("predicted", predicted, ".3f"), glue("centred", centred, ".3f"),
       glue("sd_lo", scales[0], ".1f"), glue("sd_hi", scales[-1], ".1f"), glue("stretched", stretched, ".3f"))
 

@@ -44,8 +44,7 @@ print(shape_table({"N": N, "d": d, "k": k, r"N_{\text{test}}": n_test}, [
     ("subspace basis", "U", U, "d k", "orthonormal columns; the first spans u"),
     ("projector", r"\operatorname{proj}_U=UU^\top", proj, "d d", "symmetric, idempotent, rank k"),
 ]))
-print(glue("d_pr", d), glue("margin", margin, ".1f"), glue("n_train", n_train), glue("n_test", n_test),
-      glue("steps", steps), glue("k_pr", k))
+print(glue("margin", margin, ".1f"), glue("n_test", n_test))
 
 loop = np.array([1.0 / (1.0 + math.exp(-(float(np.dot(beta, x)) + b))) for x in X[test]])
 print(check_close("probe output sigma(beta^T x + b) vs math.exp in a loop", y_hat, loop,
@@ -80,7 +79,7 @@ print(check_close(f"the draw shown is one of the {len(draws)}: seed 42 drawn aga
                   deviation(42), abs(acc - bayes) / acc_se, atol=1e-12))
 print(check_less(f"the probe's held-out accuracy is within {n_se} sampling errors of the Bayes rate (the largest "
                  f"deviation over {len(draws)} draws, {z_max:.2f}, rounded up)", abs(acc - bayes), n_se * acc_se))
-print(glue("acc_se", acc_se, ".2f"), glue("probe_draws", len(draws)), glue("probe_zmax", z_max, ".1f"))
+print(glue("acc_se", acc_se, ".2f"))
 cos_bu = abs(cosine(beta, u))
 print(check_true("the probe's weight vector points along the planted direction", cos_bu > 0.9,
                  f"|cos(beta, u)| = {cos_bu:.3f}"))

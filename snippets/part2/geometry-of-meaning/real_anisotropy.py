@@ -55,7 +55,6 @@ print(glue("an_ctx_peak", by_layer[peak], ".3f"))
 print(glue("an_peak_layer", peak))
 print(glue("an_ctx_L", by_layer[L], ".3f"))
 print(glue("an_pooled", c_pooled, ".3f"))
-print(glue("n_tokens", int(mask.sum())))
 print(table(("vectors", "n", "mean cosine $\\overline{\\cos}$"),
             [("GloVe, whole table", f"{V:,}", f"{c_full:.3f}"),
              ("GloVe, whole table, centred", f"{V:,}", f"{c_full_centred:.4f}"),

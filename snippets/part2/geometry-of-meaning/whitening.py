@@ -25,8 +25,7 @@ print(shape_table({"N": N, "d": d}, [
     ("whitening map", r"\Sigma^{-1/2}", S_inv_half, "d d", "symmetric inverse square root"),
     ("whitened vectors", r"\tilde X", Xw, "N d", "covariance I"),
 ]))
-print(glue("N_wh", N), glue("d_wh", d), glue("sd_max", scales.max(), ".0f"), glue("sd_min", scales.min(), ".1f"),
-      glue("offset_wh", np.linalg.norm(mu), ".0f"))
+print(glue("d_wh", d), glue("sd_max", scales.max(), ".0f"), glue("sd_min", scales.min(), ".1f"))
 
 cov_w = np.zeros((d, d))                          # covariance of the whitened rows, by a loop
 for row in Xw:

@@ -87,10 +87,9 @@ gentle, steep = m.min(), m.max()
 print(check_close("the gentlest head's penalty at distance 2048 equals 2048 / 256 (slope 2^-8)",
                   gentle * L_test, L_test / 2 ** 8, atol=0.0))
 window = 10.0 / m                                 # distance at which each head's penalty reaches 10 nats
-print(glue("H_al", H), glue("T_al", T), glue("dk_al", d_k), glue("h_loop", h), glue("inv_m_loop", round(1 / m[h])),
-      glue("far_first", far[0], ".4f"), glue("far_last", far[-1], ".3f"),
+print(glue("far_first", far[0], ".4f"), glue("far_last", far[-1], ".3f"),
       glue("inv_m1", round(1 / m[0])), glue("inv_mH", round(1 / m[-1])), glue("pen9", m[0] * (T - 1), ".1f"),
-      glue("dist9", T - 1), glue("L_test", L_test), glue("pen_gentle", gentle * L_test, ".0f"),
+      glue("L_test", L_test), glue("pen_gentle", gentle * L_test, ".0f"),
       glue("factor_gentle", math.exp(-gentle * L_test), ".1e"),
       glue("win_steep", window[0], ".0f"), glue("win_gentle", window[-1], ",.0f"))
 

@@ -44,8 +44,6 @@ print(check_close("in the sinusoidal table the cosine of t and t+k depends on k 
                   np.diag(C_sin, 7), np.full(len(np.diag(C_sin, 7)), np.diag(C_sin, 7)[0]), atol=1e-12))
 
 print(glue("P_T", T_max))
-print(glue("P_d", d))
-print(glue("P_params", T_max * d, ","))
 print(glue("P_len0", norms[0], ".2f"))
 E_med = np.median(np.sqrt(np.einsum("ij,ij->i", E, E)))
 print(check_less("position rows are shorter than token rows (medians)", med, E_med, names=("P", "E")))

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_true, figure, glue, rope_angles, rope_rotate, shape_table, svg
+from esm import PALETTE, check_close, check_true, figure, glue, rope_angles, rope_rotate, shape_table, svg, table
 
 # By hand first: d_k = 2 and a toy angle of a quarter turn per position (not LLaMA's frequency),
 # so that R_t only swaps and negates integer coordinates: R(pi/2) (x, y) = (-y, x).
@@ -31,9 +31,17 @@ print(check_close("by hand: (R_t q)^T (R_s k) = q^T R_(s-t) k", score_h, rel_h, 
 score_h1 = int(quarter(q_h, t_h + 1) @ quarter(k_h, s_h + 1))
 print(check_close("by hand: moving both positions on by one leaves the score unchanged", score_h1, score_h, atol=0))
 print(glue("q_h", q_h.tolist()), glue("k_h", k_h.tolist()), glue("t_h", t_h), glue("s_h", s_h),
-      glue("Rq_h", Rq_h.tolist()), glue("Rk_h", Rk_h.tolist()), glue("score_h", score_h),
-      glue("Rrel_h", quarter(k_h, s_h - t_h).tolist()), glue("plain_h", int(q_h @ k_h)),
-      glue("t_h1", t_h + 1), glue("s_h1", s_h + 1))
+      glue("score_h", score_h), glue("plain_h", int(q_h @ k_h)))
+num = lambda x: str(int(x)).replace("-", "−")   # noqa: E731
+pair = lambda v: "(" + ", ".join(str(int(x)) for x in v).replace("-", "−") + ")"   # noqa: E731
+print(table(["by hand", "vector", "score with the other"], [
+    (f"the query at $t={t_h}$: $R_{{{t_h}}}\\mathbf q$", pair(Rq_h), num(score_h)),
+    (f"the key at $s={s_h}$: $R_{{{s_h}}}\\mathbf k$", pair(Rk_h), num(score_h)),
+    (f"the key turned by the offset alone, $R_{{{s_h - t_h}}}\\mathbf k$, against $\\mathbf q$",
+     pair(quarter(k_h, s_h - t_h)), num(rel_h)),
+    (f"both moved on by one: $R_{{{t_h + 1}}}\\mathbf q$ against $R_{{{s_h + 1}}}\\mathbf k$",
+     pair(quarter(q_h, t_h + 1)) + ", " + pair(quarter(k_h, s_h + 1)), num(score_h1)),
+]))
 
 rng = np.random.default_rng(64)
 d, T, t_max = 16, 8, 4096

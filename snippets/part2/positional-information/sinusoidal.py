@@ -27,8 +27,8 @@ print(check_close("by hand: M_1 PE_t = PE_(t+1) for t = 0..3 (integer arithmetic
 dots_toy = [int(by_hand[0] @ by_hand[kk]) for kk in range(4)]
 print(check_close("by hand: PE_0 . PE_k = cos(k pi/2) for k = 0..3", dots_toy,
                   [math.cos(kk * w_toy) for kk in range(4)], atol=1e-12, eq="pe-dot"))
-print(glue("pe_toy", ", ".join(f"$({a},{b})$" for a, b in by_hand[:3]) + " and $({},{})$".format(*by_hand[3])), glue("M1_toy", f"$M_1={tex(M1_toy)}$"),
-      glue("dots_toy", dots_toy))
+print(glue("pe_toy", ", ".join(f"$({a},{b})$" for a, b in by_hand[:3]) + " and $({},{})$".format(*by_hand[3])),
+      glue("M1_toy", f"$M_1={tex(M1_toy)}$"), glue("dots_toy", dots_toy))
 
 T, d, k, t_far = 64, 32, 5, 5000
 PE = sinusoidal_positions(T, d)
@@ -70,9 +70,8 @@ print(check_close(f"PE_t . PE_(t+k) = sum_j cos(k omega_j) for all {len(pairs)} 
                   dots, np.array([closed[o] for _, o in pairs]), atol=1e-12, eq="pe-dot"))
 sq = (PE ** 2).sum(axis=1)
 print(check_close("every PE_t has squared norm d/2 (sin^2 + cos^2 = 1 per pair)", sq, np.full(T, d / 2), atol=1e-12))
-print(glue("d_pe", d), glue("T_pe", T), glue("j_last", d // 2 - 1), glue("exp_last", 2 * (d // 2 - 1)),
-      glue("period0", 2 * math.pi / omega[0], ".1f"), glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("k_pe", k), glue("n_valid", T - k),
-      glue("t_far", t_far), glue("sq_norm", sq.mean(), ".0f"))
+print(glue("d_pe", d), glue("period0", 2 * math.pi / omega[0], ".1f"),
+      glue("period_last", 2 * math.pi / omega[-1], ",.0f"), glue("sq_norm", sq.mean(), ".0f"))
 
 fig, (ax, cax) = figure(1, 2, size=(6.4, 3.0), gridspec_kw={"width_ratios": [30, 1]})
 im = ax.imshow(PE.T, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1, origin="lower")

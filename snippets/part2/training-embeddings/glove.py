@@ -59,8 +59,7 @@ print(check_close("f at 0, 1, 10, 50, 100, 1000 vs 0, 10^-1.5, 10^-0.75, 2^-0.75
                   atol=1e-12, eq="glove-weight"))
 print(check_equal(f"the {int(np.sum(~nz))} zero counts get weight 0, so log 0 is never needed",
                   int(np.sum(f(counts)[~nz] != 0)), 0))
-print(glue("f1", float(f(1.0)), ".3f"), glue("f10", float(f(10.0)), ".3f"), glue("f50", float(f(50.0)), ".3f"),
-      glue("V_gl", V), glue("V2_gl", V * V), glue("zeros_gl", int(np.sum(~nz))), glue("d_gl", d))
+print(glue("f1", float(f(1.0)), ".3f"), glue("f10", float(f(10.0)), ".3f"), glue("f50", float(f(50.0)), ".3f"))
 print(check_less(f"objective after {steps} gradient steps < at the start", end, start,
                  names=("after", "start")))
 big = counts >= 20
@@ -74,8 +73,8 @@ noise_units = err * np.sqrt(counts[big])
 print(check_less(f"this draw: on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
                  "the counts' sampling noise 1/sqrt(#_ij)", noise_units.max(), 3.0,
                  names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound")))
-print(glue("steps_gl", steps), glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
-      glue("n_big", int(big.sum())), glue("fit_err", float(np.ceil(err.max() * 100) / 100), ".2f"))   # a largest value, rounded up
+print(glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
+      glue("fit_err", float(np.ceil(err.max() * 100) / 100), ".2f"))   # a largest value, rounded up
 
 fig, ax = figure(size=(6.4, 2.6))
 xs = np.linspace(0, 150, 301)

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from esm import PALETTE, check_close, cross_entropy, figure, glue, numerical_grad, one_hot, shape_table, softmax, svg
+from esm import PALETTE, check_close, cross_entropy, figure, glue, numerical_grad, one_hot, shape_table, softmax, svg, table
 
 # By hand first: three tokens in d = 2, with logits that are all equal, so p is (1/3, 1/3, 1/3).
 def ftex(x):
@@ -43,16 +43,15 @@ print(check_close("by hand: after the step the logits are W' h, in fractions vs 
 print(check_close("by hand: the mean row does not move", np.mean(np.array(W_h1, float), axis=0), Wf.mean(axis=0),
                   atol=1e-15))
 # formulas are published whole ($...$), to be quoted outside math in the prose
-print(*(glue(f"w{j}_h", f"$\\mathbf w_{j}={vtex(W_h[j])}$") for j in range(3)),
-      glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h), glue("z_h0", int(z_h[0])),
-      glue("p_h", f"$\\mathbf p={vtex(p_h)}$"),
-      glue("loss_h", f"$\\ell=-\\log{ftex(p_h[y_h])}=\\log{int(1 / p_h[y_h])}$"),
-      glue("coef_h", f"${vtex(coef_h)}$"), glue("gW0_h", f"${vtex(gW_h[0])}$"), glue("gW1_h", f"${vtex(gW_h[1])}$"),
+print(table(["$j$", "$\\mathbf w_j$", "$p_j-\\mathbf 1\\{j=y\\}$", "$\\nabla_{\\mathbf w_j}\\ell$",
+             f"$\\mathbf w_j$ after a step, $\\eta={ftex(eta_h)}$", "new $z_j$"],
+            [(f"${j}$" + (" ($y$)" if j == y_h else ""), f"${vtex(W_h[j])}$", f"${ftex(coef_h[j])}$",
+              f"${vtex(gW_h[j])}$", f"${vtex(W_h1[j])}$", f"${ftex(z_h1[j])}$") for j in range(3)]))
+print(glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h),
+      glue("coef_h", f"${vtex(coef_h)}$"),
       glue("gh_h", "$\\nabla_{\\mathbf h}\\ell=" + "+".join(f"{ftex(coef_h[j])}\\mathbf w_{j}" for j in range(3))
            + f"={vtex(gh_h)}$"),
-      glue("eta_h", f"$\\eta={ftex(eta_h)}$"),
-      glue("W1_h", ", ".join(f"${vtex(w)}$" for w in W_h1[:2]) + f" and ${vtex(W_h1[2])}$"),
-      glue("z1_h", f"${vtex(z_h1)}$"), glue("mean_h", "$" + vtex([sum(w[i] for w in W_h) / 3 for i in range(2)]) + "$"),
+      glue("z1_h", f"${vtex(z_h1)}$"),
       glue("p_h_txt", "(" + ", ".join(str(x) for x in p_h) + ")"), glue("c0_txt", str(coef_h[0])),
       glue("c1_txt", str(coef_h[1])))                # plain-text forms, for the skill check
 
@@ -88,8 +87,8 @@ print(check_close("grad w.r.t. every row w_j vs central finite differences", gra
 print(check_close("grad w.r.t. h vs central finite differences", grad_h, fd_h, atol=1e-8, eq="hidden-grad"))
 fd_err = max(np.abs(grad_W - fd_W).max(), np.abs(grad_h - fd_h).max())
 fav = int(np.argmax(p))
-print(glue("V_lm", V), glue("d_lm", d), glue("y_lm", y), glue("fav", fav), glue("coef_y", p[y] - 1, "+.3f"),
-      glue("coef_fav", p[fav], "+.3f"), glue("n_W", V * d))
+print(glue("y_lm", y), glue("fav", fav), glue("coef_y", p[y] - 1, "+.3f"),
+      glue("coef_fav", p[fav], "+.3f"))
 
 eta = 0.05
 W_step = W - eta * fd_W                          # a gradient step, with the gradient from finite differences

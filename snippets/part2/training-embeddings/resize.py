@@ -64,10 +64,10 @@ p_new_mean = softmax(Hs @ E_mean.T)[:, V:].sum(axis=1)
 print(check_true("random rows take a large share of the probability at once", np.median(p_new_rand) > 0.5,
                  f"median probability of the {n_new} new tokens: random {np.median(p_new_rand):.3f}, "
                  f"mean-init {np.median(p_new_mean):.5f}"))
-print(glue("V_rs", V), glue("d_rs", d), glue("m_len", m_len, ".0f"), glue("N_ctx", N), glue("k_rs", n_new),
-      glue("jitter", jitter, ".0e"), glue("kl_max", kl_mean.max(), ".4f"), glue("kl_bound", bound, ".4f"),
-      glue("kl_rand", kl_rand.mean(), ".2f"), glue("kl_mean", kl_mean.mean(), ".4f"), glue("kl_zero", kl_zero.mean(), ".2f"),
-      glue("mass_rand", np.median(p_new_rand), ".0%"), glue("mass_mean", np.median(p_new_mean), ".1%"))
+print(glue("m_len", m_len, ".0f"), glue("k_rs", n_new), glue("kl_max", kl_mean.max(), ".4f"),
+      glue("kl_bound", bound, ".4f"), glue("kl_rand", kl_rand.mean(), ".2f"), glue("kl_mean", kl_mean.mean(), ".4f"),
+      glue("kl_zero", kl_zero.mean(), ".2f"), glue("mass_rand", np.median(p_new_rand), ".0%"),
+      glue("mass_mean", np.median(p_new_mean), ".1%"))
 
 fig, ax = figure(size=(6.4, 2.7))
 bins = np.linspace(-5, 2, 36)                     # log10 of the KL: plain tick labels draw fast

@@ -90,8 +90,7 @@ print(check_true("the 3/4 power lowers the commonest word and raises the rarest"
                  f"P(with): {uni[idx['with']]:.4f} -> {noise[idx['with']]:.4f}"))
 print(check_less(f"mean loss on fixed negatives after {epochs} epochs < at the start", history[-1], start,
                  names=("after", "start")))
-print(glue("n_sentences", n_sentences), glue("n_tokens", len(corpus)), glue("n_types", V), glue("n_pairs_sg", N),
-      glue("window", window), glue("d_sg", d), glue("N_neg", N_neg), glue("epochs", epochs),
+print(glue("epochs", epochs),
       glue("loss_start", start, ".3f"), glue("loss_end", history[-1], ".3f"),
       glue("uni_the", uni[the], ".3f"), glue("nu_the", noise[the], ".3f"))
 after = cosine(C[idx["cat"]], C[idx["dog"]]), cosine(C[idx["cat"]], C[idx["bread"]])

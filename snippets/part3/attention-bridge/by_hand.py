@@ -63,6 +63,6 @@ print(check_close("equal scores: the outputs are the running means of the value 
                   A_eq @ V, running, atol=1e-12))
 
 print(*(glue(f"bh_S{t}{u}", int(S[t, u])) for t in range(T) for u in range(T)),
-      *(glue(f"bh_run{t}{c}", float(running[t, c]), "g") for t in range(T) for c in range(2)), glue("bh_A20", A[2, 0], ".2f"), glue("bh_A21", A[2, 1], ".2f"),
-      glue("bh_O1", O[1], "g"), glue("bh_O0", O[0], "g"), glue("bh_e2", e2, ".2f"),
+      *(glue(f"bh_run{T - 1}{c}", float(running[T - 1, c]), "g") for c in range(2)), glue("bh_A20", A[2, 0], ".2f"),
+      glue("bh_A21", A[2, 1], ".2f"), glue("bh_O1", O[1], "g"), glue("bh_O0", O[0], "g"),
       glue("bh_open0", A_open[0, 0], ".2f"), sep="")

@@ -50,10 +50,8 @@ print(check_less("yet neither separates the clusters", max(sep[0], sep[1]), 0.1,
 print(check_less("PC3, with a small share of the variance, separates them", 5.0, sep[2],
                  names=("5", "separation on PC3")))
 
-print(glue("pca_n", n), glue("pca_d", d), glue("pca_k", k), glue("pca_per", n_per),
-      glue("pca_shift", shift, "g"), glue("pca_sd1", loud[0], "g"), glue("pca_sd2", loud[1], "g"),
-      glue("pca_r1", ratio[0], ".1%"), glue("pca_r2", ratio[1], ".1%"), glue("pca_r3", ratio[2], ".1%"),
-      glue("pca_sep12_max", max(sep[0], sep[1]), ".1%"), glue("pca_sep3", sep[2], ".1f"), sep="")
+print(glue("pca_k", k), glue("pca_r1", ratio[0], ".1%"), glue("pca_r2", ratio[1], ".1%"),
+      glue("pca_r3", ratio[2], ".1%"), glue("pca_sep12_max", max(sep[0], sep[1]), ".1%"), glue("pca_sep3", sep[2], ".1f"), sep="")
 
 fig, axes = figure(1, 2, size=(6.4, 2.8))
 for c in range(k):

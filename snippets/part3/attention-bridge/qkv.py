@@ -40,5 +40,5 @@ print(check_equal("W_Q W_K^T is d x d but has rank d_k only", int(np.linalg.matr
 print(check_equal("the score matrix is not symmetric: t looking for s differs from s looking for t",
                   bool(np.allclose(S[0], S[0].T)), False))
 n_params = sum(W.size for W in (W_Q, W_K, W_V))      # counted from the arrays themselves
-print(glue("qkv_B", B), glue("qkv_T", T), glue("qkv_d", d), glue("qkv_heads", H), glue("qkv_dk", d_k),
+print(glue("qkv_d", d), glue("qkv_heads", H), glue("qkv_dk", d_k),
       glue("qkv_params", n_params), glue("qkv_rank", int(np.linalg.matrix_rank(M))), sep="")

@@ -80,8 +80,8 @@ print(check_equal("argmax-then-index: only the winner's value row gets a gradien
 
 w_std = attention(q, K, V)[1][0]
 h_std = entropy(w_std)
-print(glue("sl_T", T), glue("sl_dk", d_k), glue("sl_best", best), glue("sl_best_weight", w_std[best], ".3f"),
-      glue("sl_tau_lo", temps[0], ".2g"), glue("sl_gap", gap, ".3f"), glue("sl_tau_hi", tau_hi, "g"),
+print(glue("sl_T", T), glue("sl_best", best), glue("sl_best_weight", w_std[best], ".3f"),
+      glue("sl_tau_lo", temps[0], ".2g"), glue("sl_tau_hi", tau_hi, "g"),
       glue("sl_uniform_gap", float(np.ceil(uniform_gap * 1e4) / 1e4), ".1e"), sep="")
 
 fig, ax = figure(size=(5.6, 3.0))

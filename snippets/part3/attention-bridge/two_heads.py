@@ -47,6 +47,4 @@ print(check_close("concat W_O equals the sum over heads of o^(h) times head h's 
 e = math.e
 print(check_close("head 0, t = 1: weights e/(1+e), 1/(1+e); head 1, t = 2: 1/3 each",
                   [A[0, 1, 0], A[0, 1, 1], *A[1, 2]], [e / (1 + e), 1 / (1 + e), 1 / 3, 1 / 3, 1 / 3], atol=1e-15))
-print(glue("mh_A01", A[0, 1, :2], ".2f"), glue("mh_out10", out[1, 0], ".2f"),
-      glue("mh_H", H), glue("mh_dk", d_k),
-      glue("mh_o20", concat[2, 0], ".2f"), glue("mh_o21", concat[2, 1], "g"), glue("mh_out2", out[2], ".2f"), sep="")
+print(glue("mh_A01", A[0, 1, :2], ".2f"), glue("mh_out10", out[1, 0], ".2f"), glue("mh_o20", concat[2, 0], ".2f"), glue("mh_o21", concat[2, 1], "g"), glue("mh_out2", out[2], ".2f"), sep="")

@@ -26,5 +26,5 @@ print(check_less("wrong: taking plot neighbours for real neighbours is wrong for
                  overlap.mean(), 0.5, names=("mean overlap", "one half")))
 print(check_less("right: the plot is still a diagnostic, better than chance at finding neighbours",
                  chance, overlap.mean(), names=("chance", "mean overlap")))
-print(glue("m6_n", n), glue("m6_d", d), glue("m6_k", k), glue("m6_share", share, ".0%"),
+print(glue("m6_k", k), glue("m6_share", share, ".0%"),
       glue("m6_overlap", overlap.mean(), ".1%"), glue("m6_chance", chance, ".1%"), sep="")

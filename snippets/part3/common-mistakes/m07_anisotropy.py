@@ -36,6 +36,6 @@ print(check_true("after centring, the rows no longer point along the planted off
                  "above 0.9 raw, below 0.3 centred (random directions in d = 16: about 0.2)",
                  cos_off["raw"] > 0.9 and cos_off["centred"] < 0.3,
                  f"raw {cos_off['raw']:.3f}, centred {cos_off['centred']:.3f}"))
-print(glue("m7_pairs", n // 2), glue("m7_n", n), glue("m7_raw", mean_pairwise_cosine(X), ".3f"),
+print(glue("m7_raw", mean_pairwise_cosine(X), ".3f"),
       glue("m7_raw_acc", nn_accuracy(X), ".0%"), glue("m7_cen", mean_pairwise_cosine(Xc), "+.3f"),
       glue("m7_cen_acc", nn_accuracy(Xc), ".1%"), sep="")

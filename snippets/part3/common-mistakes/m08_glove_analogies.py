@@ -36,7 +36,6 @@ print(check_true("right: on held-out pairs the offset is far from always right",
 print(glue("g8_pair", f"{a} : {a_star}"))
 print(glue("g8_hits", hits))
 print(glue("g8_held", held_out))
-print(glue("g8_acc", acc, ".0%"))
 print(glue("g8_canada", answers["canada"]))
 print(glue("g8_turkey", answers["turkey"]))
 print(table(("question", "capital", "answer", "right"), rows))

@@ -49,9 +49,9 @@ found = [int(top_k(C[i], 1, exclude=[i])[0]) for i in twins]
 print(check_equal("the neighbour table finds each planted twin (rows 0..7 -> 8..15)", found,
                   [int(i) + 8 for i in twins]))
 nn0 = top_k(C[0], 2, exclude=[0])
-print(glue("db_V", V, ","), glue("db_d", d), glue("db_raw", raw, ".3f"), glue("db_cen", cen, "+.4f"),
+print(glue("db_raw", raw, ".3f"), glue("db_cen", cen, "+.4f"),
       glue("db_twins", len(twins)),
-      glue("db_nn0", int(nn0[0])), glue("db_nn0_cos", C[0, nn0[0]], ".2f"),
+      glue("db_nn0_cos", C[0, nn0[0]], ".2f"),
       glue("db_nn0_next", C[0, nn0[1]], ".2f"), sep="")
 
 pick = rng.choice(V, (2, 3000))

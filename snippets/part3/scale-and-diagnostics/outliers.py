@@ -147,11 +147,9 @@ print(check_close("padding masked as keys and out of the loss: the padding row's
 print(check_less("padding out of the loss but NOT masked as keys: real positions attend to it, "
                  "and its row gets a gradient", 1e-6, float(np.abs(g_open).max()),
                  names=("1e-6", "max |gradient|")))
-print(glue("ol_V", V), glue("ol_d", d), glue("ol_median", np.median(norms[real_rows]), ".2f"),
-      glue("ol_loud_factor", LOUD, "g"), glue("ol_dead_share", DEAD, ".0%"),
-      glue("ol_z", [z[i] for i in loud], "+.1f"), glue("ol_z_dead", z[dead[0]], "+.1f"),
-      glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"), glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"),
-      glue("ol_sd", sd, ".3f"), glue("ol_sd_clean", sd_clean, ".3f"),
-      glue("ol_many", len(many_loud)), glue("ol_flag_plain", flag_plain), glue("ol_flag_robust", flag_robust), glue("ol_odd", len(odd)),
-      glue("ol_draws", len(draws)), glue("ol_fp_share", fp_share, ".0%"), glue("ol_normal", len(rows_real) - len(odd)),
-      glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")
+print(glue("ol_loud_factor", LOUD, "g"), glue("ol_z", [z[i] for i in loud], "+.1f"),
+      glue("ol_z_dead", z[dead[0]], "+.1f"), glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"),
+      glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"), glue("ol_sd", sd, ".3f"),
+      glue("ol_sd_clean", sd_clean, ".3f"), glue("ol_flag_plain", flag_plain), glue("ol_odd", len(odd)),
+      glue("ol_fp_share", fp_share, ".0%"),
+      glue("ol_normal", len(rows_real) - len(odd)), glue("ol_g17", grad_E[17, 3], ".5f"), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")

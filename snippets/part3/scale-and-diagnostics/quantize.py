@@ -82,11 +82,9 @@ print(check_less("Q4_0: a clipped entry (opposite sign, |x/kappa| > 7.5) misses 
                  ratio4[clipped].max() if clipped.any() else 0.0, 1.0 + 1e-9,
                  names=("max over clipped entries", "1")))
 cos4 = np.sum(E * Xq.reshape(V, d), 1) / (np.linalg.norm(E, axis=1) * np.linalg.norm(Xq.reshape(V, d), axis=1))
-print(glue("q_V", V), glue("q_d", d), glue("q_cos_min", cos.min(), ".5f"),
+print(glue("q_cos_min", cos.min(), ".5f"),
       glue("q_cos_table", cos_t[np.argmin(norms)], ".3f"), glue("q_norm_span", norms.max() / norms.min(), ".0f"),
       glue("q4_G", G), glue("q4_clipped", int(clipped.sum())), glue("q4_entries", blocks.size, ","),
       glue("q4_worst_clipped", ratio4[clipped].max() if clipped.any() else 0.0, ".3f"),
-      glue("q4_worst", ratio4[~clipped].max(), ".5f"), glue("q4_cos_min", cos4.min(), ".4f"),
-      glue("q_llama_f32", Vl * dl * 4, ","), glue("q_llama_f16", Vl * dl * 2, ","),
-      glue("q_llama_int8", Vl * dl + 4 * Vl, ","), glue("q_llama_f32_mb", Vl * dl * 4 / 10 ** 6, ".1f"),
-      glue("q_llama_int8_mb", (Vl * dl + 4 * Vl) / 10 ** 6, ".1f"), sep="")
+      glue("q4_cos_min", cos4.min(), ".4f"),
+      glue("q_llama_f32", Vl * dl * 4, ","), glue("q_llama_int8", Vl * dl + 4 * Vl, ","), sep="")
