@@ -53,13 +53,14 @@ def page_includes(page: Path) -> list[Path]:
 
 
 def run_snippet(path: Path) -> str:
-    """Run a demo in this process as the build runs its block (mkdocs_esm.execution.run_python:
-    the same namespace, print and BLAS threads); return what it printed."""
+    """Run a demo in this process as the build runs its block (mkdocs_esm.execution.before_block
+    and run_python: the same BLAS threads, namespace and print); return what it printed."""
     from mkdocs_esm import execution
 
     page, code, block_id = demo_block(path)
     try:
         with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
+            execution.before_block(None)
             return execution.run_python(code, 0, None, block_id)
     finally:
         import matplotlib.pyplot as plt
@@ -96,7 +97,7 @@ def cached_output(cache_dir: Path, path: Path) -> str | None:
 
     _, code, block_id = demo_block(path)
     # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
-    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
         return execcache.ExecCache(cache_dir).get("block", execution._parts(code, block_id, 0, {}))
 
 

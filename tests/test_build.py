@@ -168,7 +168,7 @@ def test_a_block_prints_the_same_in_process_and_in_a_worker(site, demo_output, t
     for demo in demos:
         assert run_snippet(demo) == built[demo], f"{demo.name}: the in-process run differs from the build's"
     cache = tmp_path / "worker-cache"
-    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None), \
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")), \
             ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         jobs = {demo: pool.submit(execcache.run_block_in_worker, str(cache), execution._parts(code, block_id, 0, {}),
                                   code, block_id, 0, {})
@@ -205,7 +205,7 @@ def test_the_build_plans_every_block_as_it_runs_it(site):
     assert m and int(m[1]) == 0 and int(m[2]) > 0, site.log[-3000:]
     cache = execcache.ExecCache(site.cache)
     planned = 0
-    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
         for page in pages():
             src = page.relative_to(DOCS).as_posix()
             text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .weights import _one_blas_thread, _package_dir
+from .weights import one_blas_thread, _package_dir
 
 __all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "PRETOKENIZER", "pretokenize", "learn_bpe", "bpe_encode",
            "bpe_decode", "visible", "Data", "data", "reference_bpe"]
@@ -176,7 +176,7 @@ class Data(NamedTuple):
 def data(vocab_size: int = VOCAB_SIZE, val_share: float = VAL_SHARE) -> Data:
     """The corpus tokenised by the merges learned on it: the first 1 - val_share of the tokens
     train, the rest (the end of the last play) validate."""
-    _one_blas_thread()
+    one_blas_thread()
     text = corpus()
     alphabet, merges, counts = learn_bpe(text, vocab_size)
     ids = bpe_encode(text, alphabet, merges)

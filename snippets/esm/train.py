@@ -16,7 +16,7 @@ import numpy as np
 from .backprop import forward, init_gpt2, loss_and_grads, param_arrays
 from .math import log_softmax, softmax
 from .optim import adamw_step, clip_grads, lr_at
-from .weights import _one_blas_thread
+from .weights import one_blas_thread
 
 __all__ = ["unigram_loss", "bigram_loss", "top_p_keep", "sample_tokens", "TRAIN", "SNAPSHOTS", "eval_windows",
            "evaluate", "train", "trained", "store"]
@@ -110,7 +110,7 @@ def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=()):
     """Train from `init_gpt2` with AdamW on random windows of ``train_tokens``. Returns the model,
     the training loss at every step, ``(step, train loss, val loss)`` every ``eval_every`` steps
     (on fixed windows) and copies of the model at the steps in ``snapshots``."""
-    _one_blas_thread()
+    one_blas_thread()
     model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
     params = param_arrays(model)
     rng = np.random.default_rng(cfg["seed"] + 1)

