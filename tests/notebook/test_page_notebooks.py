@@ -197,7 +197,7 @@ def test_the_helper_modules_and_requirements_follow_the_code():
     demo that imports it, and with it the modules it imports (esm.backprop, esm.optim), not
     others (esm.tokenizer); the weights' packages come only with the helpers that open them."""
     esm = SNIPPETS / "esm"
-    helpers = pn.Helpers(esm, ROOT / "data-requirements.txt")
+    helpers = load_hook("nbmake").Helpers(esm, ROOT / "data-requirements.txt")
     plain = "from esm import check_close\nprint(check_close('a', 1, 1))\n"
     assert helpers.modules([plain])[-1] == "__init__.py"
     assert "train.py" not in helpers.modules([plain])
