@@ -318,3 +318,26 @@ def test_one_parameters_cell_that_the_demos_read(nb):
         assert re.search(rf"\b{name}\b", code), f"parameter {name} is read by no demo"
     seeds = re.findall(r"default_rng\(SEED \+ (\d+)\)", code)
     assert len(seeds) == len(set(seeds)), "two demos share a seed"
+
+
+def test_a_failing_cell_is_named_as_the_source_counts_it_and_a_setup_cell_by_its_module(nb):
+    """Cells are numbered as in the source (the setup cells, which the source does not hold,
+    counted out); a failing setup cell is named by the esm module it writes."""
+    from mkdocs_esm import nbrun
+
+    class CellError(Exception):             # nbclient's CellExecutionError carries these
+        def __init__(self, source, ename, evalue):
+            super().__init__(f"An error occurred while executing the following cell:\n{'-' * 18}\n"
+                             f"{source}\n{'-' * 18}\n\n{ename}: {evalue}\n")
+            self.ename, self.evalue = ename, evalue
+
+    lines = nbtools.hook().cell_lines(nbtools.SOURCE)
+    cells = nbtools.source_cells(nb)
+    k = next(i for i, c in enumerate(cells) if c.cell_type == "code" and c.source.startswith("rng = "))
+    said = nbrun.describe_failure(CellError(cells[k].source, "ValueError", "bad"), name=nbtools.PAGE, nb=nb, lines=lines)
+    assert said.startswith(f"{nbtools.PAGE}: notebook cell {k + 1} (docs/{nbtools.PAGE}, line {lines[k]}, under '1. ")
+    assert said.endswith("failed: ValueError: bad")
+    math = next(c for c in nb.cells if c.source.startswith("%%esm_module math.py"))
+    said = nbrun.describe_failure(CellError(math.source, "OSError", "disk full"), name=nbtools.PAGE, nb=nb, lines=lines)
+    assert said == (f"{nbtools.PAGE}: notebook setup cell 'setup-math' (esm/math.py, copied from snippets/esm/) "
+                    "failed: OSError: disk full")
