@@ -261,9 +261,10 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
 
     shipped = site.dir / "notebook" / "theory.ipynb"
     nb = nbformat.read(shipped, as_version=4)
-    probe = ("import importlib.util\n"
-             "print('importable:', sorted(n for n in ('esm', 'mkdocs', 'nbconvert', 'jupytext', 'pytest')"
-             " if importlib.util.find_spec(n)))")
+    probe = ("import importlib.util, esm\n"
+             "print('importable:', sorted(n for n in ('mkdocs', 'mkdocs_esm', 'nbconvert', 'jupytext', 'pytest')"
+             " if importlib.util.find_spec(n)))\n"
+             "print('esm from:', esm.__file__)")
     nb.cells.append(nbformat.v4.new_code_cell(probe))
     monkeypatch.setenv("JUPYTER_PATH", str(nbtools.restricted_kernel(tmp_path / "jupyter")))
     work = tmp_path / "work"
@@ -272,6 +273,9 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
                    resources={"metadata": {"path": str(work)}}).execute()
     text = "".join(o.get("text", "") for c in code_cells(nb) for o in c.outputs if o.output_type == "stream")
     assert "importable: []" in text, "the kernel could import more than numpy and matplotlib"
+    where = re.search(r"^esm from: (.+)$", text, re.M)[1]
+    assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
+        f"the cells imported esm from {where}, not from the notebook's setup cells"
     passes = [line for line in text.splitlines() if line.startswith("PASS")]
     # the same checks as the build ran (the page shows one check line per PASS line)
     assert len(passes) == article(site).count('<div class="esm-check"') and "FAIL" not in text
