@@ -219,6 +219,7 @@ class Execution:
         self.ran_ahead = 0
         self.pool = None
         self.runs = None            # where training runs are kept between processes (runs.py)
+        self.page = None            # the page whose blocks markdown-exec is running
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
@@ -229,8 +230,11 @@ class Execution:
         if ahead is not None:               # run ahead in a worker: wait for it, then read the cache
             if ahead.result():
                 self.ran_ahead += 1
-        return self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code,
-                              prepare=lambda: runs.hand_over(self.runs))
+        printed = self.cache.run("block", parts, lambda: run_python(code, returncode, session, id, **extra), code=code,
+                                 prepare=lambda: runs.hand_over(self.runs))
+        if self.page is not None:
+            self.state.page(self.page).printed[str(id)] = printed
+        return printed
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -355,6 +359,7 @@ class Execution:
                 lines[i] = f'{lines[i]} id="{_slug(page.file.src_uri)}-b{n}"'
             i = end + 1
         self.state.page(page.file.src_uri).blocks = described
+        self.page = page.file.src_uri
         self.capture.records.clear()
         return "\n".join(lines)
 

@@ -35,6 +35,12 @@ KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 #: what every notebook needs; the rest is found in the code
 BASE = ("numpy", "matplotlib")
 
+#: a Markdown table's head and rule: the setup's print shows text holding one as a table
+TABLE = r"^\|.*\|[ \t]*\n\|(?:\s*:?-+:?\s*\|)+[ \t]*$"
+#: a table or a figure as printed, with the empty line before it (a print that starts a line)
+_TABLE_BLOCK = re.compile(r"(?:(?<![^\n])\n)?" + TABLE + r"\n?(?:\|.*(?:\n|$))*", re.M)
+_FIGURE = re.compile(r"(?:(?<![^\n])\n)?<figure\b.*?</figure>\n?\n?", re.S)
+
 _FROM_ESM = re.compile(r"^[ \t]*from[ \t]+(esm(?:\.\w+)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 _ESM_ATTR = re.compile(r"\besm\.(\w+)")
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
@@ -288,7 +294,7 @@ def esm_module(line, cell):
     path.write_text(cell, encoding="utf-8")
 
 
-_TABLE = re.compile(r"^\\|.*\\|[ \\t]*\\n\\|(?:\\s*:?-+:?\\s*\\|)+[ \\t]*$", re.M)
+_TABLE = re.compile(r"@TABLE@", re.M)
 
 
 def print(*args, sep=" ", end="\\n", **kwargs):
@@ -300,7 +306,7 @@ def print(*args, sep=" ", end="\\n", **kwargs):
         display({"text/plain": text, kind: text}, metadata={"esm_print_end": end}, raw=True)
     else:
         builtins.print(*args, sep=sep, end=end, **kwargs)
-'''
+'''.replace("@TABLE@", TABLE)
 
 
 def cell(kind: str, source: str, cid: str, tags=(), hidden=False) -> dict:
@@ -327,6 +333,33 @@ def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
         cid = f"setup-{'record-' * name.endswith('.json')}{Path(name).stem.strip('_')}"
         cells.append(cell("code", f"%%esm_module {name}\n{source}", cid, tags=[SETUP_TAG], hidden=True))
     return cells
+
+
+def outputs(printed: str) -> list[dict]:
+    """A code cell's outputs for what it printed (``printed``, the build's run of it), as the
+    setup's ``print`` gives them in a kernel: text as stdout, a figure or a Markdown table as
+    one (its text the output's plain text). Together they print ``printed`` exactly."""
+    spans = sorted([(m.start(), m.end(), "text/html") for m in _FIGURE.finditer(printed)]
+                   + [(m.start(), m.end(), "text/markdown") for m in _TABLE_BLOCK.finditer(printed)
+                      if "<figure" not in printed[max(0, m.start() - 1):m.end()]])
+    out: list[dict] = []
+
+    def stream(text: str) -> None:
+        if text:
+            out.append({"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)})
+
+    last = 0
+    for start, end, kind in spans:
+        if start < last:            # a table inside a figure's text
+            continue
+        stream(printed[last:start])
+        text, tail = (printed[start:end - 1], "\n") if printed[start:end].endswith("\n") else (printed[start:end], "")
+        lines = text.splitlines(keepends=True)
+        out.append({"output_type": "display_data", "metadata": {"esm_print_end": tail},
+                    "data": {"text/plain": lines, kind: lines}})
+        last = end
+    stream(printed[last:])
+    return out
 
 
 def is_setup(c) -> bool:

@@ -19,7 +19,10 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
   given) and, before the first demo of a section, the section's first paragraph of prose, its
   ``{{name}}`` quotes filled with this build's values (the page's), cross-references given
   their numbers, citations as (author, year), links to other pages as their text; and a code
-  cell holding the code the build ran (the snippet pasted as pymdownx.snippets pastes it).
+  cell holding the code the build ran (the snippet pasted as pymdownx.snippets pastes it), with
+  the outputs of that run: what the block printed in this build (execution records it in the
+  page's state, from the cache or a run), as the setup's ``print`` shows it in a kernel
+  (nbmake.outputs). The build never runs a page notebook.
 
 The notebooks are registered as files in ``on_files`` and filled in ``on_env`` (every page is
 converted then: the values, the numbers of cross-references are known); the link goes in at
@@ -168,15 +171,17 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -
 # ---------------------------------------------------------------------------------------------
 
 def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: list[dict],
-                  demos: list[tuple[str, str]], packages: list[str], data: list[str]) -> dict:
+                  demos: list[tuple[str, str, str | None]], packages: list[str], data: list[str]) -> dict:
     """The notebook: intro, the setup cells that embed esm (nbmake.setup_cells), then
-    (markdown, code) per demo."""
+    (markdown, code, what the build's run of it printed, or None) per demo: a code cell opens
+    with the outputs of the build's own run."""
     where = f"[{title}]({page_url})" if page_url else f"*{title}*"
     intro = [f"# {title}", "",
              f"The demos of the page {where} of *{site_name}*, in the page's order, under its "
              "headings, each with the first lines of its section. The build made this notebook from the "
-             "page's sources; the numbers quoted in the text are those of the published run (each demo "
-             "prints the values the text quotes, as `value name = ...` lines, and its checks as `PASS` lines).",
+             "page's sources; the numbers quoted in the text, and the outputs it opens with, are those of "
+             "the published run (each demo prints the values the text quotes, as `value name = ...` lines, "
+             "and its checks as `PASS` lines).",
              "", "**What it needs.** Python 3.11 or later with numpy and matplotlib"
              + (", and " + ", ".join(f"`{p}`" for p in packages) if packages else "") + ":", "",
              "```", "pip install numpy matplotlib" + "".join(f" {p}" for p in packages), "```"]
@@ -187,10 +192,12 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
     intro += ["", "Run the cells from the top: the first cells (collapsed, marked *setup*) write the "
               "site's helper package `esm` into a temporary folder; each demo imports from it."]
     cells = [nbmake.cell("markdown", "\n".join(intro), "intro"), *setup]
-    for k, (text, code) in enumerate(demos, 1):
+    for k, (text, code, printed) in enumerate(demos, 1):
         if text.strip():
             cells.append(nbmake.cell("markdown", text, f"text-{k:02d}"))
         cells.append(nbmake.cell("code", code.rstrip("\n"), f"demo-{k:02d}"))
+        if printed is not None:
+            cells[-1]["outputs"] = nbmake.outputs(printed)
     return nbmake.notebook(cells)
 
 
@@ -250,6 +257,7 @@ class PageNotebooks:
         lines = text.split("\n")
         heads = _headings(lines)
         values = self.state.page(src).values
+        printed = self.state.page(src).printed       # the build's run of each block
         numbers, cites = self.numbers(), self.cites()
         given: set[int] = set()
         cells = []
@@ -274,7 +282,7 @@ class PageNotebooks:
                 para = _first_paragraph(lines, deepest[0] + 1, min(nxt, demo.line))
                 if para:
                     parts.append(clean_prose(para, src, values, numbers, cites))
-            cells.append(("\n\n".join(parts), demo.code))
+            cells.append(("\n\n".join(parts), demo.code, printed.get(demo.block_id)))
         codes = [d.code for d in demos]
         packages, data = self.helpers.requirements(codes)
         return make_notebook(title=title, page_url=page_url, site_name=site_name,
