@@ -179,7 +179,8 @@ class Notebook:
 
     def _make(self, source: Path, nb, tmp: Path) -> None:
         """Write the notebook ``nb`` made from ``source`` to ``tmp``/NOTEBOOK, which mkdocs-jupyter
-        reads as the page's source, and keep what this build's later events read of it."""
+        reads as the page's source (its table of contents: the setup cells, which the page does not
+        show, left out), and keep what this build's later events read of it."""
         import jupytext
 
         self.tmp = tmp                 # removed by _cleanup, even if what follows fails
