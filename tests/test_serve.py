@@ -77,8 +77,9 @@ def test_the_notebook_takes_the_one_page_route_only_while_the_cache_holds_its_ru
     feature.root, feature.nb, feature.cache, feature.options = ROOT, nb, cache, "the options"
     feature.esm_dir = ROOT / "snippets" / "esm"
     # the last build ran the cells of the unedited notebook
-    job = SimpleNamespace(nb=nb, options="the options", env=hook._env())
-    cache.put("notebook-run", hook.run_parts(job), [], hook._dependencies(cache, nb))
+    run = load_hook("nbrun")
+    job = SimpleNamespace(nb=nb, options="the options", env=run.env())
+    cache.put("notebook-run", run.run_parts(job), [], run.dependencies(cache, nb))
 
     def remade(text: str):
         source.write_text(text, encoding="utf-8")

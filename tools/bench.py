@@ -82,13 +82,14 @@ def executed_blocks(root: Path) -> list[tuple[str, str]]:
 
 
 def notebook_code(root: Path) -> list[str]:
-    """The code cells of the theory notebook as the build makes it (helper cell filled)."""
+    """The code cells of the theory notebook as the build makes it (helper cell filled), without
+    the setup cells that write esm (here esm is imported from snippets/)."""
     source = root / "docs" / "notebook" / "theory.py"
     if not source.exists():
         return []
-    hook = load_hook("notebook", root)
-    nb = hook.build_notebook(source, root / "snippets" / "esm")
-    return [c.source for c in hook.code_cells(nb)]
+    nb = load_hook("notebook", root).build_notebook(source, root / "snippets" / "esm")
+    is_setup = load_hook("nbmake", root).is_setup
+    return [c.source for c in nb.cells if c.cell_type == "code" and not is_setup(c)]
 
 
 def run_bare(root: Path) -> int:

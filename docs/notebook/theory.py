@@ -11,16 +11,17 @@
 # Conventions are the site's: token ids and positions are 0-based, single vectors are
 # columns, matrices that stack tokens hold one token per row.
 #
-# The notebook needs only numpy and matplotlib. Its first code cell holds the site's helper
-# functions, copied from `snippets/esm/` when the site is built; the second adds `show`,
-# which displays a figure; the third holds the parameters that every later cell reads.
+# The notebook needs only numpy and matplotlib. Its first code cells (collapsed, marked
+# *setup*) write the site's helper package `esm`, copied from `snippets/esm/` when the site is
+# built, into a temporary folder; the next imports the helpers the demos use from it; the next
+# adds `show`, which displays a figure; the next holds the parameters that every later cell reads.
 #
 # Demos 1-14 follow the lessons. Demos 15-18 are explorations that no page has: sweeps over
 # dimension, sequence length, temperature, position and group size, each with a law to check.
 # Change a parameter and re-run all cells: the checks run again on your values.
 
 # %% tags=["esm-helpers"]
-# Replaced at build time by the code of these snippets/esm/ names and of what they use:
+# Replaced at build time by `from esm import` these names (the setup cells before it write esm):
 # esm: check_close check_equal check_true check_less figure svg PALETTE
 # esm: one_hot normalize_rows cosine cosine_matrix top_k softmax log_softmax cross_entropy
 # esm: sinusoidal_positions rope_angles rope_rotate alibi_slopes alibi_bias causal_mask attention

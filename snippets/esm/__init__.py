@@ -16,7 +16,7 @@
 Demos import from the package (``from esm import check_close, glue``) and print what the
 helpers return; what they print is plain text wherever it runs (a build, a notebook, a
 terminal). The build turns the check lines and the value lines into the page's markup.
-The modules are listed below in the order the build copies them into a notebook's helper cell.
+The modules are listed below in the order the build writes them into a notebook's setup cells.
 """
 
 from . import checks as _checks

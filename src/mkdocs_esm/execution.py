@@ -283,6 +283,7 @@ class Execution:
         self.runs = None            # where training runs are kept between processes (runs.py)
         self.progress = Progress()
         self._ahead_used = False    # the block being formatted was run ahead by a worker
+        self.page = None            # the page whose blocks markdown-exec is running
 
     # -- the formatter markdown-exec calls for python blocks -----------------------------------
 
@@ -294,8 +295,11 @@ class Execution:
             if ahead.result():
                 self.ran_ahead += 1
                 self._ahead_used = True
-        return self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
-                              records=True, prepare=lambda: before_block(self.runs))
+        result = self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
+                                records=True, prepare=lambda: before_block(self.runs))
+        if self.page is not None:           # the page notebook's outputs: what the block printed
+            self.state.page(self.page).printed[str(id)] = result[0]
+        return result
 
     def format(self, original, **kw):
         """markdown-exec's formatting of a python block (run it, then turn its output and source
@@ -423,6 +427,7 @@ class Execution:
             if 'id="' not in fence.attrs:
                 lines[fence.start] = f'{lines[fence.start]} id="{pagemodel.block_slug(page.file.src_uri)}-b{n}"'
         self.state.page(page.file.src_uri).blocks = described
+        self.page = page.file.src_uri
         self.capture.records.clear()
         return "\n".join(lines)
 

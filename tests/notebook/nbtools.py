@@ -16,6 +16,7 @@ SOURCE = ROOT / "docs" / "notebook" / "theory.py"
 ESM = ROOT / "snippets" / "esm"
 PAGE = "notebook/theory.py"
 KERNEL_NAME = "esm-numpy-matplotlib-only"
+SETUP_TAG = "esm-setup"
 
 
 @cache
@@ -25,12 +26,28 @@ def hook():
 
 
 def made_notebook(source: Path = SOURCE, esm: Path = ESM):
-    """The notebook the build makes from the source (and esm's helpers)."""
+    """The notebook the build makes from the source (and esm's package)."""
     return hook().build_notebook(source, esm)
 
 
 def code_cells(nb) -> list:
-    return hook().code_cells(nb)
+    """The notebook's own code cells: those of its source (the setup cells that write esm left out)."""
+    return [c for c in source_cells(nb) if c.cell_type == "code"]
+
+
+def source_cells(nb) -> list:
+    """The cells made from the source, in its order (the setup cells that write esm left out)."""
+    return [c for c in nb.cells if SETUP_TAG not in c.metadata.get("tags", [])]
+
+
+def setup_modules(nb) -> dict[str, str]:
+    """esm's files as the setup cells write them: path in the package -> text."""
+    out = {}
+    for c in nb.cells:
+        if SETUP_TAG in c.metadata.get("tags", []) and c.source.startswith("%%esm_module "):
+            first, _, body = c.source.partition("\n")
+            out[first.split(None, 1)[1]] = body
+    return out
 
 
 def demos(nb) -> list[tuple[str, str, str]]:

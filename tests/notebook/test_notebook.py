@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import copy
 import html as htmllib
-import inspect
 import re
 import subprocess
 import sys
@@ -17,25 +16,11 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-import esm
 from sitebuild import ROOT
 
 sys.path.insert(0, str(Path(__file__).parent))
 import nbtools  # noqa: E402
 from nbtools import code_cells, demos, made_notebook  # noqa: E402
-
-
-ESM_TEXT = "\n".join(p.read_text(encoding="utf-8") for p in sorted(nbtools.ESM.glob("*.py")))
-
-
-def _esm_object(name: str):
-    """``name`` from whichever module of the esm package defines it."""
-    import importlib
-    for path in sorted(nbtools.ESM.glob("*.py")):
-        module = importlib.import_module(f"esm.{path.stem}") if path.stem != "__init__" else esm
-        if name in vars(module) and getattr(vars(module)[name], "__module__", None) == module.__name__:
-            return vars(module)[name]
-    raise LookupError(name)
 
 
 @pytest.fixture(scope="module")
@@ -56,48 +41,63 @@ def test_source_is_a_percent_file_and_nothing_generated_is_committed():
     assert [f for f in tracked if f.endswith(".ipynb")] == []
 
 
-def test_helper_cell_is_esm_source_verbatim(nb):
-    """Every function and class of the helper cell is esm's own code, copied, not rewritten."""
-    source = helper_cell(nb).source
-    copied = 0
-    for node in ast.parse(source).body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            assert ast.get_source_segment(source, node) == inspect.getsource(_esm_object(node.name)).rstrip(), node.name
-            copied += 1
-        elif isinstance(node, ast.Assign):
-            assert ast.get_source_segment(source, node) in ESM_TEXT
-    assert copied >= 20
-    # the names the source asks for are there, and so is what they use
-    for name in ("check_close", "figure", "svg", "rope_rotate", "attention", "_emit", "_style", "_fmt"):
-        assert re.search(rf"^def {name}\(", source, re.M), name
+def test_setup_cells_write_esm_verbatim_and_the_helper_cell_imports_from_it(nb):
+    """esm is embedded as in every page notebook (mkdocs_esm/nbmake.py): the setup cells, before
+    the helper cell, write the package's modules whole, copied, not rewritten (``__init__.py``
+    last); the helper cell is the ``from esm import ...`` lines of the names the source's
+    ``# esm:`` lines give."""
+    modules = nbtools.setup_modules(nb)
+    init = (nbtools.ESM / "__init__.py").read_text(encoding="utf-8")
+    assert list(modules)[-1] == "__init__.py"
+    assert set(modules) >= {f"{m}.py" for m in re.findall(r"^from \. import (\w+)", init, re.M)}
+    for name, text in modules.items():
+        assert text == (nbtools.ESM / name).read_text(encoding="utf-8"), name
+    setup = [k for k, c in enumerate(nb.cells) if nbtools.SETUP_TAG in c.metadata.get("tags", [])]
+    helper = nb.cells.index(helper_cell(nb))
+    assert setup == list(range(setup[0], helper)) and nb.cells[setup[0]].id == "setup"
+    asked = [line.split() for line in re.findall(r"^#\s*esm:(.*)$", nbtools.SOURCE.read_text(encoding="utf-8"), re.M)]
+    imports = [line.removeprefix("from esm import ").split(", ") for line in helper_cell(nb).source.splitlines()
+               if line.startswith("from esm import ")]
+    assert imports == asked and len(sum(asked, [])) >= 20
 
 
-
-def test_helper_cell_runs_without_esm_and_prints_plain_pass_lines(nb):
-    ns: dict = {}
-    exec(compile(helper_cell(nb).source, "helpers", "exec"), ns)
-    assert "esm" not in ns
-    assert ns["check_close"]("x", 1.0, 1.0, eq="lab").startswith("PASS [lab] x — expected 1")
-    with pytest.raises(AssertionError, match="FAIL"):
-        ns["check_equal"]("y", 1, 2)
+def test_the_setup_cells_make_a_package_that_runs_without_the_project(nb, tmp_path):
+    """esm as the setup cells write it imports from their folder alone and prints plain PASS lines."""
+    for name, text in nbtools.setup_modules(nb).items():
+        (tmp_path / "esm" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "esm" / name).write_text(text, encoding="utf-8")
+    probe = (helper_cell(nb).source + "\nimport esm\nprint(esm.__file__)\n"
+             "print(check_close('x', 1.0, 1.0, eq='lab'))\n"
+             "try:\n    check_equal('y', 1, 2)\nexcept AssertionError as e:\n    print('raised', 'FAIL' in str(e))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith(str(tmp_path / "esm")), lines
+    assert lines[1].startswith("PASS [lab] x — expected 1") and lines[2] == "raised True"
 
 
 STDLIB = set(sys.stdlib_module_names)
 ALLOWED = {"numpy", "matplotlib", "cycler", "PIL", "IPython"}   # cycler and Pillow (PIL) ship with matplotlib; IPython with any kernel
+ALLOWED |= {"esm"}       # the package the setup cells write
 
 
 def test_notebook_imports_only_numpy_matplotlib_and_the_standard_library(nb):
-    for cell in code_cells(nb):
-        for node in ast.walk(ast.parse(cell.source)):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                top = name.split(".")[0]
-                assert top in STDLIB or top in ALLOWED, f"the notebook imports {name}"
+    # the demos' cells, anything they import; esm's modules, what they import when imported
+    # (a helper's lazy import runs only when it is called: the fresh kernel runs them all below)
+    nodes = [node for cell in code_cells(nb) for node in ast.walk(ast.parse(cell.source))]
+    nodes += [node for name, text in nbtools.setup_modules(nb).items() if name.endswith(".py")
+              for node in ast.parse(text).body]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            assert top in STDLIB or top in ALLOWED, f"the notebook imports {name}"
 
 
 TOPICS = ["lookup", "one-hot", "cosine", "neighbours", "analogy", "centering", "finite differences",
@@ -141,15 +141,15 @@ def test_cells_have_stable_ids_and_no_outputs(nb):
 
 
 def test_the_cells_run_again_when_a_code_cell_changes_not_a_markdown_cell(nb, monkeypatch):
-    """The key of the executed cells (mkdocs_esm/notebook.py's run_parts) holds every code cell, in
+    """The key of the executed cells (mkdocs_esm/nbrun.py's run_parts) holds every code cell, in
     order, with its tags, and the kernel spec and the ESM_* environment, and no Markdown cell:
     an edited sentence re-renders the page from the cached outputs; an edited, added or
     reordered code cell, a tag that changes how the kernel runs a cell, another kernel or
     another environment runs the kernel again."""
-    hook = nbtools.hook()
+    from mkdocs_esm import nbrun
 
     def key(notebook) -> list[str]:
-        return hook.run_parts(SimpleNamespace(nb=notebook, options="options", env=hook._env()))
+        return nbrun.run_parts(SimpleNamespace(nb=notebook, options="options", env=nbrun.env()))
 
     def edited(change) -> nbformat.NotebookNode:
         other = copy.deepcopy(nb)
@@ -157,7 +157,7 @@ def test_the_cells_run_again_when_a_code_cell_changes_not_a_markdown_cell(nb, mo
         return other
 
     first_md = next(k for k, c in enumerate(nb.cells) if c.cell_type == "markdown")
-    codes = [k for k, c in enumerate(nb.cells) if c.cell_type == "code"]
+    codes = [k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c in code_cells(nb)]
     base = key(nb)
     assert key(edited(lambda n: n.cells[first_md].update(source=n.cells[first_md].source + " Edited."))) == base
     assert key(edited(lambda n: n.cells.pop(first_md))) == base
@@ -261,9 +261,10 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
 
     shipped = site.dir / "notebook" / "theory.ipynb"
     nb = nbformat.read(shipped, as_version=4)
-    probe = ("import importlib.util\n"
-             "print('importable:', sorted(n for n in ('esm', 'mkdocs', 'nbconvert', 'jupytext', 'pytest')"
-             " if importlib.util.find_spec(n)))")
+    probe = ("import importlib.util, esm\n"
+             "print('importable:', sorted(n for n in ('mkdocs', 'mkdocs_esm', 'nbconvert', 'jupytext', 'pytest')"
+             " if importlib.util.find_spec(n)))\n"
+             "print('esm from:', esm.__file__)")
     nb.cells.append(nbformat.v4.new_code_cell(probe))
     monkeypatch.setenv("JUPYTER_PATH", str(nbtools.restricted_kernel(tmp_path / "jupyter")))
     work = tmp_path / "work"
@@ -272,6 +273,9 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
                    resources={"metadata": {"path": str(work)}}).execute()
     text = "".join(o.get("text", "") for c in code_cells(nb) for o in c.outputs if o.output_type == "stream")
     assert "importable: []" in text, "the kernel could import more than numpy and matplotlib"
+    where = re.search(r"^esm from: (.+)$", text, re.M)[1]
+    assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
+        f"the cells imported esm from {where}, not from the notebook's setup cells"
     passes = [line for line in text.splitlines() if line.startswith("PASS")]
     # the same checks as the build ran (the page shows one check line per PASS line)
     assert len(passes) == article(site).count('<div class="esm-check"') and "FAIL" not in text
@@ -294,7 +298,7 @@ def test_printed_text_split_into_chunks_renders_as_if_whole():
                 f"{outputs}</div></div>")
 
     whole = "x = 1\nPASS [lab] a claim — got 1, expected 1\nPASS b — 2 &lt; 3\n"
-    rewrite = nbtools.hook().rewrite
+    from mkdocs_esm.nbpage import rewrite
     one = rewrite(page(whole), "../theory.ipynb", "helpers")
     assert one.count('<div class="esm-check"') == 3 and 'data-eq="lab"' in one and "between the cells" in one
     for cut in (3, 20, 45, len(whole) - 4):
@@ -318,3 +322,26 @@ def test_one_parameters_cell_that_the_demos_read(nb):
         assert re.search(rf"\b{name}\b", code), f"parameter {name} is read by no demo"
     seeds = re.findall(r"default_rng\(SEED \+ (\d+)\)", code)
     assert len(seeds) == len(set(seeds)), "two demos share a seed"
+
+
+def test_a_failing_cell_is_named_as_the_source_counts_it_and_a_setup_cell_by_its_module(nb):
+    """Cells are numbered as in the source (the setup cells, which the source does not hold,
+    counted out); a failing setup cell is named by the esm module it writes."""
+    from mkdocs_esm import nbrun
+
+    class CellError(Exception):             # nbclient's CellExecutionError carries these
+        def __init__(self, source, ename, evalue):
+            super().__init__(f"An error occurred while executing the following cell:\n{'-' * 18}\n"
+                             f"{source}\n{'-' * 18}\n\n{ename}: {evalue}\n")
+            self.ename, self.evalue = ename, evalue
+
+    lines = nbtools.hook().cell_lines(nbtools.SOURCE)
+    cells = nbtools.source_cells(nb)
+    k = next(i for i, c in enumerate(cells) if c.cell_type == "code" and c.source.startswith("rng = "))
+    said = nbrun.describe_failure(CellError(cells[k].source, "ValueError", "bad"), name=nbtools.PAGE, nb=nb, lines=lines)
+    assert said.startswith(f"{nbtools.PAGE}: notebook cell {k + 1} (docs/{nbtools.PAGE}, line {lines[k]}, under '1. ")
+    assert said.endswith("failed: ValueError: bad")
+    math = next(c for c in nb.cells if c.source.startswith("%%esm_module math.py"))
+    said = nbrun.describe_failure(CellError(math.source, "OSError", "disk full"), name=nbtools.PAGE, nb=nb, lines=lines)
+    assert said == (f"{nbtools.PAGE}: notebook setup cell 'setup-math' (esm/math.py, copied from snippets/esm/) "
+                    "failed: OSError: disk full")

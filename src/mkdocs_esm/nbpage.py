@@ -1,0 +1,246 @@
+"""Converting and rewriting the theory notebook's page: the made notebook (nbmake.py) with its
+cells' outputs (nbrun.py) converted by mkdocs-jupyter's nb2html (compat/mkdocs_jupyter.py), then
+rewritten so that it is light and looks like the other pages: mkdocs-jupyter's ~570 KB of
+inline CSS and its scripts (an empty ``<script src="">``, a cdnjs mermaid loader, MathJax, a
+clipboard element) dropped; code cells given Material's code-block markup (its highlighting and
+copy button); printed ``PASS`` lines turned into the site's check lines; the
+``$...$``/``$$...$$`` math of Markdown cells marked for mathml.py; the helper cell folded under
+a one-line summary; a download link. The setup cells that embed esm are not on the page: they
+are in the downloaded notebook only. Computed prose (``{{name}}``) gets this run's values, on
+the page and in the shipped notebook's text (`quote_values`).
+"""
+
+from __future__ import annotations
+
+import copy
+import html as htmllib
+import logging
+import re
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+
+from mkdocs.exceptions import PluginError
+
+from . import glue, nbmake, nbrun, output
+from .compat import mkdocs_jupyter
+
+log = logging.getLogger("mkdocs.plugins.esm.notebook")
+
+#: mkdocs-jupyter options that change what it renders
+RENDER_OPTIONS = ("execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
+                  "remove_tag_config", "highlight_extra_classes", "include_requirejs", "toc_depth",
+                  "custom_mathjax_url", "ignore_h1_titles")
+
+
+def render_notebook(job, plugin) -> SimpleNamespace:
+    """The notebook page as mkdocs-jupyter renders it (its nb2html and table of contents, with its
+    options), from the made notebook with its cells' outputs (``nbrun.execute``) put in, without
+    its setup cells: nbconvert converts it without running it again."""
+    import nbformat
+
+    nb = copy.deepcopy(job.nb)
+    c = plugin.config
+    runs = nbrun.execute(job, name=job.name, kernel_name=c["kernel_name"], allow_errors=c["allow_errors"])
+    for cell, run in zip(nbrun.code_cells(nb), runs, strict=True):
+        cell.outputs = [nbformat.from_dict(o) for o in run["outputs"]]
+        cell.execution_count = run["execution_count"]
+    nb.cells = [cell for cell in nb.cells if not nbmake.is_setup(cell)]
+    # a folder of this run's own (the build's temporary folder is gone if the build failed)
+    path = Path(tempfile.mkdtemp(dir=job.tmp)) / Path(job.name).with_suffix(".ipynb").name
+    nbformat.write(nb, str(path))
+    content = mkdocs_jupyter.nb2html(str(path), execute=False, kernel_name=c["kernel_name"], theme=c["theme"],
+                                     allow_errors=c["allow_errors"], show_input=c["show_input"],
+                                     no_input=c["no_input"], no_prompt=c["no_prompt"],
+                                     remove_tag_config=c["remove_tag_config"],
+                                     highlight_extra_classes=c["highlight_extra_classes"],
+                                     include_requirejs=c["include_requirejs"],
+                                     custom_mathjax_url=c["custom_mathjax_url"])
+    # nb2html appends the stylesheet of an .ipynb it converts (not of a .py): rewrite() drops it,
+    # and without this its indentation would stay behind.
+    cut = content.rfind("\n        <style>\n")
+    if cut != -1 and content.endswith("</style>\n        "):
+        content = content[:cut]
+    toc, title = mkdocs_jupyter.nb_toc(str(job.made), c["toc_depth"])
+    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
+
+
+def toc_tokens(items) -> list[dict]:
+    """A table of contents back as the tokens mkdocs.structure.toc.get_toc reads."""
+    return [{"level": i.level, "id": i.id, "name": i.title, "children": toc_tokens(i.children)} for i in items]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewriting the rendered notebook
+# ---------------------------------------------------------------------------------------------
+
+_DROP = re.compile(
+    r"<style\b[^>]*>.*?</style>|<script\b[^>]*>.*?</script>|<!--.*?-->"
+    r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
+    r'|<div class="clipboard-copy-txt" id="cell-\d+">.*?</div>'
+    r'|\s*<div class="jp-Collapser [^"]*">\s*</div>'
+    r'|<div class="celltoolbar">.*?</span>\s*</span>\s*</div>\s*</div>',
+    re.S,
+)
+_CODE = re.compile(r'<div class="highlight-ipynb hl-(\w+)\s*"><pre><span></span>(.*?)</pre></div>', re.S)
+_TEXT_OUT = re.compile(
+    r'<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"[^>]*>\s*<pre>'
+    r'((?:(?!</pre>).)*)</pre>\s*</div>', re.S)
+_PRE_TEXT = r"((?:(?!</pre>).)*)"        # a <pre>'s content: never runs past its own end
+_CHILD = (r'<div class="jp-OutputArea-child">\s*<div class="jp-RenderedText jp-OutputArea-output" '
+          rf'data-mime-type="text/plain"[^>]*>\s*<pre>{_PRE_TEXT}</pre>\s*</div>\s*</div>')
+_CHILD_RUN = re.compile(rf"(?:{_CHILD.replace(_PRE_TEXT, '(?:(?!</pre>).)*')}\s*){{2,}}", re.S)
+_MARKDOWN = re.compile(r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"[^>]*>)(.*?)(</div>)', re.S)
+_DISPLAY_P = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.S)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
+_PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
+
+def _math(segment: str) -> str:
+    """Mark the math of rendered Markdown for mathml.py (code spans are left alone)."""
+    out, last = [], 0
+    for m in _PROTECT.finditer(segment):
+        out.append(_math_text(segment[last:m.start()]))
+        out.append(m[0])
+        last = m.end()
+    out.append(_math_text(segment[last:]))
+    return "".join(out)
+
+
+def _math_text(text: str) -> str:
+    text = _DISPLAY_P.sub(lambda m: f'<div class="arithmatex">\\[{m[1]}\\]</div>', text)
+    text = _DISPLAY.sub(lambda m: f'<div class="arithmatex">\\[{m[1]}\\]</div>', text)
+    return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m[1]}\\)</span>', text)
+
+
+def _merge_streams(m: re.Match) -> str:
+    """Adjacent stdout outputs as one: the kernel splits printed text into chunks at whatever
+    moments it flushes (a line may be cut in two), so the chunks differ from build to build."""
+    text = "".join(re.findall(_CHILD, m[0], re.S))
+    return ('<div class="jp-OutputArea-child">\n<div class="jp-RenderedText jp-OutputArea-output" '
+            f'data-mime-type="text/plain">\n<pre>{text}</pre>\n</div>\n</div>\n')
+
+
+def _output(m: re.Match) -> str:
+    """A text output: its PASS lines folded into one closed list of check lines where the first
+    stood (output.fold), the rest stays as text."""
+    parts, plain, checks, first = [], [], [], None
+
+    def flush():
+        if plain:
+            parts.append("<pre><code>" + "\n".join(plain) + "</code></pre>")
+            plain.clear()
+
+    for raw in m[1].rstrip("\n").split("\n"):
+        line = htmllib.unescape(re.sub(r"<[^>]+>", "", raw))      # drop ANSI colour spans
+        p = output.CHECK.match(line)
+        if p:
+            flush()
+            checks.append((p["claim"], p["detail"], p["eq"]))
+            if first is None:
+                first = len(parts)
+                parts.append("")
+        else:
+            plain.append(raw)
+    flush()
+    if checks:
+        parts[first] = output.fold(checks).strip()
+    return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
+
+
+def _value_lines(m: re.Match) -> str:
+    """A text output's value lines as their readable text and the marker glue reads."""
+    out = []
+    for raw in m[1].split("\n"):
+        if raw.startswith("value ") and (v := output.parse_value(htmllib.unescape(raw))):
+            name, text = v[0], v[1]
+            cut = next(k for k in range(len(raw), -1, -1) if htmllib.unescape(raw[:k]) == f"value {name} = {text}")
+            out.append(raw[:cut] + "\n\n" + output.marker(name, v[2], v[3]))
+        else:
+            out.append(raw)
+    return m[0].replace(m[1], "\n".join(out), 1)
+
+
+def _quotes(code: str) -> str:
+    """Quotes in code text as &quot;: code that writes HTML (esm's does) then never reads,
+    to a search of the page, as markup."""
+    return "".join(part if part.startswith("<") else part.replace('"', "&quot;")
+                   for part in re.split(r"(<[^>]+>)", code))
+
+
+def rewrite(html: str, download_href: str, helper_summary: str) -> str:
+    """The rendered notebook, light and in the site's own markup (see the module docstring)."""
+    html = _DROP.sub("", html)
+    html = re.sub(r'\s(?:id="cell-id=[^"]*"|tabindex="0")', "", html)
+    html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>'
+                     f"{_quotes(m[2])}</code></pre></div>", html)
+    html = re.sub(r'<span class="w">(\s*)</span>', r"\1", html)     # whitespace needs no span
+    html = _CHILD_RUN.sub(_merge_streams, html)
+    html = _TEXT_OUT.sub(_output, html)
+    html = _MARKDOWN.sub(lambda m: m[1] + _math(m[2]) + m[3], html)
+    html = html.replace('<a class="anchor-link" href=', '<a class="headerlink" title="Permanent link" href=')
+    html = html.replace('<div class="jupyter-wrapper">', '<div class="jupyter-wrapper esm-notebook">', 1)
+    # the helper cell: its code folded under a summary
+    tag = f"celltag_{nbmake.HELPER_TAG}"
+    at = html.find(tag)
+    if at >= 0:
+        m = re.compile(r'<div class="language-python highlight">.*?</div>', re.S).search(html, at)
+        if m:   # folded, and as plain text: highlighting would weigh five times as much
+            plain = re.sub(r"<span[^>]*>|</span>", "", m[0])
+            html = (html[:m.start()] + f'<details class="abstract esm-helpers"><summary>{helper_summary}</summary>'
+                    + plain + "</details>" + html[m.end():])
+    link = (f'<p class="esm-download"><a class="md-button" href="{download_href}" download>'
+            f"Download the notebook (theory.ipynb)</a> It runs on its own with numpy and matplotlib.</p>")
+    html = re.sub(r"(</h1>)", lambda m: m[1] + "\n" + link, html, count=1)
+    if link not in html:
+        html = link + html
+    return html
+
+
+#: Appended to the first Markdown cell of the shipped notebook when its text quotes values.
+PUBLISHED_RUN_NOTE = (
+    "\n\n*Numbers in the text are those of the published run. Each code cell prints the values "
+    "the text quotes (`value name = ...`); when you change a parameter and re-run, read those "
+    "lines: the text does not change.*"
+)
+
+
+
+def quote_values(html: str, nb, source_text: str, name: str) -> tuple[str, dict | None]:
+    """Computed prose in the notebook ``nb`` made from ``source_text`` (``name``, docs-relative):
+    the cells print ``value name = ...`` and, under the build, a marker; the Markdown cells
+    quote ``{{name}}``. The page gets the values of this run; so does the shipped notebook's
+    text, with a note that they are the published run's: returns (page, the notebook to ship,
+    or None when no value is quoted)."""
+    where = glue.line_of(source_text)
+    html = _TEXT_OUT.sub(_value_lines, _CHILD_RUN.sub(_merge_streams, html))   # whole lines, then values
+    held = [html]
+    values, problems = glue.collect(held)
+    if problems:
+        raise PluginError(f"{name}: " + "; ".join(problems))
+    used: set[str] = set()
+
+    def cell(m: re.Match) -> str:
+        out, last = [], 0
+        for p in _PROTECT.finditer(m[2]):              # code stays as written
+            text, names = glue.substitute(m[2][last:p.start()], values, where, name)
+            out += [text, p[0]]
+            used.update(names)
+            last = p.end()
+        text, names = glue.substitute(m[2][last:], values, where, name)
+        used.update(names)
+        return m[1] + "".join(out) + text + m[3]
+
+    html = _MARKDOWN.sub(cell, held[0])
+    unused = sorted(set(values) - used)
+    if unused:
+        log.info("%s: computed values quoted nowhere: %s", name, ", ".join(unused))
+    if not used:
+        return html, None
+    shipped = copy.deepcopy(nb)       # the downloaded notebook's text quotes this run, and says so
+    for c in shipped.cells:
+        if c.cell_type == "markdown":
+            c.source = glue.substitute(c.source, values, where, name)[0]
+    first = next(c for c in shipped.cells if c.cell_type == "markdown")
+    first.source += PUBLISHED_RUN_NOTE
+    return html, shipped
