@@ -265,7 +265,43 @@ def site(tmp_path_factory) -> Site:
             base = base.parent                       # shared by the workers of this run
     done = session_build(base)
     assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
+    if os.environ.get("TIMED_PAGE_TIMES"):
+        _write_page_times(Path(os.environ["TIMED_PAGE_TIMES"]), base / "site-exec-cache")
     return Site(base / "site", done["log"], done["seconds"], base / "site-exec-cache")
+
+
+def page_execution_seconds(cache_dir: Path) -> dict[str, dict]:
+    """Each page's cold execution time in the build that filled ``cache_dir``: the CPU seconds
+    its blocks took to run, as the execution cache recorded them (execcache.put's ``seconds``),
+    summed over the blocks the build planned for the page (execution.planned_blocks)."""
+    from mkdocs_esm import execcache, execution
+
+    cache = execcache.ExecCache(cache_dir)
+    times: dict[str, dict] = {}
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        for page in pages():
+            src = page.relative_to(DOCS).as_posix()
+            text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+            row = times.setdefault(src, {"seconds": 0.0, "blocks": 0, "timed": 0})
+            for code, block_id in execution.planned_blocks(text, src, SNIPPETS):
+                row["blocks"] += 1
+                try:
+                    entry = json.loads(cache._path(cache.primary("block", execution._parts(code, block_id, 0, {}))).read_text())
+                except (OSError, ValueError):
+                    continue
+                if "seconds" in entry:
+                    row["seconds"] += entry["seconds"]
+                    row["timed"] += 1
+    return times
+
+
+def _write_page_times(path: Path, cache_dir: Path) -> None:
+    """For tools/timed.py (TIMED_PAGE_TIMES): each page's cold execution time, once per run."""
+    if path.exists() and path.stat().st_size:
+        return
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(page_execution_seconds(cache_dir)), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 #: Slow tests of the session build, started first among those that need it (a long test at
@@ -296,8 +332,32 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.build)
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
+    _record_all_marks(config, items)
     # tests that read the demos' outputs go with those that need the build, whose cache holds them
     items.sort(key=lambda item: (needs_site(item) or "demo_output" in getattr(item, "fixturenames", ()), slow(item)))
+
+
+_ALL_MARKS = pytest.StashKey[list]()
+
+
+def _record_all_marks(config, items) -> None:
+    """Every test with its markers, kept when this process collected the whole suite (each test
+    file; before -m, -k or --deselect took tests out)."""
+    tests = Path(__file__).resolve().parent
+    files = {Path(str(item.path)).resolve() for item in items}
+    on_disk = {p.resolve() for p in tests.rglob("test_*.py") if "__pycache__" not in p.parts}
+    if not config.getoption("deselect") and on_disk <= files:
+        config.stash[_ALL_MARKS] = list(items)     # read after every plugin marked them (hypothesis)
+
+
+@pytest.fixture(scope="session")
+def suite_marks(pytestconfig) -> dict[str, set[str]] | None:
+    """Every test of the suite with its markers (those this conftest sets included) if this run
+    collected the whole suite (`make test`, `make check`, a CI part), else None:
+    tests/test_workflows.py reads the tiers' and CI's selections from it instead of collecting
+    the suite again in a subprocess (about 10 CPU-s)."""
+    items = pytestconfig.stash.get(_ALL_MARKS, None)
+    return None if items is None else {item.nodeid: {m.name for m in item.iter_markers()} for item in items}
 
 
 def pytest_runtest_logreport(report):

@@ -44,6 +44,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -495,13 +496,15 @@ class ExecCache:
         except OSError:
             pass
 
-    def put(self, kind: str, parts: Iterable[str], value, deps: dict) -> None:
+    def put(self, kind: str, parts: Iterable[str], value, deps: dict, seconds: float | None = None) -> None:
         if self.dir is None:
             return
         key = self.primary(kind, parts)
         body = {"kind": kind, "value": value, "deps": deps}
         entry = {"format": FORMAT, "key": key, "body": body,
                  "sha256": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()}
+        if seconds is not None:            # the run's CPU time, for tools/timed.py (not part of the value)
+            entry["seconds"] = round(seconds, 3)
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -521,9 +524,10 @@ class ExecCache:
         if cached is not None:
             return cached
         rec = Recorder()
+        start = time.process_time()
         with rec.active():
             output = fn()                  # an exception propagates: nothing is stored
-        self.put(kind, parts, output, self.dependencies([code], rec))
+        self.put(kind, parts, output, self.dependencies([code], rec), time.process_time() - start)
         self.stats["ran"] += 1
         return output
 
