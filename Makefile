@@ -65,7 +65,7 @@ ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
 	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or
-# needing the session's build: `site`) and the browser's (`browser`), and the rerun of a recorded training run (`sweep`): the helpers' and the
+# needing the session's build: `site`) and the browser's (`browser`), and the reruns of a recorded seed sweep (`sweep`: a training run, every seed's initialisation): the helpers' and the
 # plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
 # tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
 # left them valid; the others run once, in-process, as the build runs them.

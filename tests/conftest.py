@@ -381,7 +381,14 @@ def pytest_collection_finish(session):
 
 def demo_namespace(rel: str) -> dict:
     """The globals of a demo (``part2/training-embeddings/sgns``, no ``.py``) after it ran,
-    its printed output discarded: tests recompute its claims from its own arrays."""
+    its printed output discarded: tests recompute its claims from its own arrays. The demo runs
+    once per process: each call gets its own copy of the dict and of its arrays."""
+    import numpy as np
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in _demo_globals(rel).items()}
+
+
+@functools.cache
+def _demo_globals(rel: str) -> dict:
     with contextlib.redirect_stdout(io.StringIO()):
         ns = runpy.run_path(str(SNIPPETS / f"{rel}.py"))
     import matplotlib.pyplot as plt
