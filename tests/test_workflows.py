@@ -78,6 +78,9 @@ def test_least_privilege_and_deploy_after_tests():
     assert uploads[0]["with"]["path"] == "session/site" and "refs/heads/main" in uploads[0]["if"]
     kept = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "session")
     assert kept["with"]["path"] == "session"
+    measured = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "measurements")
+    assert measured["with"]["path"] == ".cache/measurements.jsonl" and measured["with"]["if-no-files-found"] == "ignore"
+    assert build["steps"].index(measured) > runs.index("make ci-build")
     assert not [r for job in jobs.values() for r in (s.get("run", "") for s in job["steps"]) if r.strip() == "make build"]
     for name in TEST_JOBS:
         job = jobs[name]
