@@ -82,7 +82,7 @@ bench: deps
 	$(BIN)/python tools/bench.py
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
-# the killers are the helpers' tests (esm.explore's, sweeps', project's too), the page tests and every demo. Results are cached in
+# the killers are the helpers' tests (esm.explore's and sweeps' too), the page tests and every demo. Results are cached in
 # mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers. All 3,900 mutants
 # take hours on 2 cores: MUTATE_SAMPLE (an fnmatch pattern of mutant names; default `*7`, a
 # tenth of each function's mutants) picks those checked, and the score says it is a sample's;
