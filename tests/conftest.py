@@ -237,6 +237,7 @@ def session_build(base: Path) -> dict:
     base.mkdir(parents=True, exist_ok=True)
     out, cache, record = base / "site", base / "site-exec-cache", base / "site.json"
     with FileLock(str(base / "site.lock")):
+        (base / "site.building").touch()         # the lock is held (_start_session_build waits for it)
         if not record.exists():
             start = time.perf_counter()
             with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache), ESM_JOBS=session_jobs()):
@@ -247,10 +248,61 @@ def session_build(base: Path) -> dict:
     return json.loads(record.read_text())
 
 
+def _run_base(tmp_path_factory) -> Path:
+    """This run's folder, shared by pytest-xdist's workers (each has a folder of its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def background_jobs() -> str:
+    """ESM_JOBS of the session build started in the background (beside every test process of the
+    run): the CPUs they leave it, and its blocks in its own process where that is one or none."""
+    if os.environ.get("ESM_JOBS"):
+        return os.environ["ESM_JOBS"]
+    free = (os.cpu_count() or 1) - int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    return str(free if free >= 2 else 1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_session_build(tmp_path_factory, _share_font_subsets):
+    """In a run that needs the session build (`make test`), start it at once, in a process of its
+    own (`tests/sitebuild.py --session`, the build the `site` fixture would make), so that it runs
+    while the workers run the tests that need no build, not after them: without it, the first
+    worker to reach a test that needs the site built it while the other waited for it once its own
+    tests were done (the build is the run's longest task). The first worker to get here starts it
+    and waits until the build holds its lock; `site` then waits for it, and makes the build itself
+    if that process ended without one."""
+    if not _RUN["site"] or os.environ.get(PREBUILT) or os.environ.get("MUTANT_UNDER_TEST"):
+        yield
+        return
+    import subprocess
+    import sys
+    base = _run_base(tmp_path_factory)
+    base.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(base / "site.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        yield
+        return
+    log = open(base / "site-background.log", "wb")      # noqa: SIM115 - open while the build runs
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "sitebuild.py"), "--session", str(base)],
+                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                            env={**os.environ, "ESM_JOBS": background_jobs()})
+    deadline = time.monotonic() + 120
+    while not (base / "site.building").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield
+    finally:
+        proc.wait()                  # the other workers may still need it
+        log.close()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Site:
     """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
-    (the first worker to need it builds it, the others wait and read it). It runs with an
+    (started in the background as the run begins, `_start_session_build`, or else made by the
+    first worker to need it; the others wait and read it). It runs with an
     empty execution cache of its own: every block and the notebook execute (each block ahead,
     in a worker process), and every test that reads a demo's output reads it from the cache it
     filled (conftest.demo_output); tests/test_build.py checks that a cached build is
@@ -260,9 +312,7 @@ def site(tmp_path_factory) -> Site:
         base = Path(os.environ[PREBUILT]).resolve()
         assert (base / "site.json").is_file(), f"${PREBUILT}: no session build in {base}"
     else:
-        base = tmp_path_factory.getbasetemp()
-        if os.environ.get("PYTEST_XDIST_WORKER"):
-            base = base.parent                       # shared by the workers of this run
+        base = _run_base(tmp_path_factory)
     done = session_build(base)
     assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
     if os.environ.get("TIMED_PAGE_TIMES"):
