@@ -65,7 +65,7 @@ ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
 	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or
-# needing the session's build: `site`) and the browser's (`browser`), and the rerun of a recorded training run (`sweep`): the helpers' and the
+# needing the session's build: `site`) and the browser's (`browser`), and the reruns of a recorded seed sweep (`sweep`: a training run, every seed's initialisation): the helpers' and the
 # plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
 # tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
 # left them valid; the others run once, in-process, as the build runs them.
@@ -82,7 +82,7 @@ bench: deps
 	$(BIN)/python tools/bench.py
 
 # Mutation testing of the helper module with mutmut (configured in pyproject [tool.mutmut]):
-# the killers are the helpers' tests, the page tests and every demo. Results are cached in
+# the killers are the helpers' tests (esm.explore's and sweeps' too), the page tests and every demo. Results are cached in
 # mutants/ (git-ignored); MUTATE_JOBS sets the number of parallel workers. All 3,900 mutants
 # take hours on 2 cores: MUTATE_SAMPLE (an fnmatch pattern of mutant names; default `*7`, a
 # tenth of each function's mutants) picks those checked, and the score says it is a sample's;

@@ -237,6 +237,7 @@ def session_build(base: Path) -> dict:
     base.mkdir(parents=True, exist_ok=True)
     out, cache, record = base / "site", base / "site-exec-cache", base / "site.json"
     with FileLock(str(base / "site.lock")):
+        (base / "site.building").touch()         # the lock is held (_start_session_build waits for it)
         if not record.exists():
             start = time.perf_counter()
             with environ(ESM_CACHE=None, ESM_CACHE_DIR=str(cache), ESM_JOBS=session_jobs()):
@@ -247,10 +248,61 @@ def session_build(base: Path) -> dict:
     return json.loads(record.read_text())
 
 
+def _run_base(tmp_path_factory) -> Path:
+    """This run's folder, shared by pytest-xdist's workers (each has a folder of its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def background_jobs() -> str:
+    """ESM_JOBS of the session build started in the background (beside every test process of the
+    run): the CPUs they leave it, and its blocks in its own process where that is one or none."""
+    if os.environ.get("ESM_JOBS"):
+        return os.environ["ESM_JOBS"]
+    free = (os.cpu_count() or 1) - int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    return str(free if free >= 2 else 1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_session_build(tmp_path_factory, _share_font_subsets):
+    """In a run that needs the session build (`make test`), start it at once, in a process of its
+    own (`tests/sitebuild.py --session`, the build the `site` fixture would make), so that it runs
+    while the workers run the tests that need no build, not after them: without it, the first
+    worker to reach a test that needs the site built it while the other waited for it once its own
+    tests were done (the build is the run's longest task). The first worker to get here starts it
+    and waits until the build holds its lock; `site` then waits for it, and makes the build itself
+    if that process ended without one."""
+    if not _RUN["site"] or os.environ.get(PREBUILT) or os.environ.get("MUTANT_UNDER_TEST"):
+        yield
+        return
+    import subprocess
+    import sys
+    base = _run_base(tmp_path_factory)
+    base.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(base / "site.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        yield
+        return
+    log = open(base / "site-background.log", "wb")      # noqa: SIM115 - open while the build runs
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "sitebuild.py"), "--session", str(base)],
+                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                            env={**os.environ, "ESM_JOBS": background_jobs()})
+    deadline = time.monotonic() + 120
+    while not (base / "site.building").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield
+    finally:
+        proc.wait()                  # the other workers may still need it
+        log.close()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Site:
     """One strict build of the whole site for the whole run, shared by pytest-xdist's workers
-    (the first worker to need it builds it, the others wait and read it). It runs with an
+    (started in the background as the run begins, `_start_session_build`, or else made by the
+    first worker to need it; the others wait and read it). It runs with an
     empty execution cache of its own: every block and the notebook execute (each block ahead,
     in a worker process), and every test that reads a demo's output reads it from the cache it
     filled (conftest.demo_output); tests/test_build.py checks that a cached build is
@@ -260,12 +312,46 @@ def site(tmp_path_factory) -> Site:
         base = Path(os.environ[PREBUILT]).resolve()
         assert (base / "site.json").is_file(), f"${PREBUILT}: no session build in {base}"
     else:
-        base = tmp_path_factory.getbasetemp()
-        if os.environ.get("PYTEST_XDIST_WORKER"):
-            base = base.parent                       # shared by the workers of this run
+        base = _run_base(tmp_path_factory)
     done = session_build(base)
     assert done["returncode"] == 0, f"strict build failed:\n{done['log'][-6000:]}"
+    if os.environ.get("TIMED_PAGE_TIMES"):
+        _write_page_times(Path(os.environ["TIMED_PAGE_TIMES"]), base / "site-exec-cache")
     return Site(base / "site", done["log"], done["seconds"], base / "site-exec-cache")
+
+
+def page_execution_seconds(cache_dir: Path) -> dict[str, dict]:
+    """Each page's cold execution time in the build that filled ``cache_dir``: the CPU seconds
+    its blocks took to run, as the execution cache recorded them (execcache.put's ``seconds``),
+    summed over the blocks the build planned for the page (execution.planned_blocks)."""
+    from mkdocs_esm import execcache, execution
+
+    cache = execcache.ExecCache(cache_dir)
+    times: dict[str, dict] = {}
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+        for page in pages():
+            src = page.relative_to(DOCS).as_posix()
+            text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)
+            row = times.setdefault(src, {"seconds": 0.0, "blocks": 0, "timed": 0})
+            for code, block_id in execution.planned_blocks(text, src, SNIPPETS):
+                row["blocks"] += 1
+                try:
+                    entry = json.loads(cache._path(cache.primary("block", execution._parts(code, block_id, 0, {}))).read_text())
+                except (OSError, ValueError):
+                    continue
+                if "seconds" in entry:
+                    row["seconds"] += entry["seconds"]
+                    row["timed"] += 1
+    return times
+
+
+def _write_page_times(path: Path, cache_dir: Path) -> None:
+    """For tools/timed.py (TIMED_PAGE_TIMES): each page's cold execution time, once per run."""
+    if path.exists() and path.stat().st_size:
+        return
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(page_execution_seconds(cache_dir)), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 #: Slow tests of the session build, started first among those that need it (a long test at
@@ -296,8 +382,32 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.build)
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.browser)
+    _record_all_marks(config, items)
     # tests that read the demos' outputs go with those that need the build, whose cache holds them
     items.sort(key=lambda item: (needs_site(item) or "demo_output" in getattr(item, "fixturenames", ()), slow(item)))
+
+
+_ALL_MARKS = pytest.StashKey[list]()
+
+
+def _record_all_marks(config, items) -> None:
+    """Every test with its markers, kept when this process collected the whole suite (each test
+    file; before -m, -k or --deselect took tests out)."""
+    tests = Path(__file__).resolve().parent
+    files = {Path(str(item.path)).resolve() for item in items}
+    on_disk = {p.resolve() for p in tests.rglob("test_*.py") if "__pycache__" not in p.parts}
+    if not config.getoption("deselect") and on_disk <= files:
+        config.stash[_ALL_MARKS] = list(items)     # read after every plugin marked them (hypothesis)
+
+
+@pytest.fixture(scope="session")
+def suite_marks(pytestconfig) -> dict[str, set[str]] | None:
+    """Every test of the suite with its markers (those this conftest sets included) if this run
+    collected the whole suite (`make test`, `make check`, a CI part), else None:
+    tests/test_workflows.py reads the tiers' and CI's selections from it instead of collecting
+    the suite again in a subprocess (about 10 CPU-s)."""
+    items = pytestconfig.stash.get(_ALL_MARKS, None)
+    return None if items is None else {item.nodeid: {m.name for m in item.iter_markers()} for item in items}
 
 
 def pytest_runtest_logreport(report):
@@ -321,7 +431,14 @@ def pytest_collection_finish(session):
 
 def demo_namespace(rel: str) -> dict:
     """The globals of a demo (``part2/training-embeddings/sgns``, no ``.py``) after it ran,
-    its printed output discarded: tests recompute its claims from its own arrays."""
+    its printed output discarded: tests recompute its claims from its own arrays. The demo runs
+    once per process: each call gets its own copy of the dict and of its arrays."""
+    import numpy as np
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in _demo_globals(rel).items()}
+
+
+@functools.cache
+def _demo_globals(rel: str) -> dict:
     with contextlib.redirect_stdout(io.StringIO()):
         ns = runpy.run_path(str(SNIPPETS / f"{rel}.py"))
     import matplotlib.pyplot as plt

@@ -284,6 +284,17 @@ def test_what_is_stored_is_the_printed_output_only(cache, run):
     assert json.loads(entry.read_text())["body"]["value"] == first
 
 
+def test_an_entry_records_its_runs_cpu_time_outside_its_value(cache, run):
+    """tools/timed.py's cold execution time per page: the CPU seconds of the run, stored beside the
+    hashed body (a hit returns the value alone, the time changes no key)."""
+    code = "s = 0\nfor k in range(2_000_000):\n    s += k\nprint(s)"
+    first = run(code)
+    (entry,) = entries(cache)
+    stored = json.loads(entry.read_text())
+    assert "seconds" not in stored["body"] and stored["seconds"] > 0.01, stored.get("seconds")
+    assert run(code) == first
+
+
 def test_a_package_found_by_name_without_an_import_counts(cache, run, modules):
     """A helper that locates a data package with find_spec("pkg") (and reads its files with
     native code, or only once per process) still makes that package's version a dependency."""

@@ -70,10 +70,12 @@ def test_a_missing_record_names_the_command():
         sweeps.record("nothing")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_the_initialisation_of_every_recorded_seed_gives_the_recorded_values(path):
-    """Cheap (a few forward passes a seed): the quantities P11's initial-loss claims and the std 0.1
-    question rely on, for every seed of the record."""
+    """A few forward passes a seed, about 8 CPU-s for P11's 20 (`make test` runs it, `make check`
+    leaves it with the other reruns of a record): the quantities P11's initial-loss claims and the
+    std 0.1 question rely on, for every seed of the record."""
     if path.stem != "p11":
         pytest.skip("no cheap part")
     rec = sweeps.record("p11")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,6 +78,9 @@ def test_least_privilege_and_deploy_after_tests():
     assert uploads[0]["with"]["path"] == "session/site" and "refs/heads/main" in uploads[0]["if"]
     kept = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "session")
     assert kept["with"]["path"] == "session"
+    measured = next(s for s in build["steps"] if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "measurements")
+    assert measured["with"]["path"] == ".cache/measurements.jsonl" and measured["with"]["if-no-files-found"] == "ignore"
+    assert build["steps"].index(measured) > runs.index("make ci-build")
     assert not [r for job in jobs.values() for r in (s.get("run", "") for s in job["steps"]) if r.strip() == "make build"]
     for name in TEST_JOBS:
         job = jobs[name]
@@ -92,7 +96,7 @@ def test_least_privilege_and_deploy_after_tests():
     assert any(s.get("run", "").strip() == ".ci/run" for s in jobs["arm64"]["steps"]), "one machine: the whole suite"
 
 
-def test_the_ci_parts_cover_the_suite_exactly_once():
+def test_the_ci_parts_cover_the_suite_exactly_once(marks):
     """The four jobs' selections (the Makefile's CI_PART_*) split the suite: every test in one."""
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     parts = re.search(r"^CI_PARTS := (.+)$", make, re.M)[1].split()
@@ -100,10 +104,10 @@ def test_the_ci_parts_cover_the_suite_exactly_once():
     seen: dict[str, str] = {}
     for part in parts:
         args = shlex.split(re.search(rf"^CI_PART_{re.escape(part)}\s*:= (.+)$", make, re.M)[1])
-        for test in _selected(args):
+        for test in _selected(args, marks):
             assert test not in seen, f"{test} in both {seen[test]} and {part}"
             seen[test] = part
-    assert set(seen) == set(_marks()), sorted(set(_marks()) - set(seen))[:10]
+    assert set(seen) == set(marks), sorted(set(marks) - set(seen))[:10]
 
 
 def test_ci_entry_only_calls_make_test():
@@ -234,10 +238,17 @@ def test_make_test_and_make_check_print_their_time_and_check_is_the_quick_tier()
     assert not re.search(r"^check: .*\bbrowser\b", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
 
 
+@pytest.fixture
+def marks(suite_marks) -> dict[str, set[str]]:
+    """Every test of the suite with its markers: this run's own collection where it collected
+    the whole suite (`make test`, `make check`; conftest.suite_marks), else one in a subprocess."""
+    return suite_marks if suite_marks is not None else _collected_marks()
+
+
 @functools.cache
-def _marks() -> dict[str, set[str]]:
+def _collected_marks() -> dict[str, set[str]]:
     """Every test of the suite with its markers (those conftest sets included), from one
-    collection."""
+    collection in a subprocess."""
     import json
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
@@ -249,7 +260,7 @@ def _marks() -> dict[str, set[str]]:
         return {k: set(v) for k, v in json.loads(out.read_text()).items()}
 
 
-def _selected(args: list[str]) -> set[str]:
+def _selected(args: list[str], marks: dict[str, set[str]]) -> set[str]:
     """The tests pytest would run with ``args`` (-m EXPR, paths, --ignore=path), by pytest's own
     marker-expression matcher."""
     from _pytest.mark.expression import Expression
@@ -262,17 +273,17 @@ def _selected(args: list[str]) -> set[str]:
             ignored.append(arg.removeprefix("--ignore="))
         else:
             paths.append(arg)
-    return {t for t, marks in _marks().items()
+    return {t for t, found in marks.items()
             if (not paths or any(t.startswith(p) for p in paths)) and not any(t.startswith(p) for p in ignored)
-            and (expr is None or expr.evaluate(lambda name, **kw: name in marks))}
+            and (expr is None or expr.evaluate(lambda name, **kw: name in found))}
 
 
-def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses():
+def test_the_quick_tier_holds_every_unit_test_and_nothing_that_builds_or_browses(marks):
     """What `make check` selects: the unit tests that a list of files once left to `make test`
     are in; no test of tests/browser/, none that builds (test_faults, the PDF, links, serve's
     builds) or reads the session build."""
     command = _dry("check")
-    ids = _selected(["-m", re.search(r'-m "([^"]+)"', command)[1]])
+    ids = _selected(["-m", re.search(r'-m "([^"]+)"', command)[1]], marks)
     files = {i.split("::")[0] for i in ids}
     assert {"tests/test_expect_failure.py", "tests/test_esm_explore.py", "tests/test_exec_blocks.py",
             "tests/test_plugin.py", "tests/test_snippets.py", "tests/test_esm.py", "tests/part1/test_intuition.py",

@@ -27,6 +27,10 @@ time (its call, as pytest reports it; TIMED_TEST_TIMES, written by tests/conftes
 page of the book it is about (a parameter naming a page or one of its demos, or the page's own
 test file tests/<part>/test_<page>.py), then the book-wide tests and the fixtures' set-up (the
 session build, the fixture copies). A new chapter's line shows what it adds to `make test`.
+Beside each page's time, its cold execution time: the CPU seconds its blocks took to run in the
+session build (recorded in that build's execution cache; TIMED_PAGE_TIMES, written by
+tests/conftest.py), and the ratio of the two; a page whose tests take more than twice its cold
+execution time is flagged (issue 46: a new chapter adds to `make test` at most twice that).
 """
 
 from __future__ import annotations
@@ -122,8 +126,14 @@ def page_of(nodeid: str, pages: set[str]) -> str | None:
     return None
 
 
-def times_per_page(path: Path) -> str:
-    """The table of the suite's time per page, from the test times in ``path`` (JSON lines)."""
+#: A page's tests may take at most this many times its cold execution time (issue 46).
+BUDGET = 2.0
+
+
+def times_per_page(path: Path, executed: dict[str, dict] | None = None) -> str:
+    """The table of the suite's time per page, from the test times in ``path`` (JSON lines),
+    beside each page's cold execution time in the session build (``executed``: page ->
+    {"seconds", "blocks", "timed"}), their ratio, and a flag where it is over BUDGET."""
     import collections
     docs = ROOT / "docs"
     pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md") if "dev" not in p.relative_to(docs).parts}
@@ -141,10 +151,24 @@ def times_per_page(path: Path) -> str:
         counts[page] += 1
     if not calls:
         return ""
-    rows = [f"{'tests, s':>10}  {'tests':>5}  page (summed test time; under xdist, time of the worker that ran each)"]
+    executed = executed or {}
+    rows = [f"{'tests, s':>10}  {'tests':>5}  {'cold, s':>8}  {'ratio':>6}  page (summed test time; under xdist, "
+            f"time of the worker that ran each; cold: CPU of its blocks in the session build)"]
+    over = []
     for page, sec in sorted(calls.items(), key=lambda kv: -kv[1]):
-        rows.append(f"{sec:10.1f}  {counts[page]:5d}  {page}")
-    rows.append(f"{setup:10.1f}  {'':5}  (set-up and tear-down of fixtures: the session build, the fixture books, browsers)")
+        run = executed.get(page)
+        if run and run["timed"]:
+            ratio = sec / run["seconds"] if run["seconds"] > 0 else float("inf")
+            flag = f"  OVER {BUDGET:g}x" if ratio > BUDGET else ""
+            if flag:
+                over.append(page)
+            rows.append(f"{sec:10.1f}  {counts[page]:5d}  {run['seconds']:8.1f}  {ratio:6.1f}  {page}{flag}")
+        else:
+            rows.append(f"{sec:10.1f}  {counts[page]:5d}  {'-':>8}  {'-':>6}  {page}")
+    rows.append(f"{setup:10.1f}  {'':5}  {'':8}  {'':6}  (set-up and tear-down of fixtures: the session build, the fixture books, browsers)")
+    if executed:
+        rows.append(f"{len(over)} of {sum(1 for p in calls if executed.get(p, {}).get('timed'))} pages with demos "
+                    f"take more than {BUDGET:g}x their cold execution time in the suite" + (f": {', '.join(over)}" if over else ""))
     return "\n".join(rows)
 
 
@@ -164,9 +188,12 @@ def main() -> int:
     import tempfile
     fd, times = tempfile.mkstemp(prefix="esm-test-times-", suffix=".jsonl")
     os.close(fd)
+    fd, executed = tempfile.mkstemp(prefix="esm-page-times-", suffix=".json")
+    os.close(fd)
     start = time.perf_counter()
     pytest = any("pytest" in word for word in command)          # `make mutate`'s runs are not the suite
-    proc = subprocess.Popen(command, env=dict(os.environ, TIMED_TEST_TIMES=times) if pytest else None)
+    proc = subprocess.Popen(command, env=dict(os.environ, TIMED_TEST_TIMES=times, TIMED_PAGE_TIMES=executed)
+                            if pytest else None)
     try:
         code = proc.wait()
     except KeyboardInterrupt:
@@ -176,9 +203,17 @@ def main() -> int:
     # Every child this process waited for, and every descendant they waited for in turn.
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        table = times_per_page(Path(times))
+        text = Path(executed).read_text(encoding="utf-8")
+        table = times_per_page(Path(times), json.loads(text) if text else None)
+        if os.environ.get("TIMED_KEEP"):        # the raw records, to study a run
+            keep = Path(os.environ["TIMED_KEEP"])
+            keep.mkdir(parents=True, exist_ok=True)
+            Path(times).replace(keep / "test-times.jsonl")
+            if text:
+                (keep / "page-times.json").write_text(text, encoding="utf-8")
     finally:
-        os.unlink(times)
+        for name in (times, executed):
+            Path(name).unlink(missing_ok=True)
     if table:
         print(f"\n{args.label}: the suite's time per page\n{table}", flush=True)
     index = cpu_index()

@@ -44,6 +44,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -498,7 +499,8 @@ class ExecCache:
         except OSError:
             pass
 
-    def put(self, kind: str, parts: Iterable[str], value, deps: dict, records: list | None = None) -> None:
+    def put(self, kind: str, parts: Iterable[str], value, deps: dict, records: list | None = None,
+            seconds: float | None = None) -> None:
         if self.dir is None:
             return
         key = self.primary(kind, parts)
@@ -507,6 +509,8 @@ class ExecCache:
             body["records"] = records
         entry = {"format": FORMAT, "key": key, "body": body,
                  "sha256": hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()}
+        if seconds is not None:            # the run's CPU time, for tools/timed.py (not part of the value)
+            entry["seconds"] = round(seconds, 3)
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -532,10 +536,11 @@ class ExecCache:
             return cached
         prepare()
         rec = Recorder()
+        start = time.process_time()
         with rec.active():
             result = fn()                  # an exception propagates: nothing is stored
         output, made = result if records else (result, None)
-        self.put(kind, parts, output, self.dependencies([code], rec), made)
+        self.put(kind, parts, output, self.dependencies([code], rec), made, time.process_time() - start)
         self.stats["ran"] += 1
         return result
 

@@ -93,15 +93,27 @@ def test_forward_is_p7s_forward():
 
 
 def test_every_gradient_entry_matches_finite_differences():
+    """Backpropagation by hand against central differences of the loss, entry by entry (1,896
+    entries). The differenced loss is the forward pass's mean cross-entropy written here
+    (logsumexp minus the target's logit), not loss_and_grads' own (which also runs the backward
+    pass: twice the CPU for the same number)."""
     m = _tiny()
     x = np.array([[1, 4, 2, 9, 0], [5, 5, 7, 1, 10]])
     y = np.array([[4, 2, 9, 0, 3], [5, 7, 1, 10, 2]])
-    _, g = bp.loss_and_grads(m, x, y)
+    loss, g = bp.loss_and_grads(m, x, y)
+
+    def ce() -> float:
+        Z = bp.forward(m, x)
+        top = Z.max(-1)
+        lse = np.log(np.exp(Z - top[..., None]).sum(-1)) + top
+        return float((lse - np.take_along_axis(Z, y[..., None], -1)[..., 0]).mean())
+
+    assert ce() == pytest.approx(loss, abs=1e-12)
     for name, a in bp.param_arrays(m).items():
         def f(v, a=a):
             old = a.copy()
             a[...] = v
-            out = bp.loss_and_grads(m, x, y)[0]
+            out = ce()
             a[...] = old
             return out
         assert np.allclose(g[name], esm.numerical_grad(f, a.copy()), atol=1e-7), name
@@ -213,6 +225,52 @@ def test_training_is_deterministic_and_cached(tmp_path, monkeypatch):
     assert np.array_equal(first[1], a[1]) and np.array_equal(second[1], a[1])
     assert np.array_equal(second[0]["E"], a[0]["E"])
     assert first[3][0]["E"].shape == (20, 16)
+
+
+def test_training_is_the_loop_it_describes():
+    """`train` against the loop written out: draws of windows from seed + 1 with every target
+    inside the tokens, one clipped AdamW step per draw at `lr_at`'s rate, an evaluation at every
+    ``eval_every``-th step and after the last, the snapshots asked for (the last one the model)."""
+    tokens = np.random.default_rng(4).integers(0, 12, 400)
+    V, train, val = 12, tokens[:320], tokens[320:]
+    cfg = dict(et.TRAIN, d=8, n_heads=2, L=1, T=6, batch=2, steps=5, eval_every=2, eval_batches=1, warmup=2)
+    model, curve, evals, snaps = et.train(train, val, V, cfg, snapshots=(0, 2, 5))
+
+    ref = bp.init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
+    params, draw, state = bp.param_arrays(ref), np.random.default_rng(cfg["seed"] + 1), {}
+    losses, scored, kept = [], [], {}
+    for step in range(cfg["steps"]):
+        if step in (0, 2):
+            kept[step] = {k: v.copy() for k, v in params.items()}
+        if step in (0, 2, 4):
+            scored.append((step, et.evaluate(ref, train, cfg), et.evaluate(ref, val, cfg)))
+        starts = draw.integers(0, len(train) - cfg["T"] - 1, size=cfg["batch"])
+        x = np.stack([train[s:s + cfg["T"]] for s in starts])
+        y = np.stack([train[s + 1:s + cfg["T"] + 1] for s in starts])
+        loss, grads = bp.loss_and_grads(ref, x, y)
+        losses.append(loss)
+        op.clip_grads(grads, cfg["clip"])
+        op.adamw_step(params, grads, state, op.lr_at(step, cfg), weight_decay=cfg["weight_decay"])
+    scored.append((5, et.evaluate(ref, train, cfg), et.evaluate(ref, val, cfg)))
+    kept[5] = params
+
+    np.testing.assert_allclose(curve, losses, rtol=1e-12)
+    np.testing.assert_allclose(evals, scored, rtol=1e-12)
+    assert sorted(snaps) == [0, 2, 5]
+    for step, arrays in kept.items():
+        for name, a in arrays.items():
+            np.testing.assert_allclose(snaps[step][name], a, rtol=1e-12, err_msg=f"{step} {name}")
+    for name, a in bp.param_arrays(model).items():
+        np.testing.assert_allclose(a, params[name], rtol=1e-12, err_msg=name)
+
+
+def test_unigram_loss_smooths_tokens_never_seen_in_training():
+    """Add-alpha over the whole vocabulary: tokens above the largest one counted still get alpha."""
+    train, val, V = np.array([0, 1, 1, 2]), np.array([1, 4, 5]), 6
+    c = [1 + 1, 2 + 1, 1 + 1, 0 + 1, 0 + 1, 0 + 1]
+    assert et.unigram_loss(train, val, V) == pytest.approx(-np.mean([math.log(c[t] / sum(c)) for t in val]), abs=1e-12)
+    assert et.unigram_loss(train, val, V, alpha=0.5) == pytest.approx(
+        -np.mean([math.log((c[t] - 0.5) / (sum(c) - 3)) for t in val]), abs=1e-12)
 
 
 def test_lr_schedule():
