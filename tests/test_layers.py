@@ -84,3 +84,19 @@ def test_the_build_hands_its_runs_to_each_process(tmp_path):
     assert npz.name.endswith(Runs(store, ESM).salt + ".npz")
     with np.load(npz) as f:
         assert {"curve", "evals"} <= set(f.files)
+
+
+def test_a_kept_run_depends_on_the_modules_that_train_not_on_the_others(tmp_path):
+    """The store's salt hashes train.py and what it imports of esm: an edit to the checks (the
+    bench's 'esm edit') keeps P11's run, an edit to the math it uses trains afresh."""
+    import shutil
+
+    from mkdocs_esm.runs import Runs
+
+    package = tmp_path / "esm"
+    shutil.copytree(ESM, package, ignore=shutil.ignore_patterns("records", "__pycache__"))
+    salt = Runs(tmp_path / "train", package).salt
+    (package / "checks.py").write_text((package / "checks.py").read_text() + "\n# edited\n")
+    assert Runs(tmp_path / "train", package).salt == salt
+    (package / "math.py").write_text((package / "math.py").read_text() + "\n# edited\n")
+    assert Runs(tmp_path / "train", package).salt != salt

@@ -7,8 +7,9 @@ that asks while another process trains waits for that run instead of repeating i
 gives it to ``esm.train`` in the process about to run a block. ``esm`` itself keeps runs in its
 own process only (a reader's notebook), and holds no cache or lock code.
 
-A run's file name hashes its inputs (from ``esm.train``) with the sources of the ``esm`` package
-and numpy's version, so that a change to the code that trains, or to numpy, trains afresh;
+A run's file name hashes its inputs (from ``esm.train``) with the sources of the modules of
+``esm`` that training imports and numpy's version, so that a change to the code that trains, or
+to numpy, trains afresh (an edit to another module does not);
 `make clean` or an empty execution cache deletes the runs with it.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ class Runs:
     def __init__(self, folder: Path, package: Path) -> None:
         self.folder = Path(folder)
         salt = hashlib.sha256()
-        for source in sorted(Path(package).glob("*.py")):
+        for source in _trains_with(Path(package)):
             salt.update(source.name.encode() + b"\0" + source.read_bytes())
         import numpy as np
         salt.update(np.__version__.encode())
@@ -44,6 +45,23 @@ class Runs:
                 os.replace(tmp, path)
         with np.load(path) as f:
             return {k: f[k] for k in f.files}
+
+
+def _trains_with(package: Path) -> list[Path]:
+    """The modules of the helper package that a run depends on: ``train.py`` and what it imports
+    of the package, transitively (an edit to the checks or the figures trains nothing again)."""
+    from .execcache import relative_imports_of
+
+    todo, seen = ["train"], set()
+    while todo:
+        name = todo.pop()
+        path = package / f"{name}.py"
+        if name in seen or not path.is_file():
+            continue
+        seen.add(name)
+        todo += [m.split(".")[1] for m in relative_imports_of(path.read_text(encoding="utf-8"), "esm")
+                 if m.count(".") >= 1]
+    return sorted(package / f"{name}.py" for name in seen)
 
 
 def hand_over(folder: Path | None) -> None:
