@@ -28,6 +28,8 @@ import re
 import sys
 from pathlib import Path
 
+from . import output
+
 SETUP_TAG = "esm-setup"
 #: the theory notebook's cell that imports the helpers its demos use (``from esm import ...``)
 HELPER_TAG = "esm-helpers"
@@ -335,10 +337,23 @@ def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
     return cells
 
 
+def readable(printed: str) -> str:
+    """``printed`` as a shipped notebook shows it: each value line (``value name = text  [fmt of
+    json]``) as its text alone. The exact value in the bracket is for the build, and its last
+    digits depend on the CPU that ran the block; the site ships the same notebooks from every
+    machine (make portable)."""
+    out = []
+    for line in printed.split("\n"):
+        value = output.parse_value(line) if line.startswith("value ") else None
+        out.append(f"value {value[0]} = {value[1]}" if value else line)
+    return "\n".join(out)
+
+
 def outputs(printed: str) -> list[dict]:
     """A code cell's outputs for what it printed (``printed``, the build's run of it), as the
     setup's ``print`` gives them in a kernel: text as stdout, a figure or a Markdown table as
-    one (its text the output's plain text). Together they print ``printed`` exactly."""
+    one (its text the output's plain text). Together they print ``readable(printed)`` exactly."""
+    printed = readable(printed)
     spans = sorted([(m.start(), m.end(), "text/html") for m in _FIGURE.finditer(printed)]
                    + [(m.start(), m.end(), "text/markdown") for m in _TABLE_BLOCK.finditer(printed)
                       if "<figure" not in printed[max(0, m.start() - 1):m.end()]])
