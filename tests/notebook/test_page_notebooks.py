@@ -131,7 +131,7 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
     """Demo k of the notebook is block k of the page, and what it printed in the notebook's
     kernel equals the output the build ran for that block (the execution cache of the session
     build, looked up by the key the build used)."""
-    from mkdocs_esm import execcache, execution
+    from mkdocs_esm import execcache, execution, nbmake
 
     done = _executed(site, page, tmp_path_factory)
     assert done["error"] is None, f"{_src(page)}: the notebook failed:\n{done['error']}"
@@ -155,7 +155,7 @@ def test_the_shipped_notebook_opens_with_the_outputs_of_the_builds_own_run(site,
     """Each demo cell of the shipped notebook holds, as its outputs, exactly what the build's run
     of that block printed (the session build's execution cache): figures and tables as the
     notebook's print shows them, the rest as text; the build ran no notebook for them."""
-    from mkdocs_esm import execcache, execution
+    from mkdocs_esm import execcache, execution, nbmake
 
     nb = nbformat.read(_shipped(site, page), as_version=4)
     demos = [c for c in nb.cells if c.cell_type == "code" and c.id.startswith("demo-")]
