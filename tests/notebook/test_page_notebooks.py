@@ -131,7 +131,7 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
     """Demo k of the notebook is block k of the page, and what it printed in the notebook's
     kernel equals the output the build ran for that block (the execution cache of the session
     build, looked up by the key the build used)."""
-    from mkdocs_esm import execcache, execution, nbmake
+    from mkdocs_esm import execcache, execution
 
     done = _executed(site, page, tmp_path_factory)
     assert done["error"] is None, f"{_src(page)}: the notebook failed:\n{done['error']}"
