@@ -328,7 +328,7 @@ def page_execution_seconds(cache_dir: Path) -> dict[str, dict]:
 
     cache = execcache.ExecCache(cache_dir)
     times: dict[str, dict] = {}
-    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg"), ESM_TRAIN_CACHE=None):
+    with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
         for page in pages():
             src = page.relative_to(DOCS).as_posix()
             text = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), flags=re.S)

@@ -141,16 +141,12 @@ class _Reader(HTMLParser):
 
 
 @functools.lru_cache(maxsize=256)
-def _parse(digest: str, text: str) -> tuple[Token, ...]:
+def parse(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text``, parsed once however many features ask (for the same text)."""
     reader = _Reader(text)
     reader.feed(text)
     reader.close()
     return tuple(reader.tokens)
-
-
-def parse(text: str) -> tuple[Token, ...]:
-    """The tokens of ``text``, parsed once however many features ask (for the same text)."""
-    return _parse(_digest(text), text)
 
 
 def _digest(text: str) -> str:
