@@ -66,7 +66,7 @@ def test_reading_stats_count_prose_formulas_figures_and_headings():
     html = ("<h1>T</h1><p>" + "word " * 400 + "</p><h2 id='a'>A</h2><h3 id='b'>B</h3>"
             '<div class="arithmatex">\\[x\\]</div><figure class="esm-figure"><svg><text>'
             + "tick " * 500 + "</text></svg></figure><pre><code>" + "code " * 900 + "</code></pre>")
-    s = reading.reading_stats(html)
+    s = reading.stats(html)
     assert s["words"] == 400 + 3          # prose and heading words; code, SVG, TeX are not read
     assert (s["headings"], s["formulas"], s["figures"]) == (2, 1, 1)
     assert s["minutes"] == 3               # 403/200 min + 20 s + 20 s = 2.68 min, rounded up

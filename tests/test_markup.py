@@ -53,7 +53,7 @@ def test_a_page_is_read_once_and_its_reading_kept_between_builds(tmp_path, monke
     reads = []
     real = markup._read
     monkeypatch.setattr(markup, "_read", lambda tokens: (reads.append(1), real(tokens))[1])
-    monkeypatch.setattr(markup, "_FACTS", {})
+    monkeypatch.setattr(markup, "_READINGS", {})
     page = '<p><math><msqrt><mn>17</mn></msqrt><annotation>\\sqrt{17}</annotation></math>' \
            '<script src="a.js"></script><script>var x</script></p>'
     (tmp_path / "site").mkdir()
@@ -63,5 +63,5 @@ def test_a_page_is_read_once_and_its_reading_kept_between_builds(tmp_path, monke
     assert reads == [1]
     assert first["math_chars"] == sorted(map(ord, "√17")) and first["script_srcs"] == ["a.js"]
     assert first["inline_scripts"] == ["var x"] and {"math", "msqrt", "script", "p"} <= set(first["tags"])
-    monkeypatch.setattr(markup, "_FACTS", {})
+    monkeypatch.setattr(markup, "_READINGS", {})
     assert markup.facts(page, ExecCache(tmp_path / "cache")) == first and reads == [1]

@@ -4,9 +4,10 @@ Two kinds of content are hidden when a page loads: the Code tab of each demo (ma
 ``tabs="Code|Output"`` tab set with the output first) and the content of a closed
 ``<details>`` (a demo's folded checks, an exercise's solution, the notebook's helper code).
 Each still cost its elements, style and memory at every load (on the exercises page about
-11,000 of 18,000). Here, after the page is final (``on_post_page``: after the search index was
-made from the page, so what is indexed is unchanged, and after ``search`` put back what it
-held), each such content is moved into a ``<template data-esm-defer>`` in its place: parsed,
+11,000 of 18,000). Each such content is moved into a ``<template data-esm-defer>`` in its place
+(`insertions`, read from the page's content with reading's and search's: content.py; search.py
+makes them while it holds out of the index what is not indexed, the ``<noscript>`` note
+included, so that the index reads the page as before): parsed,
 but not in the document, so neither styled, laid out nor counted. ``learner.js`` puts it back
 (``restore``) when the reader opens the tab or the details (a click on a summary or a tab's
 label, a change of a tab's input, a ``toggle``), when a link's target is inside it, and all of
@@ -31,82 +32,102 @@ from __future__ import annotations
 
 import re
 
-_TAG = re.compile(r"<(/?)(div|details|template)\b[^>]*>")
-_TABSET = re.compile(r'<div class="tabbed-set tabbed-alternate" data-tabs="\d+:2">')
-_LABELS = re.compile(r'<div class="tabbed-labels"><label for="[^"]+">Output</label><label for="[^"]+">Code</label></div>')
-_BLOCK = '<div class="tabbed-block">'
-_CLOSED = re.compile(r"<details\b(?![^>]*\sopen\b)[^>]*>")
-_SUMMARY_END = "</summary>"
-_NOTEBOOK_CODE = re.compile(r'<div class="(?:language-\w+ )?highlight">(?=<pre>)')
+from . import markup
+
+_TWO_TABS = re.compile(r"\d+:2")
+_CODE_BOX = re.compile(r"(?:language-\w+ )?highlight")   # a code block's box (its class)
+_LABELS = ("Output", "Code")         # markdown-exec's tab set, the output first
+_SUMMARY = "summary"
 #: Code blocks of the notebook shipped in the document (the first screens: its introduction, the
 #: folded helper cell, the first cells).
 NOTEBOOK_FIRST = 3
 NOSCRIPT = "<noscript><p><em>Shown when JavaScript is on.</em></p></noscript>"
 OPEN = "<template data-esm-defer>"
+CLOSE = "</template>"
 
 
-def _end(html: str, start: int, tag: str) -> int:
-    """The index just past the end tag that closes the ``tag`` element opened at ``start``."""
-    depth = 0
-    for m in _TAG.finditer(html, start):
-        if m[2] != tag:
-            continue
-        depth += -1 if m[1] else 1
-        if depth == 0:
-            return m.end()
-    raise ValueError(f"defer: <{tag}> at {start} is not closed")
+def _is(t: markup.Token, name: str, *attrs: tuple[str, str]) -> bool:
+    """``t`` is the start tag ``<name a="v" ...>`` with exactly the attributes ``attrs``."""
+    return t.kind == "start" and t.name == name and t.attrs == attrs
 
 
-def _spans(html: str) -> list[tuple[int, int]]:
+def _tab_labels(tokens, ends, i) -> bool:
+    """The element at ``i`` is a tab set's labels: Output, then Code."""
+    labels = [tokens[k + 1].text for k in range(i + 1, ends[i]) if tokens[k].kind == "start" and tokens[k].name == "label"]
+    return _is(tokens[i], "div", ("class", "tabbed-labels")) and tuple(labels) == _LABELS
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each content to defer: the inside of a Code tab's block, the
     content after the summary of a closed details; outermost only."""
+    tokens, ends = markup.parse(text), markup.closers(text)
     spans = []
-    for m in _TABSET.finditer(html):
-        labels = _LABELS.match(html, html.find("<div", m.end()))
-        if not labels:
+    for i, t in enumerate(tokens):
+        if t.kind != "start":
             continue
-        first = html.index(_BLOCK, labels.end())
-        second = html.index(_BLOCK, _end(html, first, "div"))
-        end = _end(html, second, "div")
-        spans.append((second + len(_BLOCK), end - len("</div>")))
-    for m in _CLOSED.finditer(html):
-        summary = html.find(_SUMMARY_END, m.end())
-        end = _end(html, m.start(), "details")
-        if 0 <= summary < end:
-            spans.append((summary + len(_SUMMARY_END), end - len("</details>")))
+        if (t.name == "div" and len(t.attrs) == 2 and t.attrs[0] == ("class", "tabbed-set tabbed-alternate")
+                and t.attrs[1][0] == "data-tabs" and _TWO_TABS.fullmatch(t.attrs[1][1] or "")):
+            divs = [k for k in range(i + 1, ends[i]) if tokens[k].kind == "start" and tokens[k].name == "div"]
+            if not divs or not _tab_labels(tokens, ends, divs[0]):
+                continue
+            blocks = [k for k in divs if _is(tokens[k], "div", ("class", "tabbed-block"))]
+            second = next((k for k in blocks if blocks and k > ends[blocks[0]]), None)
+            if second is not None:
+                spans.append((tokens[second].end, tokens[ends[second]].start))
+        elif t.name == "details" and t.attr("open") is None:
+            close = ends[i]
+            summary = next((k for k in range(i + 1, close) if tokens[k].kind == "end" and tokens[k].name == _SUMMARY), None)
+            if summary is not None:
+                spans.append((tokens[summary].end, tokens[close].start))
     spans.sort()
     outer: list[tuple[int, int]] = []
     for start, end in spans:
         if outer and start < outer[-1][1]:
             continue            # inside one already deferred
-        if html[start:end].strip():
+        if text[start:end].strip():
             outer.append((start, end))
     return outer
 
 
-def _notebook_code(html: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The inside of each notebook code block after the first ``NOTEBOOK_FIRST``, outside
+def _notebook_code(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``<pre>`` of each notebook code block after the first ``NOTEBOOK_FIRST``, outside
     ``taken`` (the spans already deferred)."""
-    found = [m.end() for m in _NOTEBOOK_CODE.finditer(html)
-             if not any(s <= m.start() < e for s, e in taken)]
-    return [(start, html.index("</pre>", start) + len("</pre>")) for start in found[NOTEBOOK_FIRST:]]
+    tokens, ends = markup.parse(text), markup.closers(text)
+    found = []
+    for i, t in enumerate(tokens[:-1]):
+        cls = t.attr("class") if t.kind == "start" and t.name == "div" and len(t.attrs) == 1 else None
+        pre = tokens[i + 1]
+        if (cls is not None and _CODE_BOX.fullmatch(cls)
+                and pre.kind == "start" and pre.name == "pre" and pre.start == t.end
+                and not any(s <= t.start < e for s, e in taken)):
+            found.append((pre.start, tokens[ends[i + 1]].end))
+    return found[NOTEBOOK_FIRST:]
+
+
+def insertions(text: str) -> list[list]:
+    """What ``defer`` inserts in ``text``: ``[where, what, held]`` in order, ``held`` marking
+    what the search index must not read (the note shown without JavaScript)."""
+    body = text.find("<body")
+    spans = [(s, e) for s, e in _spans(text) if s > body]
+    near = _notebook_code(text, spans) if ' esm-notebook"' in text else []
+    out: list[list] = []
+    for start, end in sorted(spans + near):
+        if (start, end) in near:
+            lines = text.count("\n", start, end) + 1
+            # the box keeps about its height: the placeholder style is taken off with the template
+            out += [[start - 1, f' style="--esm-lines:{lines}"', False], [start, NOSCRIPT, True],
+                    [start, "<template data-esm-defer data-esm-near>", False], [end, CLOSE, False]]
+        else:
+            out += [[start, NOSCRIPT, True], [start, OPEN, False], [end, CLOSE, False]]
+    return out
 
 
 def defer(html: str) -> str:
     """``html`` with its unseen content moved into templates (see the module's docstring)."""
-    body = html.find("<body")
-    spans = [(s, e) for s, e in _spans(html) if s > body]
-    near = _notebook_code(html, spans) if ' esm-notebook"' in html else []
     out, last = [], 0
-    for start, end in sorted(spans + near):
-        if (start, end) in near:
-            lines = html.count("\n", start, end) + 1
-            # the box keeps about its height: the placeholder style is taken off with the template
-            out += [html[last:start - 1], f' style="--esm-lines:{lines}">', NOSCRIPT,
-                    "<template data-esm-defer data-esm-near>", html[start:end], "</template>"]
-        else:
-            out += [html[last:start], NOSCRIPT, OPEN, html[start:end], "</template>"]
-        last = end
+    for at, what, _ in insertions(html):
+        out += [html[last:at], what]
+        last = at
     out.append(html[last:])
     return "".join(out)
 
@@ -118,8 +139,3 @@ def restore(html: str) -> str:
     return re.sub(re.escape(NOSCRIPT + OPEN) + r"(.*?)</template>", r"\1", html, flags=re.S)
 
 
-class Defer:
-    def on_post_page(self, output: str, page) -> str:
-        if page.url.startswith("print_page"):
-            return output
-        return defer(output)

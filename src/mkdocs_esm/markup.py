@@ -56,9 +56,12 @@ class _Reader(HTMLParser):
         return self.lines[line - 1] + col
 
     @staticmethod
-    def _as_written(raw: str, lowered: str, after: int) -> tuple[str, int]:
-        """``lowered`` (as html.parser gives a name) as ``raw`` writes it, from ``after`` on."""
-        at = raw.lower().find(lowered, after)
+    def _as_written(raw: str, lowered: str, after: int, low: str | None = None) -> tuple[str, int]:
+        """``lowered`` (as html.parser gives a name) as ``raw`` writes it, from ``after`` on
+        (``low``: ``raw.lower()``, when the caller has it)."""
+        if raw.startswith(lowered, after):                  # the usual case: written in lower case
+            return lowered, after + len(lowered)
+        at = (raw.lower() if low is None else low).find(lowered, after)
         return (raw[at:at + len(lowered)], at + len(lowered)) if at != -1 else (lowered, after)
 
     @staticmethod
@@ -89,10 +92,13 @@ class _Reader(HTMLParser):
     def _start(self, tag, attrs, closed):
         raw = self.get_starttag_text()
         start = self._at()
-        name, after = self._as_written(raw, tag, 1)
+        low = raw.lower()
+        name, after = self._as_written(raw, tag, 1, low)
         written = []
         for key, value in attrs:
-            key_as_written, after = self._as_written(raw, key, after)
+            while after < len(raw) and raw[after].isspace():
+                after += 1
+            key_as_written, after = self._as_written(raw, key, after, low)
             written.append((key_as_written, value))
             after = self._past_value(raw, after)
         self.tokens.append(Token("start", name, tuple(written), start, start + len(raw), "/" if closed else ""))
@@ -149,7 +155,60 @@ def parse(text: str) -> tuple[Token, ...]:
     return tuple(reader.tokens)
 
 
-def _digest(text: str) -> str:
+#: Elements that never hold content (HTML's void elements): no end tag closes them.
+VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+@functools.lru_cache(maxsize=256)
+def closers(text: str) -> dict[int, int]:
+    """For the tokens of ``text`` (`parse`), the index of the token that closes each start tag's
+    element: its end tag, or the start tag itself for a void or self-closed element. An element
+    left open (``<p>`` before a ``</div>``) closes where its parent does."""
+    tokens = parse(text)
+    ends: dict[int, int] = {}
+    stack: list[tuple[str, int]] = []
+    for i, t in enumerate(tokens):
+        if t.kind == "start":
+            name = t.name.lower()
+            if t.closes_itself or name in VOID:
+                ends[i] = i
+            else:
+                stack.append((name, i))
+        elif t.kind == "end":
+            name = t.name.lower()
+            for k in range(len(stack) - 1, -1, -1):
+                if stack[k][0] == name:
+                    for _, j in stack[k:]:
+                        ends[j] = i
+                    del stack[k:]
+                    break
+    for _, j in stack:                  # never closed: up to the end of the text
+        ends[j] = len(tokens) - 1
+    return ends
+
+
+def classes(token: Token) -> list[str]:
+    """The class names of a start tag."""
+    return (token.attr("class") or "").split()
+
+
+def text(fragment: str) -> str:
+    """The text of an HTML ``fragment`` as written, without its tags, comments or scripts
+    (``a <em>b</em> &amp; c`` is ``a b &amp; c``)."""
+    return "".join(t.text for t in parse(fragment) if t.kind == "text")
+
+
+def elements(fragment: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of each outermost element of ``fragment`` named one of ``names``."""
+    tokens, ends = parse(fragment), closers(fragment)
+    found: list[tuple[int, int]] = []
+    for i, t in enumerate(tokens):
+        if t.kind == "start" and t.name.lower() in names and (not found or t.start >= found[-1][1]):
+            found.append((t.start, tokens[ends[i]].end))
+    return found
+
+
+def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -203,26 +262,33 @@ def _read(tokens: tuple[Token, ...]) -> dict:
             "ids": sorted(ids), "inline_scripts": inline, "script_srcs": loads, "math_chars": sorted(chars)}
 
 
-_FACTS: dict[str, dict] = {}        # this process's readings, by the page's hash
-_SOURCE = _digest(Path(__file__).read_text(encoding="utf-8"))
+_READINGS: dict[tuple[str, str], object] = {}     # this process's readings, by kind and the text's hash
+_SOURCE = digest(Path(__file__).read_text(encoding="utf-8"))
+
+
+def read(text: str, kind: str, reader, salt: str = "", cache=None):
+    """``reader(text)`` (which reads ``parse(text)``): worked out once per text and kind in this
+    process, and kept in ``cache`` (an ExecCache) between builds under the text's hash, this
+    module's source and ``salt`` (the reader's own sources). A warm build, whose pages are the
+    last build's, parses nothing."""
+    hashed = digest(text)
+    if (kind, hashed) in _READINGS:
+        return _READINGS[kind, hashed]
+    parts = [hashed, _SOURCE, salt]
+    found = cache.get(kind, parts) if cache is not None else None
+    if found is None:
+        found = reader(text)
+        if cache is not None:
+            cache.put(kind, parts, found, {"files": {}, "dists": {}})
+    if len(_READINGS) > 1000:
+        _READINGS.clear()
+    _READINGS[kind, hashed] = found
+    return found
 
 
 def facts(text: str, cache=None) -> dict:
-    """What the build reads of the built page ``text`` (`_read`): one parse per page, kept in
-    this process, and in ``cache`` (an ExecCache) between builds under the page's hash."""
-    digest = _digest(text)
-    if digest in _FACTS:
-        return _FACTS[digest]
-    parts = [digest, _SOURCE]
-    found = cache.get("page-reading", parts) if cache is not None else None
-    if found is None:
-        found = _read(parse(text))
-        if cache is not None:
-            cache.put("page-reading", parts, found, {"files": {}, "dists": {}})
-    if len(_FACTS) > 1000:
-        _FACTS.clear()
-    _FACTS[digest] = found
-    return found
+    """What the build reads of the built page ``text`` (`_read`): one parse per page."""
+    return read(text, "page-reading", lambda t: _read(parse(t)), cache=cache)
 
 
 def read_site(site_dir: Path, cache) -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from . import execcache
+from . import execcache, markup
 
 _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
@@ -206,7 +206,7 @@ class MathML:
             entry.title = "".join(chunk if k % 2 == 0 else next(rendered) for k, chunk in enumerate(p))
 
     def on_post_page(self, output: str, page) -> str:
-        return preload_fonts(output, page)
+        return preload_fonts(output, page, self.state.page(page.file.src_uri).shows_math)
 
     def on_post_build(self) -> None:
         if self.renderer is not None:
@@ -224,8 +224,19 @@ def _toc_entries(items):
         yield from _toc_entries(item.children)
 
 
-#: Blocks hidden until a script shows them (at least up to their first end tag).
-_HIDDEN = re.compile(r"<(fieldset|div|section)\b[^>]*\shidden[\s>].*?</\1>", re.S)
+def shows_math(text: str) -> bool:
+    """Whether the page's content ``text`` (markup.parse) shows a formula: one outside the
+    blocks hidden until a script shows them (the practice queue's cards)."""
+    tokens, ends = markup.parse(text), markup.closers(text)
+    hidden_to = -1
+    for i, t in enumerate(tokens):
+        if t.kind != "start" or i <= hidden_to:
+            continue
+        if t.attr("hidden", False) is not False:
+            hidden_to = ends[i]
+        elif t.name == "math":
+            return True
+    return False
 
 
 def _mathml_css(root: Path) -> str:
@@ -239,12 +250,12 @@ def _mathml_css(root: Path) -> str:
     return face + "math {" + rules + "mo.tml-prime{font-family:inherit}"
 
 
-def preload_fonts(output: str, page) -> str:
+def preload_fonts(output: str, page, shows_math: bool) -> str:
     """Pages with math ask for the math font from <head>, with the stylesheets: found only at
     the first layout, it arrived after the text had been laid out in a fallback font, and the
     swap moved the lines below (a layout shift). Math that is only in hidden blocks (the
-    practice queue's cards) asks for nothing: it costs no font."""
-    if "<math" not in _HIDDEN.sub("", output):
+    practice queue's cards) asks for nothing: it costs no font (``shows_math``: `shows_math`)."""
+    if not shows_math:
         return output
     from mkdocs.utils import get_relative_url
     link = (f'<link rel="preload" href="{get_relative_url(f"{FONT_DIR}/{MATH_FONT.name}", page.url)}" '

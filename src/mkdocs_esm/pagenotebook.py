@@ -42,7 +42,7 @@ from pathlib import Path, PurePosixPath
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from . import glue, nbmake
+from . import glue, markup, nbmake
 from .cite import CITE, ITEM
 from . import page as pagemodel
 from .xref import REF, eq_label
@@ -299,7 +299,7 @@ class PageNotebooks:
                 parsed = pagemodel.read(file.content_string)
                 self.pages[file.src_uri] = entry = (entry[0], parsed,
                                                     page_demos(parsed, file.src_uri, self.state.snippet_dirs))
-            title = re.sub(r"<[^>]+>", "", htmllib.unescape(page.title or file.src_uri))
+            title = htmllib.unescape(markup.text(page.title or file.src_uri))
             url = (config.site_url.rstrip("/") + "/" + page.url) if config.site_url else None
             nb = self.notebook(file.src_uri, title, url, config.site_name)
             entry[0].content_string = nbmake.writes(nb)

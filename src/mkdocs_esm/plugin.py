@@ -18,9 +18,8 @@ from pathlib import Path
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import codeblocks, explore, fonts, markup, notes
+from . import codeblocks, content, defer, explore, fonts, markup, notes
 from .cite import Cite
-from .defer import Defer
 from .config import EsmConfig
 from .execcache import ExecCache
 from .execution import Execution
@@ -59,8 +58,8 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.pagenotebooks = PageNotebooks(numbers=lambda: self.xref.labels, cites=lambda: self.cite.labels)
         self.stylesheets = Stylesheets()
         self.search = Search()
-        self.print_site = PrintSite(unhold=self.search.unhold)
-        self.defer = Defer()
+        # the print page (`make pdf`) gets each page's content whole, and not deferred
+        self.print_site = PrintSite(unhold=lambda page, text: defer.restore(self.search.unhold(page, text)))
 
     def on_startup(self, *, command, dirty):
         self.command = command
@@ -146,14 +145,17 @@ class EsmPlugin(BasePlugin[EsmConfig]):
 
     def _content(self, html, *, page, config, files):
         self.execution.on_page_content(html, page)
-        self.reading.on_page_content(html, page)        # before the skill check is appended
         html = self.skillchecks.on_page_content(html, page, files)
         self.cite.on_page_content(page, config)
         self.xref.register_headings(page, config)
         html = self.mathml.on_page_content(html, page)
         self.xref.register_equations(page, config)
         html = codeblocks.unwrap(html)
-        return self.search.on_page_content(html, page)
+        read = content.read(html, ExecCache(self.state.cache_dir))       # the content parsed once
+        self.reading.on_page_content(read["stats"], page)
+        self.state.page(page.file.src_uri).shows_math = read["shows_math"]
+        inserts = [] if page.url.startswith("print_page") else read["inserts"]
+        return self.search.on_page_content(html, page, read["holds"], inserts)
 
     on_page_content = CombinedEvent(_content_first, _content)
 
@@ -182,8 +184,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         output = explore.on_post_page(output, page)
         output = explore.move_data(output, page, config.site_dir)
         output = self.stylesheets.on_post_page(output, page, config)
-        output = self.search.on_post_page(output, page)
-        return self.defer.on_post_page(output, page)   # last: the page as indexed and held is final
+        return self.search.on_post_page(output, page)       # last: the page as indexed, deferred
 
     def on_post_template(self, output_content, *, template_name, config):
         """Static templates (404.html) carry Material's widgets too: name them as on pages."""

@@ -20,31 +20,52 @@ from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from . import markup
+
 #: Reading speed and the time given to each display formula and each figure.
 WORDS_PER_MINUTE = 200
 SECONDS_PER_FORMULA = 20
 SECONDS_PER_FIGURE = 20
-_HEADING = re.compile(r"<h([2-6])\b")
-_DROP = re.compile(r"<(pre|svg|script|style|table)\b.*?</\1>|<div class=\"arithmatex\">.*?</div>"
-                   r"|<span class=\"arithmatex\">.*?</span>", re.S)
-_DISPLAY = re.compile(r'<div class="arithmatex">')
-_FIGURE = re.compile(r'<figure\b|<img\b')
-_TAG = re.compile(r"<[^>]+>")
 _WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
-_H1_END = re.compile(r"</h1>")
+_H1_END = "</h1>"
 _OVERVIEW_MARK = '<div class="esm-overview"></div>'
 OVERVIEW = "overview.md"
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+#: Elements whose words are not read: code and output, figures' drawings, tables, formulas.
+_UNREAD = ("pre", "svg", "script", "style", "table", "math")
+#: ... and by class: a formula's markup before and after mathml.py renders it (its number too).
+_UNREAD_CLASSES = ("arithmatex", "math-display", "math-inline-wide")
+#: Added to a page after its text (a skill check, the practice page's questions): not counted.
+_ADDED = ("esm-skillcheck", "esm-practice")
 
 
-def reading_stats(html: str) -> dict:
-    """Minutes to read (prose words, display formulas, figures) and headings below the title."""
-    headings = len(_HEADING.findall(html))
-    formulas = len(_DISPLAY.findall(html))
-    figures = len(_FIGURE.findall(html))
-    text = htmllib.unescape(_TAG.sub(" ", _DROP.sub(" ", html)))
-    words = len(_WORD.findall(text))
-    seconds = words * 60 / WORDS_PER_MINUTE + formulas * SECONDS_PER_FORMULA + figures * SECONDS_PER_FIGURE
-    return {"words": words, "formulas": formulas, "figures": figures,
+def stats(text: str) -> dict:
+    """Minutes to read (prose words, display formulas, figures) and headings below the title, of
+    the page's content ``text`` (markup.parse), without what is added after its text."""
+    tokens, ends = markup.parse(text), markup.closers(text)
+    headings = formulas = figures = 0
+    words: list[str] = []
+    skip_to = added_to = -1
+    for i, t in enumerate(tokens):
+        if i <= added_to:
+            continue
+        if t.kind == "start":
+            name, cls = t.name.lower(), markup.classes(t)
+            if any(c in _ADDED for c in cls):
+                added_to = ends[i]
+                words.append(" ")
+                continue
+            headings += name in _HEADINGS
+            figures += name in ("figure", "img")
+            formulas += name == "div" and ("arithmatex" in cls or "math-display" in cls)
+            if i > skip_to and (name in _UNREAD or any(c in _UNREAD_CLASSES for c in cls)):
+                skip_to = ends[i]
+                words.append(" ")
+        if i > skip_to:
+            words.append(t.text if t.kind == "text" else " ")
+    count = len(_WORD.findall(htmllib.unescape("".join(words))))
+    seconds = count * 60 / WORDS_PER_MINUTE + formulas * SECONDS_PER_FORMULA + figures * SECONDS_PER_FIGURE
+    return {"words": count, "formulas": formulas, "figures": figures,
             "headings": headings, "minutes": max(1, math.ceil(seconds / 60))}
 
 
@@ -121,9 +142,8 @@ class Reading:
     def on_nav(self, nav) -> None:
         self.nav = nav
 
-    def on_page_content(self, html: str, page) -> None:
-        """The page's stats, before anything is appended to it (a skill check)."""
-        stats = reading_stats(html)
+    def on_page_content(self, stats: dict, page) -> None:
+        """The page's stats (`stats`, read with the rest of the page's content: content.py)."""
         # only what pages show (the meta line, the overview): serve compares it between builds
         self.state.page(page.file.src_uri).stats = {k: stats[k] for k in ("minutes", "headings")}
 
@@ -143,7 +163,8 @@ class Reading:
             return output
         stats = self.state.page(page.file.src_uri).stats
         if stats:
-            m = _H1_END.search(output)
-            if m:
-                output = output[:m.end()] + _meta_line(stats) + output[m.end():]
+            at = output.find(_H1_END)
+            if at != -1:
+                at += len(_H1_END)
+                output = output[:at] + _meta_line(stats) + output[at:]
         return output

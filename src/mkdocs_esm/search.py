@@ -13,8 +13,10 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   check lines (a check restates, with its measured values, what the prose around it says: a
   search finds the prose).
 
-Each such element is swapped for an empty placeholder in on_page_content and put back in
-on_post_page, so the pages served are unchanged (``Search.unhold`` puts them back in a copy
+Each such element (found by `holds`, from the one parse of the page's content: content.py) is
+swapped for an empty placeholder in on_page_content, with defer.py's templates made at the same
+time (`held_out`; its ``<noscript>`` notes are held too), and put back in on_post_page, so the
+pages served are whole (``Search.unhold`` puts them back in a copy
 of the content taken before that: the print page of `make pdf`).
 
 Indexing a page (Material parses its HTML) costs about half of a build whose blocks all come
@@ -36,28 +38,77 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from . import execcache
+from . import execcache, markup
 from .compat import material
 
-#: Opening tags of the elements left out of the index (each up to its matching end tag).
-_OUT = re.compile(r'<(pre)\b|<(svg)\b|<(div) class="tabbed-labels"|<(details) class="success esm-checks"')
-_CHECK = re.compile(r'<div class="esm-check"[^>]*>(?:(?!</div>).)*</div>', re.S)
+#: The elements left out of the index: (tag, its attributes exactly, or None for any).
+_OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
+        ("details", (("class", "success esm-checks"),)))
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 
-def _end_of(html: str, start: int, tag: str) -> int:
-    """Index just past the end tag that closes the element opened at ``start``."""
-    depth = 0
-    pattern = re.compile(rf"<(/?){tag}\b[^>]*?(/?)>")
-    for m in pattern.finditer(html, start):
-        if m[2]:                       # <tag ... /> opens and closes
-            if depth == 0:
-                return m.end()
+def _hole(n: int) -> str:
+    return f'<esm-x n="{n}"></esm-x>'
+
+
+def holds(text: str) -> list[list[int]]:
+    """The (start, end) of each element of ``text`` left out of the index: the check lines
+    (``div.esm-check``), then the outermost of the others (``_OUT``), each in the page's order."""
+    tokens, ends = markup.parse(text), markup.closers(text)
+    checks, out = [], []
+    last = -1
+    for i, t in enumerate(tokens):
+        if t.kind != "start":
             continue
-        depth += -1 if m[1] else 1
-        if depth == 0:
-            return m.end()
-    raise PluginError(f"search: <{tag}> at {start} is never closed")
+        if t.name == "div" and t.attrs[:1] == (("class", "esm-check"),):
+            checks.append([t.start, tokens[ends[i]].end])
+        if t.start >= last and any(t.name == name and (attrs is None or t.attrs[:1] == attrs) for name, attrs in _OUT):
+            last = tokens[ends[i]].end
+            out.append([t.start, last])
+    return checks + out
+
+
+def held_out(text: str, spans: list[list[int]], inserts: list[list]) -> tuple[str, list[str]]:
+    """``text`` with ``inserts`` (``[where, what, held]``: defer.py's) made and each of ``spans``
+    (`holds`) and each held insert swapped for a hole; and the held texts, the n-th filling the
+    hole ``n`` (a held element holds the holes of the spans and inserts inside it)."""
+    held: list[str] = [""] * (len(spans) + sum(1 for *_, h in inserts if h))
+    spans = [(s, e, n) for n, (s, e) in enumerate(spans)]
+    numbered = []
+    n = len(spans)
+    for at, what, is_held in inserts:
+        numbered.append((at, what, n if is_held else None))
+        n += is_held
+
+    def render(lo: int, hi: int, inner: list, points: list) -> str:
+        events = sorted([(s, 1, k, None) for k, (s, e, _) in enumerate(inner)]
+                        + [(at, 0, k, None) for k, (at, _, _) in enumerate(points)])
+        out, pos = [], lo
+        for at, kind, k, _ in events:
+            if at < pos:
+                continue
+            if kind == 0:
+                _, what, number = points[k]
+                out.append(text[pos:at])
+                if number is None:
+                    out.append(what)
+                else:
+                    held[number] = what
+                    out.append(_hole(number))
+                pos = at
+            else:
+                s, e, number = inner[k]
+                inside = [x for x in spans if s <= x[0] and x[1] <= e and x != inner[k]]
+                inside = [x for x in inside if not any(y[0] <= x[0] and x[1] <= y[1] and y != x for y in inside)]
+                held[number] = render(s, e, inside, [p for p in numbered if s < p[0] < e])
+                out += [text[pos:s], _hole(number)]
+                pos = e
+        out.append(text[pos:hi])
+        return "".join(out)
+
+    top = [x for x in spans if not any(y[0] <= x[0] and x[1] <= y[1] and y != x for y in spans)]
+    inside_any = lambda at: any(s < at < e for s, e, _ in spans)      # noqa: E731
+    return render(0, len(text), top, [p for p in numbered if not inside_any(p[0])]), held
 
 
 def _put_back(text: str, held: list[str]) -> tuple[str, int]:
@@ -112,24 +163,12 @@ class Search:
 
         material.index_through(config, add_entry)
 
-    def on_page_content(self, html: str, page) -> str:
-        held = self.state.page(page.file.src_uri).held
-        held.clear()
-
-        def hold(fragment: str) -> str:
-            held.append(fragment)
-            return f'<esm-x n="{len(held) - 1}"></esm-x>'
-
-        html = _CHECK.sub(lambda m: hold(m[0]), html)
-        out, pos = [], 0
-        while (m := _OUT.search(html, pos)):
-            tag = next(g for g in m.groups() if g)
-            end = _end_of(html, m.start(), tag)
-            out.append(html[pos:m.start()])
-            out.append(hold(html[m.start():end]))
-            pos = end
-        out.append(html[pos:])
-        return "".join(out)
+    def on_page_content(self, html: str, page, spans: list, inserts: list) -> str:
+        """``html`` (with ``inserts`` made: defer.py's) as the index reads it: what `holds` found
+        (``spans``) held out, each put back in on_post_page."""
+        text, held = held_out(html, spans, inserts)
+        self.state.page(page.file.src_uri).held = held
+        return text
 
     def unhold(self, page, text: str) -> str:
         """``text`` (the page's content, taken before on_post_page: the print page of `make pdf`)

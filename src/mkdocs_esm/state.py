@@ -32,6 +32,9 @@ class PageState:
     refs: list[tuple[int, str, str]] = field(default_factory=list)
     #: the elements held out of the search index until on_post_page (search)
     held: list[str] = field(default_factory=list)
+    #: whether its content shows a formula (content.py, from mathml.shows_math): the math
+    #: font is preloaded
+    shows_math: bool = False
 
     def shared(self) -> tuple:
         """What other pages read from this one."""

@@ -37,7 +37,7 @@ from pathlib import Path
 from markdown.extensions.toc import slugify
 from mkdocs.exceptions import PluginError
 
-from . import page as pagemodel
+from . import markup, page as pagemodel
 
 log = logging.getLogger("mkdocs.plugins.esm.xref")
 
@@ -48,7 +48,6 @@ _AUTOREF = re.compile(r'<autoref (?P<attrs>[^>]*?)identifier="(?P<label>[^"]+)"(
 NUMBERED = re.compile(r"^(?P<num>\d+(?:\.\d+)*)\s+(?P<title>\S.*)$")
 _EQ_LABEL = re.compile(r"\\label\{([^}]*)\}")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
-_TAG = re.compile(r"<[^>]+>")
 
 
 
@@ -131,7 +130,7 @@ class Xref:
         kind = str(page.meta.get("xref_kind", "sec"))
         top = None
         for item in _toc(page.toc.items):
-            title = _TAG.sub("", item.title).strip()
+            title = markup.text(item.title).strip()
             m = NUMBERED.match(title)
             if not m:
                 if item.level == 1 and "eq_prefix" in page.meta:
