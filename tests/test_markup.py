@@ -65,3 +65,59 @@ def test_a_page_is_read_once_and_its_reading_kept_between_builds(tmp_path, monke
     assert first["inline_scripts"] == ["var x"] and {"math", "msqrt", "script", "p"} <= set(first["tags"])
     monkeypatch.setattr(markup, "_READINGS", {})
     assert markup.facts(page, ExecCache(tmp_path / "cache")) == first and reads == [1]
+
+
+def test_each_element_closes_at_its_own_end_tag():
+    text = '<div a><div><br><p>x</div><svg><path d="1"/></svg></div><i>'
+    tokens, ends = markup.parse(text), markup.closers(text)
+    name = {i: t.name for i, t in enumerate(tokens) if t.kind == "start"}
+    spans = {name[i] + str(i): text[tokens[i].start:tokens[j].end] for i, j in ends.items()}
+    assert spans["div0"] == text[:text.index("<i>")]
+    assert spans["div1"] == "<div><br><p>x</div>"
+    assert spans["br2"] == "<br>" and spans["path7"] == '<path d="1"/>'
+    assert spans["p3"] == "<p>x</div>"              # left open: closed where its parent is
+    assert spans["i10"] == "<i>"                    # never closed: to the end of the text
+    assert markup.elements(text, ("div", "svg")) == [(0, text.index("<i>"))]
+    assert markup.text('a <em title="b">b</em> &amp; <!-- c --><script>d</script>') == "a b &amp; "
+
+
+def test_search_holds_elements_and_makes_defer_s_insertions_around_them():
+    from mkdocs_esm import search
+    text = ('<p>a</p><details class="success esm-checks"><summary>2</summary><div class="esm-check">c1</div>'
+            '<div class="esm-check">c2</div></details><div class="esm-check">c3</div><pre>x</pre><p>b</p>')
+    spans = search.holds(text)
+    assert [text[s:e] for s, e in spans] == ['<div class="esm-check">c1</div>', '<div class="esm-check">c2</div>',
+                                             '<div class="esm-check">c3</div>', text[8:text.index('<div class="esm-check">c3')],
+                                             "<pre>x</pre>"]
+    at_pre, after_pre = text.index("<pre>"), text.index("<p>b")
+    inside = text.index("</summary>") + len("</summary>")
+    inserts = [[inside, "N", True], [inside, "<t>", False], [text.index("</details>"), "</t>", False],
+               [at_pre, "M", True], [after_pre, "!", False]]
+    page, held = search.held_out(text, spans, inserts)
+    assert page == ('<p>a</p><esm-x n="3"></esm-x><esm-x n="2"></esm-x><esm-x n="6"></esm-x><esm-x n="4"></esm-x>'
+                    '!<p>b</p>')
+    assert held[3] == ('<details class="success esm-checks"><summary>2</summary><esm-x n="5"></esm-x><t>'
+                       '<esm-x n="0"></esm-x><esm-x n="1"></esm-x></t></details>')
+    assert held[5:] == ["N", "M"]
+    whole, _ = search._put_back(page, held)
+    assert whole == search._put_back(*search.held_out(text, [], inserts))[0]      # the page as deferred, whole
+    assert "N<t><div class=" in whole and whole.count("esm-x") == 0
+
+
+def test_reading_time_leaves_out_code_formulas_and_what_is_added_to_the_page():
+    from mkdocs_esm import reading
+    base = "<h1>T</h1><p>" + "w " * 400 + "</p><pre>code code</pre><math><mi>x</mi></math>"
+    added = ('<section class="esm-skillcheck"><h2>Skill check</h2><p>' + "q " * 400 + '</p></section>'
+             '<div class="esm-practice"><h3>Q</h3></div>')
+    assert reading.stats(base + added) == reading.stats(base)
+    assert reading.stats(base)["words"] == 401
+    assert reading.stats('<div class="math-display"><math>x</math>(3.1)</div>')["formulas"] == 1
+    assert reading.stats("a<b>b</b>c don&rsquo;t")["words"] == 4      # a tag parts words, an entity not
+
+
+def test_the_math_font_is_preloaded_for_formulas_a_reader_sees():
+    from mkdocs_esm import mathml
+    assert mathml.shows_math("<p><math><mi>x</mi></math></p>")
+    assert not mathml.shows_math('<div class="card" hidden><p><math><mi>x</mi></math></p></div><p>x</p>')
+    assert mathml.shows_math('<div hidden><math></math></div><math></math>')
+    assert not mathml.shows_math("<p>no formula</p>")

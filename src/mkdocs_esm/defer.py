@@ -74,7 +74,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
             second = next((k for k in blocks if blocks and k > ends[blocks[0]]), None)
             if second is not None:
                 spans.append((tokens[second].end, tokens[ends[second]].start))
-        elif t.name == "details" and t.attr("open") is None:
+        elif t.name == "details" and t.attr("open", False) is False:     # a valueless attribute is None
             close = ends[i]
             summary = next((k for k in range(i + 1, close) if tokens[k].kind == "end" and tokens[k].name == _SUMMARY), None)
             if summary is not None:
