@@ -1,4 +1,4 @@
-"""The plugin's faster renaming of heading ids (mkdocs_esm.print_site) makes the same edits as
+"""The plugin's faster renaming of heading ids (mkdocs_esm.compat.print_site) makes the same edits as
 mkdocs-print-site-plugin's own ``update_anchor_ids``:
 on HTML-like text built from the pieces that matter to its pattern (tags with and without ids,
 ids in a tag's name, upper-case ``ID=``, lines, an id's value running past a line end, missing
@@ -15,7 +15,7 @@ from mkdocs_print_site_plugin import urls
 from sitebuild import load_hook
 
 
-HOOK = load_hook("print_site")
+HOOK = load_hook("compat.print_site")
 ORIGINAL = getattr(urls.update_anchor_ids, "esm_original", urls.update_anchor_ids)   # unpatched in any case
 
 
