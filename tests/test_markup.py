@@ -121,3 +121,15 @@ def test_the_math_font_is_preloaded_for_formulas_a_reader_sees():
     assert not mathml.shows_math('<div class="card" hidden><p><math><mi>x</mi></math></p></div><p>x</p>')
     assert mathml.shows_math('<div hidden><math></math></div><math></math>')
     assert not mathml.shows_math("<p>no formula</p>")
+
+
+def test_what_a_reader_skips_is_one_token_and_ends_where_it_ends():
+    text = '<div><pre><span class="n">a</span>&lt;b</pre><svg><path d="1"/></svg><math><mi>x</mi></math><p>c</p></div>'
+    tokens, ends = markup.read_tokens(text)
+    assert [(t.kind, t.name) for t in tokens] == [
+        ("start", "div"), ("start", "pre"), ("raw", "pre"), ("end", "pre"), ("start", "svg"), ("raw", "svg"),
+        ("end", "svg"), ("start", "math"), ("raw", "math"), ("end", "math"), ("start", "p"), ("text", ""),
+        ("end", "p"), ("end", "div")]
+    assert ends[0] == len(tokens) - 1 and ends[1] == 3
+    whole = markup.parse(text)
+    assert "".join(text[t.start:t.end] for t in tokens) == text and len(whole) > len(tokens)

@@ -60,7 +60,7 @@ def _tab_labels(tokens, ends, i) -> bool:
 def _spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each content to defer: the inside of a Code tab's block, the
     content after the summary of a closed details; outermost only."""
-    tokens, ends = markup.parse(text), markup.closers(text)
+    tokens, ends = markup.read_tokens(text)
     spans = []
     for i, t in enumerate(tokens):
         if t.kind != "start":
@@ -92,7 +92,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
 def _notebook_code(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The ``<pre>`` of each notebook code block after the first ``NOTEBOOK_FIRST``, outside
     ``taken`` (the spans already deferred)."""
-    tokens, ends = markup.parse(text), markup.closers(text)
+    tokens, ends = markup.read_tokens(text)
     found = []
     for i, t in enumerate(tokens[:-1]):
         cls = t.attr("class") if t.kind == "start" and t.name == "div" and len(t.attrs) == 1 else None

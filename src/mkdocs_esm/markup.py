@@ -40,8 +40,11 @@ class Token(NamedTuple):
 
 
 class _Reader(HTMLParser):
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, raw: tuple[str, ...] = RAW_TEXT) -> None:
         super().__init__(convert_charrefs=False)
+        # html.parser reads the content of these as text, up to their end tag (its own
+        # script and style, and what a reader asks to skip: `parse`'s ``opaque``)
+        self.CDATA_CONTENT_ELEMENTS = self.raw = raw
         self.source = text
         self.lines = [0]
         at = text.find("\n")
@@ -102,7 +105,7 @@ class _Reader(HTMLParser):
             written.append((key_as_written, value))
             after = self._past_value(raw, after)
         self.tokens.append(Token("start", name, tuple(written), start, start + len(raw), "/" if closed else ""))
-        if tag in RAW_TEXT and not closed:
+        if tag in self.raw and not closed:
             self.raw_in = tag           # html.parser reads what follows as text, to </tag>
 
     def handle_endtag(self, tag):
@@ -147,9 +150,11 @@ class _Reader(HTMLParser):
 
 
 @functools.lru_cache(maxsize=256)
-def parse(text: str) -> tuple[Token, ...]:
-    """The tokens of ``text``, parsed once however many features ask (for the same text)."""
-    reader = _Reader(text)
+def parse(text: str, opaque: tuple[str, ...] = ()) -> tuple[Token, ...]:
+    """The tokens of ``text``, parsed once however many features ask (for the same text).
+    The content of an element named in ``opaque`` (code, a figure's drawing, a formula: what
+    the reader skips whole) is one "raw" token, as a script's is, and costs no more to read."""
+    reader = _Reader(text, RAW_TEXT + tuple(opaque))
     reader.feed(text)
     reader.close()
     return tuple(reader.tokens)
@@ -160,11 +165,11 @@ VOID = frozenset("area base br col embed hr img input link meta source track wbr
 
 
 @functools.lru_cache(maxsize=256)
-def closers(text: str) -> dict[int, int]:
-    """For the tokens of ``text`` (`parse`), the index of the token that closes each start tag's
+def closers(text: str, opaque: tuple[str, ...] = ()) -> dict[int, int]:
+    """For the tokens of ``text`` (`parse` with ``opaque``), the index of the token that closes each start tag's
     element: its end tag, or the start tag itself for a void or self-closed element. An element
     left open (``<p>`` before a ``</div>``) closes where its parent does."""
-    tokens = parse(text)
+    tokens = parse(text, opaque)
     ends: dict[int, int] = {}
     stack: list[tuple[str, int]] = []
     for i, t in enumerate(tokens):
@@ -185,6 +190,16 @@ def closers(text: str) -> dict[int, int]:
     for _, j in stack:                  # never closed: up to the end of the text
         ends[j] = len(tokens) - 1
     return ends
+
+
+#: What the readers of a page's content (content.py) never look inside: code, a figure's
+#: drawing, a formula's MathML. Read as one token each, they cost little to parse.
+SKIPPED = ("pre", "svg", "math")
+
+
+def read_tokens(text: str) -> tuple[tuple[Token, ...], dict[int, int]]:
+    """The tokens of a page's content ``text`` (``SKIPPED`` read whole) and their `closers`."""
+    return parse(text, SKIPPED), closers(text, SKIPPED)
 
 
 def classes(token: Token) -> list[str]:

@@ -227,7 +227,7 @@ def _toc_entries(items):
 def shows_math(text: str) -> bool:
     """Whether the page's content ``text`` (markup.parse) shows a formula: one outside the
     blocks hidden until a script shows them (the practice queue's cards)."""
-    tokens, ends = markup.parse(text), markup.closers(text)
+    tokens, ends = markup.read_tokens(text)
     hidden_to = -1
     for i, t in enumerate(tokens):
         if t.kind != "start" or i <= hidden_to:

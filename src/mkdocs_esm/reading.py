@@ -42,7 +42,7 @@ _ADDED = ("esm-skillcheck", "esm-practice")
 def stats(text: str) -> dict:
     """Minutes to read (prose words, display formulas, figures) and headings below the title, of
     the page's content ``text`` (markup.parse), without what is added after its text."""
-    tokens, ends = markup.parse(text), markup.closers(text)
+    tokens, ends = markup.read_tokens(text)
     headings = formulas = figures = 0
     words: list[str] = []
     skip_to = added_to = -1

@@ -54,7 +54,7 @@ def _hole(n: int) -> str:
 def holds(text: str) -> list[list[int]]:
     """The (start, end) of each element of ``text`` left out of the index: the check lines
     (``div.esm-check``), then the outermost of the others (``_OUT``), each in the page's order."""
-    tokens, ends = markup.parse(text), markup.closers(text)
+    tokens, ends = markup.read_tokens(text)
     checks, out = [], []
     last = -1
     for i, t in enumerate(tokens):
