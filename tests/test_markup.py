@@ -133,3 +133,34 @@ def test_what_a_reader_skips_is_one_token_and_ends_where_it_ends():
     assert ends[0] == len(tokens) - 1 and ends[1] == 3
     whole = markup.parse(text)
     assert "".join(text[t.start:t.end] for t in tokens) == text and len(whole) > len(tokens)
+
+
+def _regexes(tree):
+    """The pattern literals passed to the re module's functions in a module's syntax tree."""
+    import ast
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re" and node.args):
+            first = node.args[0]
+            parts = [first] if isinstance(first, ast.Constant) else [v for v in ast.walk(first) if isinstance(v, ast.Constant)]
+            yield node.lineno, "".join(p.value for p in parts if isinstance(p.value, str))
+
+
+def test_no_regex_reads_html_tags_outside_compat():
+    """HTML is read by markup.py's parser. A pattern may find markup the build or a known
+    producer writes whole (``<div class="arithmatex">``, ``<autoref ``), never a tag whatever its
+    name or attributes (``<[^>]+>``, ``</?\\w``, ``<(pre|svg)\\b``): those are a tokenizer's."""
+    import ast
+    import re
+    from pathlib import Path
+
+    tokenizer = re.compile(r"<\(?(?:\?P<\w+>)?(?:/\?|\[\^|\\[wS]|\(|\w+\|)|<\w+(?:\\b)?\[\^>\]")
+    package = Path(markup.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if "compat" in path.parts:
+            continue            # a third party's own patterns, kept as it has them (compat/print_site.py)
+        for line, pattern in _regexes(ast.parse(path.read_text(encoding="utf-8"))):
+            if tokenizer.search(pattern):
+                found.append(f"{path.relative_to(package)}:{line}: {pattern[:80]}")
+    assert not found, "\n".join(found)

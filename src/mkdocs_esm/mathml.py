@@ -35,7 +35,8 @@ from mkdocs.structure.files import File
 
 from . import execcache, markup
 
-_MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>.*?)</(?P=tag)>', re.S)
+#: arithmatex's two forms: inline, display
+_MATH = re.compile(r'<span class="arithmatex">(?P<inline>.*?)</span>|<div class="arithmatex">(?P<display>.*?)</div>', re.S)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _TOC_MATH = re.compile(r"\\\((.+?)\\\)")
 #: a check's link to its formula, or (in the summary of folded checks, which may hold no link: a
@@ -148,8 +149,8 @@ class MathML:
         items, numbers, anchors = [], {}, []
         prefix = _prefix(page)
         for m in found:
-            raw = htmllib.unescape(m["tex"]).strip()
-            display = m["tag"] == "div"
+            raw = htmllib.unescape(m["inline"] if m["display"] is None else m["display"]).strip()
+            display = m["display"] is not None
             tex = raw[2:-2] if raw[:2] in ("\\(", "\\[") else raw
             anchor = None
             if display:
@@ -168,7 +169,7 @@ class MathML:
         out, last = [], 0
         for m, rendered, anchor, item in zip(found, reply["html"], anchors, items):
             out.append(html[last:m.start()])
-            if m["tag"] == "div":
+            if item["display"]:
                 ident = f' id="eq-{anchor}"' if anchor else ""
                 out.append(f'<div class="math-display"{ident}>{rendered}</div>')
             elif len(item["tex"]) > _WIDE_INLINE:
