@@ -8,16 +8,22 @@ terminal):
 - a published value: ``value name = text  [fmt of json]``, where ``text`` is the value as its
   format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
 
-In the build, the plugin does not read those lines back: each helper also raises a record
-(the audit events ``esm.check`` and ``esm.value``), which the build's runner hears with the
-output line it was printed on (execution.run_block); the cache keeps the records with the
-output. Here each check record becomes the site's check line (a ``div.esm-check`` whose equation
-tag mathml.py numbers and links) and each value record the marker that glue.py reads and takes
-out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on (``place``
-and ``arrange``: the pairing of records with printed lines). Where no
-runner listened (the theory notebook's kernel), the lines are read back (``CHECK``, ``VALUE``);
-``readable=True`` (that notebook) keeps the line's text before its bracket too. Everything else
-is left as printed.
+The plugin does not read those lines back: each helper also raises a record (the audit events
+``esm.check`` and ``esm.value``: ``RECORD_EVENTS``, ``record``), which the build hears with the
+place its line was printed: a block's runner with the ``print`` that wrote it
+(execution.run_block), the theory notebook's kernel as an output of its own, in order with the
+printed text (nbmake.RECORDER, nbrun.text_areas); the cache keeps the records with the output.
+One pairing serves both: ``find_line`` finds a record's line in what was printed, ``place``
+gives it the index of the output line it stands on, ``arrange`` says where each goes (a record
+printed nowhere whole still counts: a check joins the output's folded checks, a value gets its
+marker at the end). Each check record becomes the site's check line (a ``div.esm-check`` whose
+equation tag mathml.py numbers and links) and each value record the marker that glue.py reads
+and takes out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on:
+``for_page`` for a block, nbpage.outputs for the theory notebook (its readable value text kept).
+Everything else is left as printed. Without records ``for_page`` still reads the lines back
+(``CHECK``, ``VALUE``, ``parse_value``): no page is made so any more, the tests compare the two
+routes; ``parse_value`` also gives the page notebooks their readable value lines
+(nbmake.readable).
 
 The check lines of one output are folded (``fold``): they stand together, where the first of
 them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
