@@ -68,19 +68,18 @@ class _Capture(logging.Handler):
 # Running one block
 # ---------------------------------------------------------------------------------------------
 
-#: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/)
-RECORD_EVENTS = {"esm.check": ("line", "claim", "detail", "eq"), "esm.value": ("line", "name", "value", "fmt", "text")}
 _hearing: list[list[dict]] = []     # the records of the block running in this process (innermost last)
 
 
 def _hear(event: str, args: tuple) -> None:
-    if _hearing and event in RECORD_EVENTS:
-        _hearing[-1].append(dict(zip(RECORD_EVENTS[event], args), kind=event[4:]))
+    if _hearing and event in printed.RECORD_EVENTS:
+        _hearing[-1].append(printed.record(event, args))
 
 
 @functools.cache
 def _listen() -> None:
-    """Listen to esm's records, once per process (an audit hook stays for the process's life)."""
+    """Listen to esm's records (output.RECORD_EVENTS), once per process (an audit hook stays for
+    the process's life)."""
     sys.addaudithook(_hear)
 
 
@@ -103,36 +102,16 @@ class _Printer:
                     continue
                 if record["line"] is text:              # print(check_close(...))
                     self.at[k] = pos
-                elif (i := self._within(part, record["line"], pos)) is not None:   # print("".join(lines))
-                    self.at[k] = i
+                elif (i := printed.find_line(part, record["line"], 0, set(self.at.values()), pos)) is not None:
+                    self.at[k] = i                      # print("".join(lines))
             pos += len(part) + 1
         out = " ".join(parts) + end
         self.buffer.write(out)
         self.length += len(out)
 
-    def _within(self, part: str, line: str, pos: int) -> int | None:
-        """Where in the output the record's line stands within ``part`` (printed at ``pos``), at
-        an offset no other record took."""
-        taken = set(self.at.values())
-        i = part.find(line)
-        while i >= 0 and pos + i in taken:
-            i = part.find(line, i + 1)
-        return None if i < 0 else pos + i
-
     def placed(self, output: str) -> list[dict]:
         """The records with the line of the output each stands on (None: not printed whole)."""
-        lines = output.split("\n")
-        out = []
-        for k, record in enumerate(self.records):
-            text = record.pop("line")
-            line = None
-            if k in self.at:
-                lead = len(text) - len(text.lstrip("\n"))
-                n = output.count("\n", 0, self.at[k]) + lead
-                if n < len(lines) and lines[n] == text.strip("\n"):
-                    line = n
-            out.append({**record, "line": line})
-        return out
+        return printed.place(output, self.records, self.at)
 
 
 def before_block(runs_folder: Path | None) -> None:

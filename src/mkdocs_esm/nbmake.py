@@ -311,6 +311,31 @@ def print(*args, sep=" ", end="\\n", **kwargs):
 '''.replace("@TABLE@", TABLE)
 
 
+#: what the recorder's displays carry: one record of esm's helpers (output.RECORD_EVENTS)
+RECORD_MIME = "application/vnd.esm.record+json"
+
+#: The build's own first cell, in the run of the theory notebook the build makes (nbrun.execute)
+#: and in no notebook a reader gets: it hears esm's records (the audit events of a check and a
+#: published value) and shows each as an output of its own (``RECORD_MIME``), in order with the
+#: printed text (ipykernel sends what was printed before it first), for the build to read
+#: (nbrun.text_areas) and take out before the page is made.
+RECORDER = '''\
+# The build's run only (never in a shipped notebook): esm's checks and values as outputs.
+def _esm_recorder():
+    import sys
+    from IPython.display import display
+
+    def hear(event, args):
+        if event in @EVENTS@:
+            display({"@MIME@": {"event": event, "args": list(args)}}, raw=True)
+    sys.addaudithook(hear)
+
+
+_esm_recorder()
+del _esm_recorder
+'''.replace("@EVENTS@", repr(tuple(output.RECORD_EVENTS))).replace("@MIME@", RECORD_MIME)
+
+
 def cell(kind: str, source: str, cid: str, tags=(), hidden=False) -> dict:
     """A cell as nbformat 4.5 writes it (plain data: nbformat's validation of every cell cost
     more than the rest of the notebooks together; the tests validate the shipped notebooks)."""

@@ -3,11 +3,19 @@ cells' outputs (nbrun.py) converted by mkdocs-jupyter's nb2html (compat/mkdocs_j
 rewritten so that it is light and looks like the other pages: mkdocs-jupyter's ~570 KB of
 inline CSS and its scripts (an empty ``<script src="">``, a cdnjs mermaid loader, MathJax, a
 clipboard element) dropped; code cells given Material's code-block markup (its highlighting and
-copy button); printed ``PASS`` lines turned into the site's check lines; the
-``$...$``/``$$...$$`` math of Markdown cells marked for mathml.py; the helper cell folded under
-a one-line summary; a download link. The setup cells that embed esm are not on the page: they
-are in the downloaded notebook only. Computed prose (``{{name}}``) gets this run's values, on
-the page and in the shipped notebook's text (`quote_values`).
+copy button); the ``$...$``/``$$...$$`` math of Markdown cells marked for mathml.py; the helper
+cell folded under a one-line summary; a download link. The setup cells that embed esm are not on
+the page: they are in the downloaded notebook only.
+
+Checks and published values come from the run's records, never from the printed text: the
+build's run of the notebook shows each record of esm's helpers as an output of its own
+(nbmake.RECORDER), which `render_notebook` takes out before nbconvert converts the notebook
+(nbrun.text_areas: each text output with its records and the line each stands on). Then
+`outputs` makes each text output as the site shows it with output.py's pairing and markup: the
+check lines folded into one closed list where the first stood (output.fold), each value line as
+its readable text (``value name = text``) with the marker glue reads (output.marker). Computed
+prose (``{{name}}``) gets this run's values from those markers, on the page and in the shipped
+notebook's text (`quote_values`).
 """
 
 from __future__ import annotations
@@ -36,15 +44,21 @@ RENDER_OPTIONS = ("execute", "kernel_name", "theme", "allow_errors", "show_input
 def render_notebook(job, plugin) -> SimpleNamespace:
     """The notebook page as mkdocs-jupyter renders it (its nb2html and table of contents, with its
     options), from the made notebook with its cells' outputs (``nbrun.execute``) put in, without
-    its setup cells: nbconvert converts it without running it again."""
+    its setup cells and without the records among the outputs: nbconvert converts it without
+    running it again. ``areas``: the page's text outputs in order, each with its records
+    (nbrun.text_areas), for `outputs`."""
     import nbformat
 
     nb = copy.deepcopy(job.nb)
     c = plugin.config
     runs = nbrun.execute(job, name=job.name, kernel_name=c["kernel_name"], allow_errors=c["allow_errors"])
+    areas = []
     for cell, run in zip(nbrun.code_cells(nb), runs, strict=True):
-        cell.outputs = [nbformat.from_dict(o) for o in run["outputs"]]
+        outputs, texts = nbrun.text_areas(run["outputs"])      # the records taken out, kept beside
+        cell.outputs = [nbformat.from_dict(o) for o in outputs]
         cell.execution_count = run["execution_count"]
+        if not nbmake.is_setup(cell):
+            areas += texts
     nb.cells = [cell for cell in nb.cells if not nbmake.is_setup(cell)]
     # a folder of this run's own (the build's temporary folder is gone if the build failed)
     path = Path(tempfile.mkdtemp(dir=job.tmp)) / Path(job.name).with_suffix(".ipynb").name
@@ -62,7 +76,7 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     if cut != -1 and content.endswith("</style>\n        "):
         content = content[:cut]
     toc, title = mkdocs_jupyter.nb_toc(str(job.made), c["toc_depth"])
-    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title)
+    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title, areas=areas)
 
 
 def toc_tokens(items) -> list[dict]:
@@ -121,44 +135,64 @@ def _merge_streams(m: re.Match) -> str:
             f'data-mime-type="text/plain">\n<pre>{text}</pre>\n</div>\n</div>\n')
 
 
-def _output(m: re.Match) -> str:
-    """A text output: its PASS lines folded into one closed list of check lines where the first
-    stood (output.fold), the rest stays as text."""
-    parts, plain, checks, first = [], [], [], None
+_FOLD, _CUT = object(), object()    # where an output's checks stand; another check line (the text splits there)
 
-    def flush():
+
+def outputs(html: str, areas: list[dict], name: str) -> str:
+    """The rendered notebook's (``name``, docs-relative) text outputs in the site's markup, from
+    the run's records: ``areas`` are the page's text outputs in order, each with the records of
+    its checks and values and the line each stands on (``render_notebook``); the printed lines
+    are not read."""
+    html = _CHILD_RUN.sub(_merge_streams, html)            # whole lines: one output per run of text
+    found = [m[1].count("\n") for m in _TEXT_OUT.finditer(html)]
+    if found != [a["lines"] for a in areas]:
+        raise PluginError(f"{name}: the page's text outputs (line breaks: {found}) are not those of the run "
+                          f"({[a['lines'] for a in areas]})")
+    todo = iter(areas)
+    return _TEXT_OUT.sub(lambda m: _output(m[1], next(todo)["records"], name), html)
+
+
+def _output(text: str, records: list[dict], name: str) -> str:
+    """A text output (its lines as nbconvert wrote them) with its records (output.arrange): its
+    check lines folded into one closed list where the first stood (output.fold), each value line
+    as its text followed by two empty lines, the rest as text, and the markers glue reads (and
+    takes out) after it."""
+    lines: list = text.split("\n")
+    checks, first, values = output.arrange(lines, records)
+    markers = []
+    for k, r in values:
+        markers.append(output.marker(r["name"], r["value"], r["fmt"]))
+        if k is not None:
+            lines[k] = _readable(lines[k], f"value {r['name']} = {r['text']}", name) + "\n\n"
+    rows: list = []
+    for k, line in enumerate(lines):
+        if line is None:
+            rows.append(_FOLD if k == first else _CUT)
+        else:
+            rows += line.split("\n")
+    while len(rows) > 1 and rows[-1] == "":                # the output's trailing line breaks
+        rows.pop()
+    if checks and first is None:                           # checks printed nowhere whole: at the end
+        rows.append(_FOLD)
+    parts, plain = [], []
+    for row in [*rows, _CUT]:
+        if isinstance(row, str):
+            plain.append(row)
+            continue
         if plain:
             parts.append("<pre><code>" + "\n".join(plain) + "</code></pre>")
             plain.clear()
-
-    for raw in m[1].rstrip("\n").split("\n"):
-        line = htmllib.unescape(re.sub(r"<[^>]+>", "", raw))      # drop ANSI colour spans
-        p = output.CHECK.match(line)
-        if p:
-            flush()
-            checks.append((p["claim"], p["detail"], p["eq"]))
-            if first is None:
-                first = len(parts)
-                parts.append("")
-        else:
-            plain.append(raw)
-    flush()
-    if checks:
-        parts[first] = output.fold(checks).strip()
-    return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "</div>"
+        if row is _FOLD:
+            parts.append(output.fold(checks).strip())
+    return '<div class="esm-nb-output no-copy">' + "\n".join(parts) + "".join(markers) + "</div>"
 
 
-def _value_lines(m: re.Match) -> str:
-    """A text output's value lines as their readable text and the marker glue reads."""
-    out = []
-    for raw in m[1].split("\n"):
-        if raw.startswith("value ") and (v := output.parse_value(htmllib.unescape(raw))):
-            name, text = v[0], v[1]
-            cut = next(k for k in range(len(raw), -1, -1) if htmllib.unescape(raw[:k]) == f"value {name} = {text}")
-            out.append(raw[:cut] + "\n\n" + output.marker(name, v[2], v[3]))
-        else:
-            out.append(raw)
-    return m[0].replace(m[1], "\n".join(out), 1)
+def _readable(raw: str, text: str, name: str) -> str:
+    """The start of ``raw``, a line as nbconvert wrote it (HTML), that reads ``text``."""
+    cut = next((k for k in range(len(raw), -1, -1) if htmllib.unescape(raw[:k]) == text), None)
+    if cut is None:
+        raise PluginError(f"{name}: a value's line on the page does not read {text!r}: {raw!r}")
+    return raw[:cut]
 
 
 def _quotes(code: str) -> str:
@@ -175,8 +209,6 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>'
                      f"{_quotes(m[2])}</code></pre></div>", html)
     html = re.sub(r'<span class="w">(\s*)</span>', r"\1", html)     # whitespace needs no span
-    html = _CHILD_RUN.sub(_merge_streams, html)
-    html = _TEXT_OUT.sub(_output, html)
     html = _MARKDOWN.sub(lambda m: m[1] + _math(m[2]) + m[3], html)
     html = html.replace('<a class="anchor-link" href=', '<a class="headerlink" title="Permanent link" href=')
     html = html.replace('<div class="jupyter-wrapper">', '<div class="jupyter-wrapper esm-notebook">', 1)
@@ -208,12 +240,11 @@ PUBLISHED_RUN_NOTE = (
 
 def quote_values(html: str, nb, source_text: str, name: str) -> tuple[str, dict | None]:
     """Computed prose in the notebook ``nb`` made from ``source_text`` (``name``, docs-relative):
-    the cells print ``value name = ...`` and, under the build, a marker; the Markdown cells
-    quote ``{{name}}``. The page gets the values of this run; so does the shipped notebook's
+    the page's outputs hold a marker for each value the run published (`outputs`, from its
+    records); the Markdown cells quote ``{{name}}``. The page gets the values of this run; so does the shipped notebook's
     text, with a note that they are the published run's: returns (page, the notebook to ship,
     or None when no value is quoted)."""
     where = glue.line_of(source_text)
-    html = _TEXT_OUT.sub(_value_lines, _CHILD_RUN.sub(_merge_streams, html))   # whole lines, then values
     held = [html]
     values, problems = glue.collect(held)
     if problems:

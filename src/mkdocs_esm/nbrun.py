@@ -4,11 +4,18 @@ mkdocs-jupyter makes, reached through compat/mkdocs_jupyter.py), their outputs k
 execution cache (execcache.py), and a failing cell described in one line that names the
 notebook, the cell and its demo.
 
+The run starts with a cell of the build's own (nbmake.RECORDER, in no notebook the site ships):
+each check and published value of esm's helpers comes out as an output of its own, in order
+with the printed text; `text_areas` takes them out of a cell's outputs and puts each on the
+printed line it stands for (output.py's pairing, as a block's runner does), for the page
+(nbpage.py) to take checks and values from them, never from the printed text.
+
 The outputs are reused while the code cells (in order, with their tags: the setup cells, which
-hold esm's source, included) and the kernel spec are unchanged, with the same inputs besides:
-the mkdocs-jupyter options, the ESM_* environment, the Python version and the versions of the
-packages the cells import and of the toolchain (``TOOLCHAIN``). An edit to a Markdown cell runs
-no kernel. A failing notebook is never cached. ``ESM_CACHE=0`` turns the cache off.
+hold esm's source, included, and the recorder) and the kernel spec are unchanged, with the same
+inputs besides: the mkdocs-jupyter options, the ESM_* environment, the Python version and the
+versions of the packages the cells import and of the toolchain (``TOOLCHAIN``). An edit to a
+Markdown cell runs no kernel. A failing notebook is never cached. ``ESM_CACHE=0`` turns the
+cache off.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import logging
 import os
 import re
 
-from . import execcache, nbmake, page as pagemodel
+from . import execcache, nbmake, output, page as pagemodel
 from .compat import mkdocs_jupyter
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
@@ -46,19 +53,21 @@ def dependencies(cache: execcache.ExecCache, nb) -> dict:
 def run_parts(job) -> list[str]:
     """The executed cells' cache key: the code cells alone (a Markdown cell does not run), in
     order, each with its tags (nbclient skips a ``skip-execution`` cell and lets a
-    ``raises-exception`` cell fail), the kernel spec, mkdocs-jupyter's options and the
-    environment."""
+    ``raises-exception`` cell fail), the recorder that runs before them, the kernel spec,
+    mkdocs-jupyter's options and the environment."""
     code = [(c.source, c.metadata.get("tags", [])) for c in code_cells(job.nb)]
-    return [repr(code), repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
+    return [repr(code), nbmake.RECORDER, repr(job.nb.metadata.get("kernelspec")), job.options, job.env]
 
 
 def execute(job, *, name: str, kernel_name: str, allow_errors: bool) -> list[dict]:
     """Run the notebook ``job.nb`` (``name`` in the log) in a fresh kernel as mkdocs-jupyter runs
     them (nbconvert's ExecutePreprocessor, with the configuration mkdocs-jupyter gives it: its
     kernel_name and allow_errors options and the user's nbconvert configuration, which is not
-    part of the key: `ESM_CACHE=0` after changing it); return each code cell's outputs and
-    execution count. Reused from ``job.cache`` while the key (``run_parts``), the modules the
-    cells import and the package versions are unchanged."""
+    part of the key: `ESM_CACHE=0` after changing it), the recorder first; return each code
+    cell's outputs (the records among them: `text_areas`) and execution count, the recorder's
+    left out. Reused from ``job.cache`` while the key (``run_parts``), the modules the cells
+    import and the package versions are unchanged."""
+    import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
     parts = run_parts(job)
@@ -68,6 +77,7 @@ def execute(job, *, name: str, kernel_name: str, allow_errors: bool) -> list[dic
         return runs
     log.info("%s: running its %d code cells in a fresh kernel", name, len(code_cells(job.nb)))
     executed = copy.deepcopy(job.nb)
+    executed.cells.insert(0, nbformat.v4.new_code_cell(nbmake.RECORDER, id="esm-recorder"))
     config = mkdocs_jupyter.execute_config(kernel_name=kernel_name, allow_errors=allow_errors)
     if os.name == "posix":
         # The kernel is a local process: it talks to the build over Unix sockets (in Jupyter's
@@ -75,9 +85,55 @@ def execute(job, *, name: str, kernel_name: str, allow_errors: bool) -> list[dic
         # warns that its traffic is unencrypted. (zmq has no such sockets on Windows: TCP there.)
         config.KernelManager.transport = "ipc"
     ExecutePreprocessor(config=config).preprocess(executed, {})
-    runs = [{"outputs": c.outputs, "execution_count": c.execution_count} for c in code_cells(executed)]
+    runs = [{"outputs": c.outputs, "execution_count": c.execution_count}
+            for c in code_cells(executed)[1:]]              # the recorder's left out
     job.cache.put("notebook-run", parts, runs, dependencies(job.cache, job.nb))
     return runs
+
+
+def text_areas(outputs: list) -> tuple[list, list[dict]]:
+    """A code cell's outputs without the recorder's, and its text areas: each run of printed text
+    between its other outputs (stdout, which the page shows as one output) as ``{"lines": its
+    number of line breaks, "records": ...}``, the records (output.record) heard while the cell
+    ran, each with the index of the line of its area that it stands on (output.place). A record
+    comes out before its line is printed: its line is looked for in what the cell printed after
+    it (output.find_line). One printed nowhere whole is the cell's last area's (with line None),
+    as a block's is its output's; a cell that prints nothing shows none."""
+    kept, heard, starts = [], [], []
+    printed, in_text = "", False
+    for o in outputs:
+        data = o.get("data", {}) if o.get("output_type") == "display_data" else {}
+        if nbmake.RECORD_MIME in data:
+            r = data[nbmake.RECORD_MIME]
+            heard.append((output.record(r["event"], r["args"]), len(printed)))
+            continue
+        kept.append(o)
+        stdout = o.get("output_type") == "stream" and o.get("name") == "stdout"
+        if stdout and not in_text:
+            starts.append(len(printed))
+        if stdout:
+            printed += o["text"]
+        in_text = stdout
+    spans = list(zip(starts, [*starts[1:], len(printed)]))
+    taken: set[int] = set()
+    at: list[int | None] = []              # where each record's line was printed (None: nowhere whole)
+    for r, since in heard:
+        found = None
+        for start, end in spans:            # within one area, as a block's runner looks within one print
+            if end > since:
+                found = output.find_line(printed[start:end], r["line"], max(since - start, 0), taken, start)
+                if found is not None:
+                    taken.add(found)
+                    break
+        at.append(found)
+    areas = []
+    for j, (start, end) in enumerate(spans):
+        mine = [k for k, a in enumerate(at) if (start <= a < end if a is not None else j == len(spans) - 1)]
+        text = printed[start:end]
+        records = output.place(text, [heard[k][0] for k in mine],
+                               {i: at[k] - start for i, k in enumerate(mine) if at[k] is not None})
+        areas.append({"lines": text.count("\n"), "records": records})
+    return kept, areas
 
 
 def describe_failure(error: Exception, *, name: str, nb, lines: list[int]) -> str:

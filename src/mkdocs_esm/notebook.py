@@ -13,11 +13,14 @@ once, in snippets/esm/). It ships as ``notebook/theory.ipynb``. Then
    ``remove_tag_config`` (mkdocs-jupyter would drop those cells before running the others) and
    ``cache: false`` are required), or takes their outputs from the execution cache, and a
    failing cell becomes a build error naming the notebook, the cell (its number and its line in
-   the source), its demo and the exception, instead of mkdocs-jupyter's traceback;
-2. nbpage.py converts it with mkdocs-jupyter's nb2html (the setup cells left out: the page shows
-   the helper cell under a one-line summary) and rewrites the page light and in the site's
-   markup. It runs before execution.py and mathml.py (priority 50), which then treat the page
-   like any other: every display formula labelled and checked, all math rendered at build time.
+   the source), its demo and the exception, instead of mkdocs-jupyter's traceback; the run
+   starts with a cell of the build's own (never shipped) that shows each check and published
+   value of esm's helpers as an output of its own, its record;
+2. nbpage.py converts it with mkdocs-jupyter's nb2html (the setup cells and the records left
+   out: the page shows the helper cell under a one-line summary) and rewrites the page light and
+   in the site's markup, its checks and values made from the records. It runs before
+   execution.py and mathml.py (priority 50), which then treat the page like any other: every
+   display formula labelled and checked, all math rendered at build time.
 
 Unless the cache holds the page, the notebook is run (or its outputs taken from the cache) and
 converted as soon as the nav is known, in a thread (the kernel is a process of its own), so
@@ -139,6 +142,7 @@ class Notebook:
         self.lines: list[int] = []  # where each cell starts in the source
         self.made: Path | None = None   # the made notebook's percent file, which mkdocs-jupyter reads
         self.ahead = None           # (thread, result) of a render started at on_nav
+        self.areas: list[dict] = []     # the page's text outputs and their records (nbpage.render_notebook)
 
     def _take_ahead(self):
         ahead, self.ahead = self.ahead, None
@@ -224,8 +228,9 @@ class Notebook:
 
     def _parts(self) -> list[str]:
         """The rendered page's cache key: the made notebook (its setup cells, esm's source,
-        included), mkdocs-jupyter's options, the environment."""
-        return [nbmake.writes(self.nb), self.options, nbrun.env()]
+        included), the recorder the run starts with (the page's records come from it),
+        mkdocs-jupyter's options, the environment."""
+        return [nbmake.writes(self.nb), nbmake.RECORDER, self.options, nbrun.env()]
 
     def _job(self) -> SimpleNamespace:
         """What this build's notebook run reads, taken once: a run left over from a build that
@@ -267,6 +272,7 @@ class Notebook:
             cached = cache.get("notebook", parts)
             if cached is not None:
                 page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
+                self.areas = cached["areas"]
                 log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
                 return
             ahead = self._take_ahead()
@@ -281,10 +287,11 @@ class Notebook:
                     done = result.done
             except Exception as error:              # noqa: BLE001 - reported, never published
                 raise PluginError(nbrun.describe_failure(error, name=NOTEBOOK, nb=self.nb, lines=self.lines)) from None
-            page.content, page.toc = done.content, done.toc
+            page.content, page.toc, self.areas = done.content, done.toc, done.areas
             if done.title is not None:
                 page.title = done.title
-            value = {"content": page.content, "toc": nbpage.toc_tokens(page.toc), "title": page.title}
+            value = {"content": page.content, "toc": nbpage.toc_tokens(page.toc), "title": page.title,
+                     "areas": self.areas}
             cache.put("notebook", parts, value, nbrun.dependencies(cache, self.nb))
 
         mkdocs_jupyter.replace_render(page, render_or_fail)
@@ -292,6 +299,7 @@ class Notebook:
     def on_page_content(self, html: str, page, files) -> str:
         if page.file.src_uri != NOTEBOOK:
             return html
+        html = nbpage.outputs(html, self.areas, NOTEBOOK)      # checks and values from the run's records
         html, shipped = nbpage.quote_values(html, self.nb, self.source.read_text(encoding="utf-8"), NOTEBOOK)
         download = files.get_file_from_path(DOWNLOAD)
         if shipped is not None and download is not None:

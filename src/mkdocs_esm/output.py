@@ -8,15 +8,22 @@ terminal):
 - a published value: ``value name = text  [fmt of json]``, where ``text`` is the value as its
   format prints it and ``json`` the exact value (``{{name:other}}`` in the prose formats it again).
 
-In the build, the plugin does not read those lines back: each helper also raises a record
-(the audit events ``esm.check`` and ``esm.value``), which the build's runner hears with the
-output line it was printed on (execution.run_block); the cache keeps the records with the
-output. Here each check record becomes the site's check line (a ``div.esm-check`` whose equation
-tag mathml.py numbers and links) and each value record the marker that glue.py reads and takes
-out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on. Where no
-runner listened (the theory notebook's kernel), the lines are read back (``CHECK``, ``VALUE``);
-``readable=True`` (that notebook) keeps the line's text before its bracket too. Everything else
-is left as printed.
+The plugin does not read those lines back: each helper also raises a record (the audit events
+``esm.check`` and ``esm.value``: ``RECORD_EVENTS``, ``record``), which the build hears with the
+place its line was printed: a block's runner with the ``print`` that wrote it
+(execution.run_block), the theory notebook's kernel as an output of its own, in order with the
+printed text (nbmake.RECORDER, nbrun.text_areas); the cache keeps the records with the output.
+One pairing serves both: ``find_line`` finds a record's line in what was printed, ``place``
+gives it the index of the output line it stands on, ``arrange`` says where each goes (a record
+printed nowhere whole still counts: a check joins the output's folded checks, a value gets its
+marker at the end). Each check record becomes the site's check line (a ``div.esm-check`` whose
+equation tag mathml.py numbers and links) and each value record the marker that glue.py reads
+and takes out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on:
+``for_page`` for a block, nbpage.outputs for the theory notebook (its readable value text kept).
+Everything else is left as printed. Without records ``for_page`` still reads the lines back
+(``CHECK``, ``VALUE``, ``parse_value``): no page is made so any more, the tests compare the two
+routes; ``parse_value`` also gives the page notebooks their readable value lines
+(nbmake.readable).
 
 The check lines of one output are folded (``fold``): they stand together, where the first of
 them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
@@ -36,6 +43,68 @@ CHECK = re.compile(r"^PASS(?: \[(?P<eq>[^\]]+)\])? (?P<claim>.*?) — (?P<detail
 #: ``value name = text  [fmt of json]``: the name; the rest is split by ``parse_value``
 VALUE = re.compile(r"^value (?P<name>[A-Za-z][A-Za-z0-9_]*) = (?P<rest>.*\])$")
 _BRACKET = re.compile(r"(?P<fmt>[^\]]*?) of (?P<json>.*)\]")
+
+#: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/),
+#: with the names of their arguments
+RECORD_EVENTS = {"esm.check": ("line", "claim", "detail", "eq"), "esm.value": ("line", "name", "value", "fmt", "text")}
+
+
+def record(event: str, args) -> dict:
+    """The record of one of those events: its arguments by name, and its kind (check, value)."""
+    return dict(zip(RECORD_EVENTS[event], args), kind=event[4:])
+
+
+def find_line(text: str, line: str, start: int, taken: set[int], base: int = 0) -> int | None:
+    """Where a record's ``line`` stands in ``text``, from ``start`` on, at an offset (``base`` +
+    its index in ``text``) that no other record took; None if nowhere."""
+    i = text.find(line, start)
+    while i >= 0 and base + i in taken:
+        i = text.find(line, i + 1)
+    return None if i < 0 else base + i
+
+
+def place(output: str, records: list[dict], at: dict[int, int]) -> list[dict]:
+    """The records, each with the index of the line of ``output`` it stands on in place of its
+    own line's text (None: not printed whole). ``at``: by record index, the offset in ``output``
+    where that record's line was printed (``find_line``)."""
+    lines = output.split("\n")
+    out = []
+    for k, rec in enumerate(records):
+        text = rec["line"]
+        line = None
+        if k in at:
+            lead = len(text) - len(text.lstrip("\n"))
+            n = output.count("\n", 0, at[k]) + lead
+            if n < len(lines) and lines[n] == text.strip("\n"):
+                line = n
+        out.append({**rec, "line": line})
+    return out
+
+
+def arrange(lines: list, records: list[dict]) -> tuple[list[tuple], int | None, list[tuple[int | None, dict]]]:
+    """Where an output's records go (``place``d on its ``lines``, which this edits): each check
+    line taken out (None) and its check, ``(claim, detail, eq)``, returned in the output's order
+    with the index where the first stood (None when none was printed whole), then the checks
+    printed nowhere; and each value record with the index of its line, in the output's order,
+    then those printed nowhere (index None). A line is one record's: the first to name it."""
+    taken: set[int] = set()
+    checks: list[tuple] = []
+    values: list[tuple[int | None, dict]] = []
+    first = None
+    for r in sorted((r for r in records if r["line"] is not None), key=lambda r: r["line"]):
+        k = r["line"]
+        if k in taken:
+            continue
+        taken.add(k)
+        if r["kind"] == "check":
+            checks.append((r["claim"], r["detail"], r["eq"]))
+            first = k if first is None else first
+            lines[k] = None
+        else:
+            values.append((k, r))
+    checks += [(r["claim"], r["detail"], r["eq"]) for r in records if r["line"] is None and r["kind"] == "check"]
+    values += [(None, r) for r in records if r["line"] is None and r["kind"] == "value"]
+    return checks, first, values
 
 
 def _literal(text: str) -> str:
@@ -112,8 +181,8 @@ def for_page(output: str, records: list[dict] | None = None, *, readable: bool =
     """``output`` with its check lines folded into one ``<details>`` where the first stood
     (``fold``) and its value lines as markers. ``records``: the checks and values the build's
     runner heard while the block ran (execution.run_block), each with the output line it was
-    printed on; without them (a notebook's kernel, which has no runner) the printed lines are
-    read back."""
+    printed on; without them the printed lines are read back (no page is made so: the tests
+    compare the two)."""
     if records is not None:
         return _from_records(output, records)
     if "PASS" not in output and "value " not in output:
@@ -134,27 +203,19 @@ def for_page(output: str, records: list[dict] | None = None, *, readable: bool =
 
 def _from_records(output: str, records: list[dict]) -> str:
     """`for_page` from the runner's records: the lines they were printed on are replaced, in the
-    output's order. A record printed nowhere whole is not lost: a check joins the block's folded
-    checks (which stand at the end of the output if none was printed), a value is published by a
-    marker at the end of the output."""
+    output's order. A record printed nowhere whole is not lost (``arrange``): a check joins the
+    block's folded checks (which stand at the end of the output if none was printed), a value is
+    published by a marker at the end of the output."""
     if not records:
         return output
     lines: list[str | None] = output.split("\n")
-    placed = sorted((r for r in records if r["line"] is not None), key=lambda r: r["line"])
-    unplaced = [r for r in records if r["line"] is None]
-    checks, first = [], None
-    for r in placed:
-        k = r["line"]
-        if lines[k] is None:
-            continue
-        if r["kind"] == "check":
-            checks.append((r["claim"], r["detail"], r["eq"]))
-            first = k if first is None else first
-            lines[k] = None
+    checks, first, values = arrange(lines, records)
+    tail = []
+    for k, r in values:
+        if k is None:
+            tail.append(marker(r["name"], r["value"], r["fmt"]))
         else:
             lines[k] = value_line(r["name"], r["text"], r["value"], r["fmt"], False)
-    checks += [(r["claim"], r["detail"], r["eq"]) for r in unplaced if r["kind"] == "check"]
-    tail = [marker(r["name"], r["value"], r["fmt"]) for r in unplaced if r["kind"] == "value"]
     if checks:
         if first is None:
             lines.append(fold(checks))

@@ -284,26 +284,147 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
     assert list(work.iterdir()) == [], "the notebook wrote files"
 
 
+def _child(text: str) -> str:
+    """A printed output as nbconvert writes it."""
+    return ('<div class="jp-OutputArea-child">\n<div class="jp-RenderedText jp-OutputArea-output" '
+            f'data-mime-type="text/plain" tabindex="0">\n<pre>{htmllib.escape(text, quote=False)}</pre>\n</div>\n</div>\n')
+
+
+def _cells(*cells: list[str]) -> str:
+    """Code cells' output areas as nbconvert writes them, each cell's printed chunks in order."""
+    return ('<div class="jupyter-wrapper"><h1 id="t">T</h1>' + "<p>between the cells</p>\n".join(
+        '<div class="jp-OutputArea jp-Cell-outputArea">\n' + "".join(_child(c) for c in chunks) + "</div>\n"
+        for chunks in cells) + "</div>")
+
+
+def _record(event: str, *args) -> dict:
+    """The output the build's recorder (nbmake.RECORDER) gives for one of esm's records."""
+    from mkdocs_esm import nbmake
+    return {"output_type": "display_data", "metadata": {},
+            "data": {nbmake.RECORD_MIME: {"event": event, "args": list(args)}}}
+
+
+def _stdout(text: str) -> dict:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def _check(line: str) -> dict:
+    """The record of a check whose line is ``line`` (``PASS [eq] claim — detail``)."""
+    m = re.fullmatch(r"PASS(?: \[([^\]]+)\])? (.*?) — (.*)", line)
+    return _record("esm.check", line, m[2], m[3], m[1])
+
+
+def _page(*cells: list[dict]) -> str:
+    """The rewritten page of code cells with these outputs (records among them), as the build
+    makes it: the records taken out (nbrun.text_areas), the rest rendered, then nbpage."""
+    from mkdocs_esm import nbpage, nbrun
+    areas, printed = [], []
+    for outputs in cells:
+        kept, texts = nbrun.text_areas(outputs)
+        areas += texts
+        printed.append([o["text"] for o in kept if o["output_type"] == "stream"])
+    html = nbpage.outputs(_cells(*printed), areas, "notebook/theory.py")
+    return nbpage.rewrite(html, "../theory.ipynb", "helpers")
+
+
 def test_printed_text_split_into_chunks_renders_as_if_whole():
     """The kernel may deliver printed text in chunks that cut a line; the page must not care."""
-    def child(text):
-        return ('<div class="jp-OutputArea-child">\n<div class="jp-RenderedText jp-OutputArea-output" '
-                f'data-mime-type="text/plain" tabindex="0">\n<pre>{text}</pre>\n</div>\n</div>\n')
-
-    def page(*chunks):      # a cell with one whole output, then a cell with the chunks
-        first = child("PASS [first] before — 1\n")
-        outputs = "".join(child(c) for c in chunks)
-        return ('<div class="jupyter-wrapper"><h1 id="t">T</h1><div class="jp-OutputArea jp-Cell-outputArea">\n'
-                f'{first}</div>\n<p>between the cells</p>\n<div class="jp-OutputArea jp-Cell-outputArea">\n'
-                f"{outputs}</div></div>")
-
-    whole = "x = 1\nPASS [lab] a claim — got 1, expected 1\nPASS b — 2 &lt; 3\n"
-    from mkdocs_esm.nbpage import rewrite
-    one = rewrite(page(whole), "../theory.ipynb", "helpers")
+    first = [_check("PASS [first] before — 1"), _stdout("PASS [first] before — 1\n")]
+    whole = "x = 1\nPASS [lab] a claim — got 1, expected 1\nPASS b — 2 < 3\n"
+    heard = [_check("PASS [lab] a claim — got 1, expected 1"), _check("PASS b — 2 < 3")]
+    one = _page(first, [*heard, _stdout(whole)])
     assert one.count('<div class="esm-check"') == 3 and 'data-eq="lab"' in one and "between the cells" in one
+    assert "2 &lt; 3" in one and "x = 1" in one
     for cut in (3, 20, 45, len(whole) - 4):
-        assert rewrite(page(whole[:cut], whole[cut:]), "../theory.ipynb", "helpers") == one, cut
-    assert rewrite(page(whole[:10], whole[10:30], whole[30:]), "../theory.ipynb", "helpers") == one
+        assert _page(first, [*heard, _stdout(whole[:cut]), _stdout(whole[cut:])]) == one, cut
+        if cut <= whole.index("PASS b"):        # a record comes out before its line is printed
+            assert _page(first, [heard[0], _stdout(whole[:cut]), heard[1], _stdout(whole[cut:])]) == one, cut
+    assert _page(first, [*heard, _stdout(whole[:10]), _stdout(whole[10:30]), _stdout(whole[30:])]) == one
+
+
+def test_the_page_takes_checks_and_values_from_the_records_not_the_printed_text():
+    """The theory page's checks and values are the run's records (nbrun.text_areas, nbpage.outputs):
+    a line is replaced because a record stands on it, whatever it reads; a printed line that only
+    looks like a check or a value stays text; a record whose line was printed nowhere whole still
+    counts (its check folded with the others, its value published)."""
+    from mkdocs_esm import glue, nbpage, nbrun, output
+
+    value = _record("esm.value", "\nvalue v = 2.5  [.1f of 2.5]\n", "v", 2.5, ".1f", "2.5")
+    cell = [_check("PASS [e] the real claim — got 1"), value, _stdout("PASS [e] the real claim — got 1\n"),
+            _stdout("\nvalue v = 2.5  [.1f of 2.5]\n\n"), _stdout("PASS [h] hand-printed — not a check\n"),
+            _stdout("value w = 7  [ of 7]\n"),
+            _check("PASS quiet — never printed"), _record("esm.value", "\nvalue q = 3  [ of 3]\n", "q", 3, "", "3")]
+    kept, areas = nbrun.text_areas(cell)
+    assert [o["output_type"] for o in kept] == ["stream"] * 4      # the records are not outputs of the page
+    assert [(r["kind"], r["line"]) for r in areas[0]["records"]] == [("check", 0), ("value", 2), ("check", None),
+                                                                      ("value", None)]
+    # what the page showed of the printed lines is tampered with: the records decide
+    text = "".join(o["text"] for o in kept).replace("the real claim — got 1", "a tampered claim — got 2")
+    html = nbpage.outputs(_cells([text]), areas, "notebook/theory.py")
+    values, _ = glue.collect(held := [html])
+    assert {n: v["value"] for n, v in values.items()} == {"v": 2.5, "q": 3}
+    page = nbpage.rewrite(held[0], "../theory.ipynb", "helpers")
+    claims = re.findall(r'<div class="esm-check"[^>]*><strong>PASS</strong>(?: <a [^>]*>[^<]*</a>)? ([^:<]*):', page)
+    assert claims == ["the real claim", "quiet"] and "tampered" not in page
+    assert "PASS [h] hand-printed — not a check\nvalue w = 7  [ of 7]" in page     # left as printed
+    assert "value v = 2.5\n\n" in page and "[.1f of 2.5]" not in page             # the readable text
+    assert output.marker("v", 2.5, ".1f") not in page                               # glue took it out
+
+
+def test_a_records_line_is_looked_for_after_it_within_one_text_output():
+    """A record comes out before its line is printed, and its line stands within one text output:
+    a value published before a figure and printed after it stands in the text after the figure,
+    though the text before ends with the line break its line starts with."""
+    from mkdocs_esm import nbrun
+
+    value = _record("esm.value", "\nvalue v = 1  [ of 1]\n", "v", 1, "", "1")
+    figure = {"output_type": "display_data", "metadata": {}, "data": {"text/html": "<figure></figure>"}}
+    kept, areas = nbrun.text_areas([value, _stdout("x\n"), figure, _stdout("\nvalue v = 1  [ of 1]\n"),
+                                    _check("PASS c — 1"), _stdout("PASS c — 1\nPASS c — 1\n")])
+    assert [o["output_type"] for o in kept] == ["stream", "display_data", "stream", "stream"]
+    assert [[(r["kind"], r["line"]) for r in a["records"]] for a in areas] == [[], [("value", 1), ("check", 2)]]
+    assert [a["lines"] for a in areas] == [1, 4]
+
+
+def test_the_page_and_the_run_must_agree_on_the_outputs():
+    from mkdocs.exceptions import PluginError
+    from mkdocs_esm import nbpage
+
+    with pytest.raises(PluginError, match="text outputs"):
+        nbpage.outputs(_cells(["a\n"], ["b\n"]), [{"lines": 1, "records": []}], "notebook/theory.py")
+
+
+def test_the_builds_kernel_records_each_check_and_value_where_the_runner_would(tmp_path, monkeypatch):
+    """The recorder the build's run starts with (nbmake.RECORDER) in a fresh kernel: each record
+    comes out in order with the printed text and stands on the same line as when the build's
+    runner runs the same code (execution.run_block); a figure between splits the text in two."""
+    from nbclient import NotebookClient
+    from mkdocs_esm import execution, nbmake, nbrun
+
+    code = (f"import sys\nsys.path.insert(0, {str(ROOT / 'snippets')!r})\n"
+            "from esm import check_close, check_equal, glue\n"
+            "x = check_close('the sum', 1.0 + 2.0, 3.0, eq='sum')\n"
+            "print('a table row | with PASS in it')\n"
+            "print(glue('v', 2.5, '.1f') + glue('n', 3))\n"
+            "print(''.join([glue('joined', 1234, ','), glue('again', 0.5, '.0%')]))\n"
+            "print(x)\n"
+            "print(check_equal('a count', 2, 2))\n"
+            "check_close('quiet', 1, 1)\n")
+    figure = "from IPython.display import display\ndisplay({'text/html': '<b>figure</b>'}, raw=True)\n"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(nbmake.RECORDER),
+                                         nbformat.v4.new_code_cell(code + figure + "print(check_equal('after', 1, 1))\n")])
+    monkeypatch.setenv("JUPYTER_PATH", str(nbtools.restricted_kernel(tmp_path / "jupyter")))
+    NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=120, allow_errors=False,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert nb.cells[0].outputs == []
+    kept, areas = nbrun.text_areas(nb.cells[1].outputs)
+    kinds = [o["output_type"] for o in kept]
+    split = kinds.index("display_data")
+    assert set(kinds[:split]) == set(kinds[split + 1:]) == {"stream"}
+    out, records = execution.run_block(code, id="t")
+    assert "".join(o["text"] for o in kept[:split]) == out and areas[0]["lines"] == out.count("\n")
+    assert areas[0]["records"] == [r for r in records if r.get("claim") != "quiet"]
+    assert [(r["claim"], r["line"]) for r in areas[1]["records"]] == [("quiet", None), ("after", 0)]
 
 
 def test_one_parameters_cell_that_the_demos_read(nb):
