@@ -46,7 +46,7 @@ def test_failing_check_raises_the_fail_line():
 
 
 def test_checks_render_as_html_lines_under_the_build():
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     line = for_page(esm.check_true("a < b", True, "1 < 2", eq="ord"))
     assert line.startswith('<details class="success esm-checks"><summary>1 check passed: ')
     assert '<div class="esm-check" data-eq="ord"><strong>PASS</strong>' in line
@@ -194,7 +194,7 @@ def test_sigmoid_and_log_sigmoid_against_math_and_in_the_tails():
 
 
 def test_check_text_is_never_read_as_markdown():
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     line = for_page(esm.check_true("a*b*c and `x` and _y_", True, "2*3*4 = 24"))
     assert "*" not in line and "`" not in line and "_y_" not in line
     assert "a&#42;b&#42;c" in line and "2&#42;3&#42;4" in line

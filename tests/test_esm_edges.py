@@ -37,14 +37,15 @@ def test_glue_plain_line_of_a_sequence():
 
 def test_the_build_reads_the_value_line_as_the_marker_and_the_notebook_keeps_the_text():
     from mkdocs_esm import output
+    from printed import for_page, parse_value
     out = esm.glue("n", 12)
-    marker = output.for_page(out).strip()
+    marker = for_page(out).strip()
     assert marker.startswith("@@glue:") and marker.endswith("@@")
     payload = json.loads(bytes.fromhex(marker[len("@@glue:"):-2]).decode())
     assert payload == {"name": "n", "value": 12, "fmt": ""}
-    assert output.for_page(out, readable=True) == "\nvalue n = 12\n\n" + marker + "\n"
+    assert output.value_line("n", "12", 12, "", True) == "value n = 12\n\n" + marker
     odd = esm.glue("s", "x  [y of z]")               # a text holding what the bracket holds
-    assert output.parse_value(odd.strip()) == ("s", "x  [y of z]", "x  [y of z]", "")
+    assert parse_value(odd.strip()) == ("s", "x  [y of z]", "x  [y of z]", "")
 
 
 @pytest.mark.parametrize("name, value, fmt, error, message", [

@@ -88,7 +88,8 @@ def test_check_close_bound_is_atol_plus_rtol_times_the_expected_magnitude(plain)
 
 
 def test_html_lines_exactly():
-    from mkdocs_esm.output import check_html, for_page
+    from mkdocs_esm.output import check_html
+    from printed import for_page
     assert check_html("c<", "d&", None) == \
         '<div class="esm-check"><strong>PASS</strong> c&lt;: <code>d&amp;</code></div>\n'
     assert check_html("c", "d", "e") == (
@@ -102,7 +103,7 @@ def test_html_lines_exactly():
 
 
 def test_checks_fold_where_the_first_stood_and_name_each_formula_once():
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     out = for_page("table\nPASS [a] one — 1\ntext\nPASS two — 2\nPASS [b] three — 3\nPASS [a] four — 4\nend")
     lines = out.split("\n")
     assert lines[0] == "table" and lines[1].startswith('<details class="success esm-checks"><summary>4 checks passed: '

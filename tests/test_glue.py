@@ -20,7 +20,7 @@ PAGE = "part1/lesson.md"            # of the fixture book (tests/fixture/)
 
 def published(name, value, fmt=None) -> dict:
     """What a block publishes, read back from its marker (the route the build takes)."""
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     out = for_page(esm.glue(name, value, fmt))
     hexed = glue_hook.MARKER.search(out)[1]
     return json.loads(bytes.fromhex(hexed).decode())
@@ -127,7 +127,7 @@ def test_a_value_a_skill_check_quotes_is_not_reported_as_quoted_nowhere(tmp_path
 
 
 def test_collect_reads_and_removes_markers():
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     blocks = [f"<p>{for_page(esm.glue('a', 1))}</p>", "<div>x</div>", f"<p>out\n{for_page(esm.glue('b', 0.5, '.1f'))}</p>"]
     values, problems = glue_hook.collect(blocks)
     assert sorted(values) == ["a", "b"] and not problems
@@ -136,7 +136,7 @@ def test_collect_reads_and_removes_markers():
 
 
 def test_collect_reports_a_name_published_twice():
-    from mkdocs_esm.output import for_page
+    from printed import for_page
     _, problems = glue_hook.collect([for_page(esm.glue("a", 1)), for_page(esm.glue("a", 2))])
     assert problems == ["value 'a' is published twice on this page"]
 

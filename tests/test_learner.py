@@ -14,7 +14,8 @@ from html import escape as html_escape
 
 from conftest import DOCS, ROOT, page_includes
 
-from mkdocs_esm import glue, output, reading, skillchecks  # noqa: E402
+from mkdocs_esm import glue, reading, skillchecks  # noqa: E402
+from printed import parse_value  # noqa: E402
 
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
@@ -129,7 +130,7 @@ def test_practice_page_holds_every_question_hidden(site, demo_output):
         lines = [line for inc in page_includes(DOCS / path) for line in demo_output(inc).split("\n")
                  if line.startswith(f"value {name} = ")]
         assert len(lines) == 1, f"{path} publishes {name} {len(lines)} times when run on its own"
-        printed = output.parse_value(lines[0])[1]    # as format() prints it: 4.5e-03 is 4.5×10⁻³
+        printed = parse_value(lines[0])[1]    # as format() prints it: 4.5e-03 is 4.5×10⁻³
         shown = re.sub(r"[^(), ]+", lambda m: glue.as_text(m[0]), printed)
         assert html_escape(shown) in html, f"{name} of {path} not on the practice page"
 

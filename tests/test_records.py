@@ -12,6 +12,8 @@ sys.path.insert(0, str(ROOT / "snippets"))
 
 from mkdocs_esm import execcache, execution, output  # noqa: E402
 
+import printed  # noqa: E402
+
 BLOCK = '''from esm import check_close, check_equal, glue
 x = check_close("the sum", 1.0 + 2.0, 3.0, eq="sum")
 print("a table row | with PASS in it")
@@ -37,7 +39,8 @@ def test_records_name_what_was_checked_and_published_and_where():
 
 def test_the_page_made_from_records_is_the_page_made_from_the_text():
     out, records = execution.run_block(BLOCK, id="t")
-    assert output.for_page(out, records) == output.for_page(out)
+    assert output.for_page(out, records) == printed.for_page(out)
+    assert sorted(records, key=lambda r: r["line"]) == printed.records_of(out)
 
 
 def test_a_check_or_value_printed_nowhere_is_not_lost():
@@ -48,7 +51,7 @@ def test_a_check_or_value_printed_nowhere_is_not_lost():
     page = output.for_page(out, records)
     assert "1 check passed" in page and 'data-eq="q"' in page and "quiet" in page
     assert output.marker("hidden", 7, "") in page
-    assert output.for_page(out) == out         # read back from the text, both were lost
+    assert printed.for_page(out) == out        # read back from the text, both were lost
 
 
 def test_a_line_that_only_looks_like_a_record_is_left_as_printed():

@@ -276,8 +276,8 @@ class Execution:
                 self._ahead_used = True
         result = self.cache.run("block", parts, lambda: run_block(code, returncode, session, id, **extra), code=code,
                                 records=True, prepare=lambda: before_block(self.runs))
-        if self.page is not None:           # the page notebook's outputs: what the block printed
-            self.state.page(self.page).printed[str(id)] = result[0]
+        if self.page is not None:           # the page notebook's outputs: what the block printed, its records
+            self.state.page(self.page).printed[str(id)] = result
         return result
 
     def format(self, original, **kw):

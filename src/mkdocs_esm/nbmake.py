@@ -362,23 +362,25 @@ def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
     return cells
 
 
-def readable(printed: str) -> str:
+def readable(printed: str, records: list[dict] = ()) -> str:
     """``printed`` as a shipped notebook shows it: each value line (``value name = text  [fmt of
-    json]``) as its text alone. The exact value in the bracket is for the build, and its last
+    json]``, found by its record: ``records`` are the block's, each on the line it was printed
+    on) as its text alone. The exact value in the bracket is for the build, and its last
     digits depend on the CPU that ran the block; the site ships the same notebooks from every
     machine (make portable)."""
-    out = []
-    for line in printed.split("\n"):
-        value = output.parse_value(line) if line.startswith("value ") else None
-        out.append(f"value {value[0]} = {value[1]}" if value else line)
-    return "\n".join(out)
+    lines = printed.split("\n")
+    for r in records:
+        if r["kind"] == "value" and r["line"] is not None:
+            lines[r["line"]] = f"value {r['name']} = {r['text']}"
+    return "\n".join(lines)
 
 
-def outputs(printed: str) -> list[dict]:
-    """A code cell's outputs for what it printed (``printed``, the build's run of it), as the
-    setup's ``print`` gives them in a kernel: text as stdout, a figure or a Markdown table as
-    one (its text the output's plain text). Together they print ``readable(printed)`` exactly."""
-    printed = readable(printed)
+def outputs(printed: str, records: list[dict] = ()) -> list[dict]:
+    """A code cell's outputs for what it printed (``printed``, the build's run of it, and its
+    ``records``), as the setup's ``print`` gives them in a kernel: text as stdout, a figure or a
+    Markdown table as one (its text the output's plain text). Together they print
+    ``readable(printed, records)`` exactly."""
+    printed = readable(printed, records)
     spans = sorted([(m.start(), m.end(), "text/html") for m in _FIGURE.finditer(printed)]
                    + [(m.start(), m.end(), "text/markdown") for m in _TABLE_BLOCK.finditer(printed)
                       if "<figure" not in printed[max(0, m.start() - 1):m.end()]])

@@ -20,10 +20,8 @@ marker at the end). Each check record becomes the site's check line (a ``div.esm
 equation tag mathml.py numbers and links) and each value record the marker that glue.py reads
 and takes out of the page (``@@glue:<hex of JSON>@@``), in place of the line it was printed on:
 ``for_page`` for a block, nbpage.outputs for the theory notebook (its readable value text kept).
-Everything else is left as printed. Without records ``for_page`` still reads the lines back
-(``CHECK``, ``VALUE``, ``parse_value``): no page is made so any more, the tests compare the two
-routes; ``parse_value`` also gives the page notebooks their readable value lines
-(nbmake.readable).
+Everything else is left as printed: the lines esm prints are for a reader (a notebook, a
+terminal), and the build never reads them back (tests/printed.py does, to compare the routes).
 
 The check lines of one output are folded (``fold``): they stand together, where the first of
 them stood, in a ``<details class="success esm-checks">`` (Material's green tick) closed by default, whose summary says how many
@@ -36,13 +34,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
-
-#: ``PASS [label] claim — detail``. The claim ends at the first " — " (a claim holds none).
-CHECK = re.compile(r"^PASS(?: \[(?P<eq>[^\]]+)\])? (?P<claim>.*?) — (?P<detail>.*)$")
-#: ``value name = text  [fmt of json]``: the name; the rest is split by ``parse_value``
-VALUE = re.compile(r"^value (?P<name>[A-Za-z][A-Za-z0-9_]*) = (?P<rest>.*\])$")
-_BRACKET = re.compile(r"(?P<fmt>[^\]]*?) of (?P<json>.*)\]")
 
 #: the audit events esm's helpers raise for a passed check and a published value (snippets/esm/),
 #: with the names of their arguments
@@ -144,68 +135,21 @@ def marker(name: str, value, fmt: str) -> str:
     return f"@@glue:{payload.encode().hex()}@@"
 
 
-def _formatted(value, fmt: str) -> str:
-    if isinstance(value, list):
-        return "(" + ", ".join(format(x, fmt) for x in value) + ")"
-    return format(value, fmt)
-
-
-def parse_value(line: str) -> tuple[str, str, object, str] | None:
-    """(name, text, value, fmt) of a value line, or None. The text may hold anything, so the
-    bracket is the last ``"  ["`` whose inside is a format and a JSON value that prints as the text."""
-    m = VALUE.match(line)
-    if m is None:
-        return None
-    rest = m["rest"]
-    at = rest.rfind("  [")
-    while at >= 0:
-        b = _BRACKET.fullmatch(rest, at + 3)
-        if b is not None:
-            try:
-                value = json.loads(b["json"])
-                if _formatted(value, b["fmt"]) == rest[:at]:
-                    return m["name"], rest[:at], value, b["fmt"]
-            except (ValueError, TypeError):
-                pass
-        at = rest.rfind("  [", 0, at)
-    return None
-
-
 def value_line(name: str, text: str, value, fmt: str, readable: bool) -> str:
     """A value line as the page holds it: the marker (and, ``readable``, the text before it)."""
     mark = marker(name, value, fmt)
     return f"value {name} = {text}\n\n{mark}" if readable else mark
 
 
-def for_page(output: str, records: list[dict] | None = None, *, readable: bool = False) -> str:
+def for_page(output: str, records: list[dict]) -> str:
     """``output`` with its check lines folded into one ``<details>`` where the first stood
-    (``fold``) and its value lines as markers. ``records``: the checks and values the build's
+    (``fold``) and its value lines as markers, from ``records``: the checks and values the build's
     runner heard while the block ran (execution.run_block), each with the output line it was
-    printed on; without them the printed lines are read back (no page is made so: the tests
-    compare the two)."""
-    if records is not None:
-        return _from_records(output, records)
-    if "PASS" not in output and "value " not in output:
-        return output
-    lines = output.split("\n")
-    checks, first = [], None
-    for k, line in enumerate(lines):
-        if line.startswith("PASS") and (m := CHECK.match(line)):
-            checks.append((m["claim"], m["detail"], m["eq"]))
-            first = k if first is None else first
-            lines[k] = None
-        elif line.startswith("value ") and (v := parse_value(line)):
-            lines[k] = value_line(*v, readable)
-    if checks:
-        lines[first] = fold(checks)
-    return "\n".join(line for line in lines if line is not None)
+    printed on (``place``). The printed lines are never read back. Those lines are replaced, in
+    the output's order. A record printed nowhere whole is not lost (``arrange``): a check joins
+    the block's folded checks (which stand at the end of the output if none was printed), a value
+    is published by a marker at the end of the output."""
 
-
-def _from_records(output: str, records: list[dict]) -> str:
-    """`for_page` from the runner's records: the lines they were printed on are replaced, in the
-    output's order. A record printed nowhere whole is not lost (``arrange``): a check joins the
-    block's folded checks (which stand at the end of the output if none was printed), a value is
-    published by a marker at the end of the output."""
     if not records:
         return output
     lines: list[str | None] = output.split("\n")

@@ -197,7 +197,7 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
             cells.append(nbmake.cell("markdown", text, f"text-{k:02d}"))
         cells.append(nbmake.cell("code", code.rstrip("\n"), f"demo-{k:02d}"))
         if printed is not None:
-            cells[-1]["outputs"] = nbmake.outputs(printed)
+            cells[-1]["outputs"] = nbmake.outputs(*printed)
     return nbmake.notebook(cells)
 
 

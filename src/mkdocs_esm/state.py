@@ -25,9 +25,9 @@ class PageState:
     stats: dict[str, int] = field(default_factory=dict)
     #: a description of each executed block, for error messages (execution)
     blocks: list[str] = field(default_factory=list)
-    #: what each executed block printed in this build, by its id (execution): the page
-    #: notebook's outputs (pagenotebook), never run a second time
-    printed: dict[str, str] = field(default_factory=dict)
+    #: what each executed block printed in this build and its records, by its id (execution):
+    #: the page notebook's outputs (pagenotebook), never run a second time
+    printed: dict[str, tuple[str, list[dict]]] = field(default_factory=dict)
     #: the cross-references its source makes (xref): (line, text, label)
     refs: list[tuple[int, str, str]] = field(default_factory=list)
     #: the elements held out of the search index until on_post_page (search)
