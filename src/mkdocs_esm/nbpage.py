@@ -30,7 +30,7 @@ from types import SimpleNamespace
 
 from mkdocs.exceptions import PluginError
 
-from . import glue, nbmake, nbrun, output
+from . import glue, markup, nbmake, nbrun, output
 from .compat import mkdocs_jupyter
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
@@ -88,9 +88,8 @@ def toc_tokens(items) -> list[dict]:
 # Rewriting the rendered notebook
 # ---------------------------------------------------------------------------------------------
 
-_DROP = re.compile(
-    r"<style\b[^>]*>.*?</style>|<script\b[^>]*>.*?</script>|<!--.*?-->"
-    r'|<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
+_DROP = re.compile(       # nbconvert's widgets for JupyterLab, written whole
+    r'<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>'
     r'|<div class="clipboard-copy-txt" id="cell-\d+">.*?</div>'
     r'|\s*<div class="jp-Collapser [^"]*">\s*</div>'
     r'|<div class="celltoolbar">.*?</span>\s*</span>\s*</div>\s*</div>',
@@ -108,15 +107,39 @@ _MARKDOWN = re.compile(r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown 
 _DISPLAY_P = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.S)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
-_PROTECT = re.compile(r"<(code|pre)\b.*?</\1>", re.S)
+_CODE_ELEMENTS = ("code", "pre")
+
+
+def _without(html: str, spans: list[tuple[int, int]]) -> str:
+    """``html`` less the (start, end) ``spans``, in order."""
+    out, last = [], 0
+    for start, end in spans:
+        out.append(html[last:start])
+        last = end
+    out.append(html[last:])
+    return "".join(out)
+
+
+def _unstyled(html: str) -> str:
+    """``html`` without its style and script elements and its comments (markup.py reads them)."""
+    tokens, ends = markup.parse(html), markup.closers(html)
+    spans = [(t.start, tokens[ends[i]].end) for i, t in enumerate(tokens)
+             if t.kind == "start" and t.name.lower() in markup.RAW_TEXT]
+    spans += [(t.start, t.end) for t in tokens if t.kind == "comment"]
+    outer: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if not outer or start >= outer[-1][1]:
+            outer.append((start, end))
+    return _without(html, outer)
+
 
 def _math(segment: str) -> str:
     """Mark the math of rendered Markdown for mathml.py (code spans are left alone)."""
     out, last = [], 0
-    for m in _PROTECT.finditer(segment):
-        out.append(_math_text(segment[last:m.start()]))
-        out.append(m[0])
-        last = m.end()
+    for start, end in markup.elements(segment, _CODE_ELEMENTS):
+        out.append(_math_text(segment[last:start]))
+        out.append(segment[start:end])
+        last = end
     out.append(_math_text(segment[last:]))
     return "".join(out)
 
@@ -198,13 +221,13 @@ def _readable(raw: str, text: str, name: str) -> str:
 def _quotes(code: str) -> str:
     """Quotes in code text as &quot;: code that writes HTML (esm's does) then never reads,
     to a search of the page, as markup."""
-    return "".join(part if part.startswith("<") else part.replace('"', "&quot;")
-                   for part in re.split(r"(<[^>]+>)", code))
+    return "".join(code[t.start:t.end].replace('"', "&quot;") if t.kind == "text" else code[t.start:t.end]
+                   for t in markup.parse(code))
 
 
 def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     """The rendered notebook, light and in the site's own markup (see the module docstring)."""
-    html = _DROP.sub("", html)
+    html = _DROP.sub("", _unstyled(html))
     html = re.sub(r'\s(?:id="cell-id=[^"]*"|tabindex="0")', "", html)
     html = _CODE.sub(lambda m: f'<div class="language-{m[1]} highlight"><pre><span></span><code>'
                      f"{_quotes(m[2])}</code></pre></div>", html)
@@ -218,7 +241,8 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
     if at >= 0:
         m = re.compile(r'<div class="language-python highlight">.*?</div>', re.S).search(html, at)
         if m:   # folded, and as plain text: highlighting would weigh five times as much
-            plain = re.sub(r"<span[^>]*>|</span>", "", m[0])
+            plain = "".join(m[0][t.start:t.end] for t in markup.parse(m[0])
+                            if not (t.kind in ("start", "end") and t.name == "span"))
             html = (html[:m.start()] + f'<details class="abstract esm-helpers"><summary>{helper_summary}</summary>'
                     + plain + "</details>" + html[m.end():])
     link = (f'<p class="esm-download"><a class="md-button" href="{download_href}" download>'
@@ -253,11 +277,11 @@ def quote_values(html: str, nb, source_text: str, name: str) -> tuple[str, dict 
 
     def cell(m: re.Match) -> str:
         out, last = [], 0
-        for p in _PROTECT.finditer(m[2]):              # code stays as written
-            text, names = glue.substitute(m[2][last:p.start()], values, where, name)
-            out += [text, p[0]]
+        for start, end in markup.elements(m[2], _CODE_ELEMENTS):      # code stays as written
+            text, names = glue.substitute(m[2][last:start], values, where, name)
+            out += [text, m[2][start:end]]
             used.update(names)
-            last = p.end()
+            last = end
         text, names = glue.substitute(m[2][last:], values, where, name)
         used.update(names)
         return m[1] + "".join(out) + text + m[3]
