@@ -14,7 +14,7 @@ from mkdocs_esm import page as pagemodel
 
 PACKAGE = Path(pagemodel.__file__).parent
 #: the features that read a page's Markdown source
-USERS = ("execution", "pagenotebook", "xref", "cite", "serve")
+USERS = ("execution", "pagenotebook", "nbprose", "xref", "cite", "serve")
 #: what a pattern of each kind holds, in a string literal of the package
 KINDS = {
     "fence": re.compile(r"`\{3|~\{3|```|~~~"),

@@ -210,7 +210,7 @@ def test_every_page_with_demos_gets_a_notebook_and_no_other_page(tmp_path):
     found = pn.page_demos(text, "p/t.md", SNIPPETS)
     assert [(d.code, d.block_id) for d in found] == [("print(1)\n", "p-t-b1"), ("print(2)\n", "own")]
     lines = text.split("\n")
-    para = pn._first_paragraph(lines, 5, found[0].line)
+    para = load_hook("nbprose").first_paragraph(lines, 5, found[0].line)
     prose = pn.clean_prose(para, "p/t.md", {"x": {"value": 3, "fmt": "d"}}, {"sec-a": ("2.1", "p/a.md", "a")},
                            {"k": ("Author", "2020")})
     assert prose == "First 3 paragraph section 2.1, (Author, 2020):\n\n$$\nx=1\n$$"
