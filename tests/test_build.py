@@ -51,7 +51,7 @@ def test_the_build_prints_no_third_party_notice_and_no_value_quoted_nowhere(site
     kernel talks over Unix sockets), no fontTools warning (FFTM is dropped by name), and every
     value a demo publishes is quoted by the prose or a skill check."""
     assert "quoted nowhere" not in site.log, [l for l in site.log.splitlines() if "quoted nowhere" in l]
-    for notice in ("without encryption", "NOT subset"):
+    for notice in ("without encryption", "NOT subset", "Converting notebook"):
         assert notice not in site.log, notice
 
 

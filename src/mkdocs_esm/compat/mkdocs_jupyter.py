@@ -7,6 +7,7 @@ it (`replace_render`)."""
 from __future__ import annotations
 
 import functools
+import logging
 
 from . import require
 
@@ -27,10 +28,17 @@ def execute_config(*, kernel_name: str, allow_errors: bool):
 
 
 def nb2html(path: str, **options) -> str:
-    """The page's HTML as mkdocs-jupyter converts the notebook at ``path``."""
+    """The page's HTML as mkdocs-jupyter converts the notebook at ``path`` (its "Converting
+    notebook" line, which names a temporary file, left out of the build's log)."""
     _checked()
     from mkdocs_jupyter import convert
-    return convert.nb2html(path, **options)
+    logger = logging.getLogger("mkdocs.mkdocs-jupyter")
+    level = logger.level
+    logger.setLevel(max(level, logging.WARNING))
+    try:
+        return convert.nb2html(path, **options)
+    finally:
+        logger.setLevel(level)
 
 
 def nb_toc(path: str, depth: int):
