@@ -116,7 +116,7 @@ def test_the_compat_entry_points_check_before_they_patch(monkeypatch):
     with pytest.raises(compat.IncompatibleVersion, match="markdown-exec"):
         markdown_exec.use_python_formatter(lambda original, **kw: "")
     with pytest.raises(compat.IncompatibleVersion, match="mkdocs-print-site-plugin"):
-        print_site.faster_anchor_ids(lambda html, key, original: html)
+        print_site.faster_anchor_ids()
     with pytest.raises(compat.IncompatibleVersion, match="mkdocs-autorefs"):
         autorefs.plugin_of(SimpleNamespace(plugins={"autorefs": object()}))
     with pytest.raises(compat.IncompatibleVersion, match="mkdocs"):
