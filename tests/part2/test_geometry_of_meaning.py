@@ -108,6 +108,22 @@ def test_analogy_by_hand():
     assert "{{best_excl_h}}" in PAGE and "{{cos_queen_h}}" in PAGE
 
 
+def test_analogy_parallelogram_figure():
+    """The figure's arrows, as matplotlib holds them: the four words from the origin, the offset
+    woman - man twice, its two copies parallel sides, the second ending on king's line."""
+    ns = demo("analogy")
+    rows = {"man": (3, 0), "woman": (3, 1), "king": (0, 3), "queen": (1, 4)}
+    drawn = ns["drawn"]
+    assert {end for start, end in drawn if start == (0, 0)} == set(rows.values())
+    sides = [(start, end) for start, end in drawn if start != (0, 0)]
+    assert [start for start, _ in sides] == [rows["man"], rows["king"]]
+    vecs = [(e[0] - s[0], e[1] - s[1]) for s, e in sides]
+    assert vecs[0] == vecs[1] == (rows["woman"][0] - rows["man"][0], rows["woman"][1] - rows["man"][1])
+    corner = sides[1][1]                                   # the fourth corner: king + (woman - man)
+    assert corner[0] * rows["king"][1] - corner[1] * rows["king"][0] == 0      # on king's line
+    assert "figure under the demo draws these four words" in " ".join(PAGE.split())
+
+
 def test_isotropy_by_hand():
     ns = demo("isotropy")
     from fractions import Fraction as F
