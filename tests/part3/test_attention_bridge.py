@@ -130,6 +130,18 @@ def test_by_hand_grid_draws_the_masked_weights():
     assert printed == sorted(f"{A[t, s]:.2f}" for t, s in shaded)
 
 
+def test_qkv_figure_blocks_have_the_shapes_of_the_arrays():
+    import xml.etree.ElementTree as ET
+    ns = runpy.run_path(str(DEMOS / "qkv.py"))
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{ns["pic"]}</svg>')
+    u = ns["u"]
+    sizes = [(int(el.get("height")) // u, int(el.get("width")) // u) for el in root if el.tag.endswith("rect")]
+    arrays = [ns["Hs"][0], ns["W_Q"], ns["W_K"], ns["W_V"], ns["Q"][0], ns["K"][0], ns["V"][0], ns["S"][0]]
+    assert sizes == [a.shape for a in arrays]
+    # one grid line between every two neighbouring rows and columns of every block
+    assert ns["lines"].count("M") == sum(r - 1 + k - 1 for r, k in sizes)
+
+
 def test_two_heads_by_the_library_attention_per_column():
     ns = runpy.run_path(str(DEMOS / "two_heads.py"))
     # Each head by esm.attention on its own column (d_k = 1, so the library's scale is 1), then W_O.
