@@ -142,6 +142,11 @@ def test_qkv_figure_blocks_have_the_shapes_of_the_arrays():
     assert ns["lines"].count("M") == sum(r - 1 + k - 1 for r, k in sizes)
 
 
+def test_residual_stream_figure_is_the_block():
+    ns = runpy.run_path(str(DEMOS / "contextualize.py"))
+    assert ns["drawn"] == ["Attn", "MLP"]                 # the stream meets attention first
+    assert np.allclose(ns["x"], ns["a"][1], atol=1e-12)   # run as drawn: layer 1 of text A
+
 def test_two_heads_by_the_library_attention_per_column():
     ns = runpy.run_path(str(DEMOS / "two_heads.py"))
     # Each head by esm.attention on its own column (d_k = 1, so the library's scale is 1), then W_O.
