@@ -46,7 +46,8 @@ print(glue("qkv_d", d), glue("qkv_heads", H), glue("qkv_dk", d_k),
       glue("qkv_params", n_params), glue("qkv_rank", int(np.linalg.matrix_rank(M))), sep="")
 
 # The shapes as blocks, one square a number, for the first sequence: X times the three maps side by side
-# (as GPT-2 stores them) gives Q, K, V side by side, and Q K^T gives S. Each group: its left edge, its blocks.
+# (GPT-2 keeps its maps so, in one matrix) gives Q, K, V side by side, and Q K^T gives S.
+# Each group: its left edge, its blocks.
 u, mid = 9, 58                                   # a square's side and the blocks' middle line, in points
 sub = "W<tspan dy='2' font-size='7'>{}</tspan>".format
 groups = [(10, [("X", Hs[0])]), (112, [(sub("Q"), W_Q), (sub("K"), W_K), (sub("V"), W_V)]),
@@ -76,5 +77,5 @@ print(drawing(pic, size=(452, 112),
                   f"three maps W_Q, W_K and W_V side by side, each {d} by {d_k}, equals Q, K and V side by side, each "
                   f"{T} by {d_k}; Q times K transposed gives the scores S, {T} by {T}.",
               caption="One head of the demo, one sequence of its batch, one square a number: the states times the "
-                      "three maps side by side (as GPT-2 stores them) give the queries, keys and values side by side; "
-                      "queries times keys transposed give one score per pair of positions."))
+                      "three maps set side by side (GPT-2 keeps its maps so, in one matrix) give the queries, keys and "
+                      "values side by side; queries times keys transposed give one score per pair of positions."))
