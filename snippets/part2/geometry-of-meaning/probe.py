@@ -132,12 +132,16 @@ print(check_close("the figure's points are the held-out vectors' coordinates alo
 print(check_close("after the removal every point's coordinate along u is 0, and along w it is unchanged "
                   "(w is orthogonal to U)", np.concatenate(drawn[2:]),
                   np.column_stack([np.zeros(n_test), np.concatenate(by_loop[:2])[:, 1]]), atol=1e-12))
+m0, m1 = by_loop[1][:, 0].mean(), by_loop[0][:, 0].mean()     # the mean coordinate along u of property 0, 1
+print(check_true("before the removal the classes gather on either side of 0 along u (their mean coordinates)",
+                 m0 < 0 < m1, f"property 0: {m0:.2f}, property 1: {m1:.2f}"))
 print(svg(fig, alt=f"Two scatter plots of the {n_test} held-out vectors, coloured by their property, in the plane of "
-          "the planted direction u and a direction w outside the removed subspace. Left: the two classes lie on "
+          "the planted direction u and a direction w outside the removed subspace. Left: the two classes gather on "
           "either side of the vertical axis, and the probe's weight vector points almost along u. Right, after "
           "removing the subspace: every point has coordinate 0 along u, and the two classes lie on one line, mixed.",
           caption="Before and after the projection, in the plane of $\\mathbf u$ and a direction $\\mathbf w$ "
-                  "orthogonal to $U$: along $\\mathbf u$ the classes separate, and the probe points that way; "
+                  "orthogonal to $U$: along $\\mathbf u$ the classes gather on either side of 0, and the probe points "
+                  "that way; "
                   "once $\\operatorname{proj}_U$ is subtracted they coincide there."))
 
 # Non-example: a probe scored on its own training vectors. d + 1 random points with random labels
