@@ -113,7 +113,7 @@ print(check_close("the loss of the text: the mean over its positions of -log p_t
                   mean_loss, by_loop, atol=1e-12, eq="pipeline"))
 
 stages = ", ".join(re.sub(r"[$\\]|mathbf|[{}]", "", s) for s, _ in STAGES)
-print(svg(fig, alt=f"A flow chart from top to bottom with seven stages: {stages}. Beside each stage, the "
+print(svg(fig, alt=f"A flow chart from top to bottom with {len(STAGES)} stages: {stages}. Beside each stage, the "
           f"worked example: the text '{text}' becomes the ids {vec(ids)}, which pick the rows "
           f"{' and '.join(vec(r) for r in X)} of E; they form X; there are no blocks, so h is {vec(h)}; "
           f"the logits are {vec(z)}, the probabilities {vec(p, '.2f')}, and the next token is "
