@@ -12,7 +12,7 @@ import yaml
 
 from conftest import DOCS, ROOT, SNIPPETS
 
-FRONT = ("index.md", "overview.md", "notation.md")
+FRONT = ("index.md", "overview.md", "notation.md", "notation-full.md")
 WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                     "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 
@@ -94,10 +94,11 @@ def test_front_pages_link_only_pages_in_the_nav(page):
     assert not outside, f"{page} links {outside}, which the navigation does not hold"
 
 
-def test_notation_names_the_primer_chapters_by_their_range():
-    text = prose("notation.md")
-    ranges = re.findall(r"P1 to P(\d+)", text)
-    assert ranges, "notation.md should say which labels P1 to Pn are the primer's chapters"
+@pytest.mark.parametrize("page", ["notation.md", "notation-full.md"])
+def test_notation_names_the_primer_chapters_by_their_range(page):
+    text = prose(page)
+    ranges = re.findall(r"P1 to\s+P(\d+)", text)
+    assert ranges, f"{page} should say which labels P1 to Pn are the primer's chapters"
     assert {int(n) for n in ranges} == {len(chapters())}
 
 

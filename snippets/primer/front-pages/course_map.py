@@ -14,7 +14,8 @@ def words(n):
 
 # What a reader computes in each section of the navigation (the only hand-written column).
 WHAT = {
-    "Part 1": "lookups, one-hot products, table sizes, dot products, cosines, distances, nearest neighbours",
+    "Part 1": "logits, softmax and cross-entropy, lookups, one-hot products, table sizes, dot products, cosines, "
+              "distances, nearest neighbours",
     "Part 2": "analogies, probes, anisotropy, whitening, loss gradients, skip-gram, GloVe, sinusoids, RoPE, ALiBi",
     "Part 3": "queries, keys and values, attention as a soft lookup, PCA, retrieval, parameter counts, int8, "
               "dashboards, migrations",
