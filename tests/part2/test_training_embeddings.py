@@ -91,6 +91,43 @@ def test_sgns_gradients_used_in_training_against_finite_differences(d, K, seed):
     assert np.allclose(np.outer(g_neg, v), numerical_grad(lambda x: sgns_pair_loss(v, u_o, x), U_neg), atol=1e-7)
 
 
+def test_the_two_steps_by_hand_in_exact_fractions():
+    """The worked example again, written from the prose: sigma(0) = 1/2, eta = 1, one noise word a step."""
+    from fractions import Fraction as F
+    ns = demo("sgns_step")
+    C = {"cat": [F(1), F(0)], "dog": [F(0), F(1)]}
+    Ct = {x: [F(0), F(0)] for x in ("fed", "car", "sky")}
+    for centre, context, noise in (("cat", "fed", "car"), ("dog", "fed", "sky")):
+        c = list(C[centre])
+        assert sum(a * b for a, b in zip(Ct[context], c)) == 0 and sum(a * b for a, b in zip(Ct[noise], c)) == 0
+        half = F(1, 2)                                   # sigma(0) for both scores
+        C[centre] = [c[a] - ((half - 1) * Ct[context][a] + half * Ct[noise][a]) for a in range(2)]
+        Ct[context] = [Ct[context][a] - (half - 1) * c[a] for a in range(2)]
+        Ct[noise] = [Ct[noise][a] - half * c[a] for a in range(2)]
+    assert C["dog"] == [F(1, 4), F(1)] and Ct["fed"] == [F(1, 2), F(1, 2)] and C["cat"] == [F(1), F(0)]
+    w = ns["w"]
+    assert [list(ns["C_h"][w[x]]) for x in ("cat", "dog")] == [C["cat"], C["dog"]]
+    assert [list(ns["Ct_h"][w[x]]) for x in ("fed", "car", "sky")] == [Ct["fed"], Ct["car"], Ct["sky"]]
+    assert math.isclose(ns["cos_h"], 1 / math.sqrt(17), rel_tol=1e-12)
+    assert "{{dog_h}}" in PAGE and "{{cos_h}}" in PAGE and "{{fed1_h}}" in PAGE
+
+
+def test_skipgram_softmax_touches_every_row_and_negative_sampling_few():
+    ns = demo("sgns_step")
+    C, Ct, i, o, negs, V = ns["C"], ns["Ct"], ns["i"], ns["o"], ns["negs"], ns["V"]
+    z = [float(Ct[j] @ C[i]) for j in range(V)]
+    p = [math.exp(v) / sum(math.exp(u) for u in z) for v in z]
+    loss_of = lambda M: -math.log(math.exp(float(M[o] @ C[i])) / sum(math.exp(float(r @ C[i])) for r in M))  # noqa: E731
+    fd = numerical_grad(loss_of, Ct)
+    assert np.allclose(fd, [[(p[j] - (j == o)) * x for x in C[i]] for j in range(V)], atol=1e-7)
+    assert np.all(np.abs(fd).sum(axis=1) > 0)
+    fd_ns = numerical_grad(lambda M: sgns_pair_loss(C[i], M[o], M[negs]), Ct)
+    assert sorted(np.flatnonzero(np.abs(fd_ns).sum(axis=1) > 1e-9)) == sorted([o, *negs])
+    assert ns["touched"] == (V, len(negs) + 1) and o not in negs and len(set(negs)) == len(negs)
+    assert (ns["V_cited"], ns["N_neg_cited"]) == (692_000, 5) and 692_000 // 6 == 115_333    # about 115,000
+    assert "{{cost_ratio}}" in PAGE and "692K" in PAGE
+
+
 def test_noise_distribution_and_training_claims():
     ns = demo("sgns")
     counts, noise, idx = ns["counts"], ns["noise"], ns["idx"]
