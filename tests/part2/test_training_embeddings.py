@@ -128,18 +128,55 @@ def test_skipgram_softmax_touches_every_row_and_negative_sampling_few():
     assert "{{cost_ratio}}" in PAGE and "692K" in PAGE
 
 
-def test_noise_distribution_and_training_claims():
+def test_the_toy_corpus_is_what_the_prose_says():
     ns = demo("sgns")
-    counts, noise, idx = ns["counts"], ns["noise"], ns["idx"]
-    assert math.isclose(noise.sum(), 1.0, abs_tol=1e-12)
-    for a, b in ((idx["the"], idx["with"]), (idx["cat"], idx["dog"])):
-        assert math.isclose(noise[a] / noise[b], (counts[a] / counts[b]) ** 0.75, rel_tol=1e-12)
-    text = " ".join(ns["corpus"])
-    assert text.count(" . ") + text.endswith(".") == ns["n_sentences"]
-    # the pairs within the window, counted directly: each token pairs with its neighbours within 2
-    T, w = len(ns["corpus"]), ns["window"]
-    assert sum(min(T - 1, t + w) - max(0, t - w) for t in range(T)) == ns["N"]
-    assert ns["history"][-1] < ns["start"] and ns["after"][0] > ns["after"][1]
+    groups, vocab, sentences = ns["GROUPS"], ns["vocab"], ns["run"]["sentences"]
+    assert len(groups) == 3 and all(len(words) == 6 for words in groups.values())
+    assert ns["d"] == 2 and ns["N_neg"] == 5 and ns["batch"] == 32 and ns["lr"] == 0.025
+    assert len(sentences) == 3 * ns["n_sent"]
+    for s in sentences:                                  # three different words, all of one group
+        assert len(s) == 3 == len(set(s)) and len({ns["group"][i] for i in s}) == 1
+    # every ordered pair of different positions in a sentence (the window, 2, spans a sentence of 3)
+    assert ns["N"] == sum(len(s) * (len(s) - 1) for s in sentences) == 6 * len(sentences)
+    counts = np.zeros(len(vocab))
+    for s in sentences:
+        for i in s:
+            counts[i] += 1
+    assert np.array_equal(counts, ns["counts"])
+    nu = [c ** 0.75 / sum(x ** 0.75 for x in counts) for c in counts]
+    assert np.allclose(nu, ns["noise"], atol=1e-15)
+    top = max(range(len(vocab)), key=lambda k: counts[k])
+    assert top == ns["top"] and counts[top] / counts.sum() > nu[top]
+    rare = min(range(len(vocab)), key=lambda k: counts[k])
+    assert rare == ns["rare"] and counts[rare] / counts.sum() < nu[rare]
+    assert ns["history"][-1] < ns["history"][0] and len(ns["history"]) == ns["epochs"] + 1
+
+
+def test_the_learned_groups_and_cone_by_loops():
+    """The sweep's three measurements of the run shown, by loops of cosines, and the prose's bounds."""
+    ns = demo("sgns")
+    C, Ct, group, V = ns["C"], ns["Ct"], ns["group"], ns["V"]
+
+    def cos(u, v):
+        return float(u @ v) / math.sqrt(float(u @ u) * float(v @ v))
+    same = min(cos(C[a], C[b]) for a in range(V) for b in range(V) if a != b and group[a] == group[b])
+    cross = max(cos(C[a], C[b]) for a in range(V) for b in range(V) if group[a] != group[b])
+    cone = cos(C.sum(axis=0), Ct.sum(axis=0))
+    assert np.allclose((same, cross, cone), ns["runs"][ns["SEED"]], atol=1e-12)
+    assert len(ns["runs"]) >= 20
+    lo, hi = float(ns["same_min"].min()), float(ns["cross_max"].max())
+    assert ns["np"].floor(lo * 100) / 100 <= lo and hi <= ns["np"].ceil(hi * 100) / 100
+    assert hi < lo and ns["cone"].max() < 0
+    for name in ("same_lo", "cross_hi", "cone_hi", "n_seeds"):
+        assert "{{" + name + "}}" in PAGE
+
+
+def test_the_groups_come_apart_for_seeds_beyond_the_sweep():
+    """The claim is not a property of the 20 seeds the page measures: 10 more, with the demo's code."""
+    ns = demo("sgns")
+    later = range(ns["SEED"] + 20, ns["SEED"] + 30)
+    measured = np.array([ns["measure"](*ns["train"](s)[:2]) for s in later])
+    assert measured[:, 1].max() < measured[:, 0].min() and measured[:, 2].max() < 0
 
 
 # -- 5.3 --------------------------------------------------------------------------------------------
