@@ -181,6 +181,42 @@ def test_the_groups_come_apart_for_seeds_beyond_the_sweep():
 
 # -- 5.3 --------------------------------------------------------------------------------------------
 
+def test_cooccurrence_counts_and_ratios_by_a_plain_loop():
+    from collections import Counter
+    from fractions import Fraction as F
+    ns = demo("cooccurrence")
+    text = ns["corpus"].replace("\n", " ")
+    sentences = [s.split() for s in text.split(".") if s.strip()]
+    assert len(sentences) == len(ns["sentences"]) == 20
+    pairs, totals = Counter(), Counter()
+    for s in sentences:
+        for a in s:
+            for b in s:
+                if a != b:
+                    pairs[a, b] += 1
+                    totals[a] += 1
+    idx = ns["idx"]
+    assert all(ns["counts"][idx[a], idx[b]] == n for (a, b), n in pairs.items())
+    assert int(ns["counts"].sum()) == sum(pairs.values())
+    ratio = {j: F(pairs["ice", j], totals["ice"]) / F(pairs["steam", j], totals["steam"])
+             for j in ("solid", "gas", "water", "fashion")}
+    assert ratio == ns["ratio"] and ratio["solid"] > 1 > ratio["gas"]
+    assert F(pairs["ice", "solid"], totals["ice"]) == F(pairs["ice", "water"], totals["ice"])
+
+
+@given(st.integers(2, 8), st.integers(1, 4), st.integers(0, 10_000))
+@settings(max_examples=25, deadline=None)
+def test_glove_ratio_is_a_difference_of_dot_products(V, d, seed):
+    """Under the log-bilinear model, log(p(j|i) / p(j|i')) - (C_i - C_i') . C~_j does not depend on j."""
+    rng = np.random.default_rng(seed)
+    C, Ct, b, bt = rng.normal(size=(V, d)), rng.normal(size=(V, d)), rng.normal(size=V), rng.normal(size=V)
+    X = [[math.exp(float(C[i] @ Ct[j]) + b[i] + bt[j]) for j in range(V)] for i in range(V)]
+    i, k = 0, V - 1
+    rest = [math.log((X[i][j] / sum(X[i])) / (X[k][j] / sum(X[k]))) - float((C[i] - C[k]) @ Ct[j]) for j in range(V)]
+    assert max(rest) - min(rest) < 1e-9
+    assert math.isclose(rest[0], b[i] - b[k] - math.log(sum(X[i]) / sum(X[k])), abs_tol=1e-9)
+
+
 def test_glove_weight_function():
     ns = demo("glove")
     f = ns["f"]
@@ -195,7 +231,6 @@ def test_glove_weight_function():
 def test_glove_gradient_step_against_finite_differences():
     ns = demo("glove")
     X, f = ns["counts"], ns["f"]                # the co-occurrence counts #_ij
-    nz = X > 0
     rng = np.random.default_rng(3)
     V, d = ns["V"], ns["d"]
     W, Wt, b, bt = rng.normal(size=(V, d)), rng.normal(size=(V, d)), rng.normal(size=V), rng.normal(size=V)
@@ -208,11 +243,11 @@ def test_glove_gradient_step_against_finite_differences():
                     total += float(f(X[i, j])) * (W[i] @ Wt[j] + b[i] + bt[j] - math.log(X[i, j])) ** 2
         return total
 
-    r = np.where(nz, W @ Wt.T + b[:, None] + bt[None, :] - np.log(np.where(nz, X, 1.0)), 0.0)
-    G = 2 * f(X) * r                                                  # as in the demo's loop
-    assert np.allclose(G @ Wt, numerical_grad(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
-    assert np.allclose(G.T @ W, numerical_grad(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
-    assert np.allclose(G.sum(1), numerical_grad(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
+    gW, gWt, gb, gbt = ns["glove_grads"](W, Wt, b, bt)              # the demo's gradients
+    assert np.allclose(gW, numerical_grad(lambda M: J(M, Wt, b, bt), W), rtol=1e-6, atol=1e-5)
+    assert np.allclose(gWt, numerical_grad(lambda M: J(W, M, b, bt), Wt), rtol=1e-6, atol=1e-5)
+    assert np.allclose(gb, numerical_grad(lambda v: J(W, Wt, v, bt), b), rtol=1e-6, atol=1e-5)
+    assert np.allclose(gbt, numerical_grad(lambda v: J(W, Wt, b, v), bt), rtol=1e-6, atol=1e-5)
     assert all(float(f(X[i, j])) == 0.0 for i in range(V) for j in range(V) if X[i, j] == 0)
     assert ns["end"] < ns["start"]
 
