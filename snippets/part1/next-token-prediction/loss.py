@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_equal, check_less, check_true, cross_entropy, glue, shape_table, softmax, table
+from esm import check_close, check_equal, check_less, cross_entropy, glue, shape_table, softmax, table
 
 vocab = ["the", "cat", "sat", "on", "mat"]          # token ids 0 to 4
 V, d = len(vocab), 2
@@ -43,12 +43,9 @@ total = math.fsum(exps)
 p_loop = [e / total for e in exps]
 print(check_close("p = softmax(z), against exp(z_j) / sum_j' exp(z_j') term by term", p, p_loop,
                   atol=1e-12, eq="softmax"))
-print(check_true("every probability is positive", bool(np.all(p > 0)), f"the smallest is {p.min():.4f}",
-                 eq="softmax"))
 print(check_close("the probabilities sum to 1 (math.fsum)", math.fsum(p), 1.0, atol=1e-12, eq="softmax"))
-p_shift = [math.exp(zj + 7) / math.fsum(math.exp(zk + 7) for zk in z_loop) for zj in z_loop]
-print(check_close("adding 7 to every logit leaves every probability unchanged", p_shift, p_loop,
-                  atol=1e-12, eq="softmax"))
+print(check_close("adding 7 to every logit leaves every probability unchanged: softmax(z + 7) vs the unshifted "
+                  "exp(z_j) / sum_j' exp(z_j') above", softmax(z + 7), p_loop, atol=1e-12, eq="softmax"))
 lse = -z_loop[y] + math.log(total)
 print(check_close("cross-entropy: -log p_y equals the log-sum-exp form -z_y + log sum_j exp(z_j)",
                   loss, lse, atol=1e-12, eq="cross-entropy"))
@@ -64,7 +61,16 @@ loss_wrong = -z_loop[wrong] + math.log(total)
 print(check_less(f"the loss had the next token been '{vocab[wrong]}' (logit {z[wrong]:g}) exceeds the loss of 'sat'",
                  loss, loss_wrong))
 best = max(range(V), key=lambda j: p_loop[j])
-print(check_equal("the most probable next token is the true one", vocab[int(np.argmax(p))], vocab[best]))
+print(check_equal("the most probable next token (largest p_j, scalar route) is the true one, y", vocab[best], vocab[y]))
+
+# The geometry of a logit: z_j = |w_j| |h| cos(angle), so the winner is the row best aligned with h,
+# here not a long row. Cosines and lengths in scalar arithmetic.
+norm = [math.sqrt(sum(W[j, k] ** 2 for k in range(d))) for j in range(V)]
+cos_h = [z_loop[j] / (norm[j] * math.sqrt(sum(x * x for x in h))) for j in range(V)]
+print(check_equal("the true token's row makes the smallest angle with h: largest cosine (loop)",
+                  vocab[max(range(V), key=lambda j: cos_h[j])], vocab[y]))
+print(check_equal("and it is one of the shortest rows: no row is shorter than w_y",
+                  min(norm), norm[y]))
 
 
 def vec(v, fmt="g"):
@@ -87,3 +93,5 @@ print(glue("ntp_uniform", loss_uniform, ".3f"))
 print(glue("ntp_V", V))
 print(glue("ntp_wrong", loss_wrong, ".3f"))
 print(glue("ntp_best", vocab[best]))
+print(glue("ntp_cos_y", cos_h[y], ".3f"))
+print(glue("ntp_row_y", W[y].astype(int)))

@@ -111,6 +111,10 @@ mean_loss = -np.mean(np.log(P_all[np.arange(len(ids)), y_all]))
 by_loop = math.fsum(-math.log(P_loop[t][y_all[t]]) for t in range(len(ids))) / len(ids)
 print(check_close("the loss of the text: the mean over its positions of -log p_t of the token after t",
                   mean_loss, by_loop, atol=1e-12, eq="pipeline"))
+loss_0 = -math.log(P_loop[0][y_all[0]])                         # position 0's cross-entropy, on "cat"
+print(check_close("position 0's cross-entropy -log p_0(cat) is the log-sum-exp form -z_cat + log sum_j exp(z_j) "
+                  "of its logits W E_0", loss_0, -(W @ X[0])[y_all[0]] + math.log(math.fsum(np.exp(W @ X[0]))),
+                  atol=1e-12, eq="pipeline"))
 
 stages = ", ".join(re.sub(r"[$\\]|mathbf|[{}]", "", s) for s, _ in STAGES)
 print(svg(fig, alt=f"A flow chart from top to bottom with {len(STAGES)} stages: {stages}. Beside each stage, the "
@@ -127,3 +131,4 @@ print(glue("pipe0_next", predicted))
 print(glue("pipe0_first", vocab[int(np.argmax(P_all[0]))]))
 print(glue("pipe0_first_p", P_all[0].max(), ".2f"))
 print(glue("pipe0_mean_loss", mean_loss, ".3f"))
+print(glue("pipe0_h0", X[0].astype(int)), glue("pipe0_z0", (W @ X[0]).astype(int)), glue("pipe0_loss0", loss_0, ".3f"))
