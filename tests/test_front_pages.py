@@ -113,6 +113,27 @@ def test_home_computes_its_map_from_the_nav():
         assert stale not in text, stale
 
 
+def test_home_map_links_every_page_file_once_and_the_notebook_demos_are_numbered():
+    """What the home page's map relies on (its block asserts the same and shows no check box):
+    the navigation links every page file of docs/part1-3 and docs/primer once, and the theory
+    notebook's demos are numbered 1, 2, ... without a gap."""
+    on_disk = sorted(p.relative_to(DOCS).as_posix() for folder in ("part1", "part2", "part3", "primer")
+                     for p in (DOCS / folder).glob("*.md"))
+    linked = [p for p in nav_pages() if p.startswith(("part", "primer"))]
+    assert sorted(linked) == on_disk and len(set(linked)) == len(linked)
+    numbers = re.findall(r"^# ## (\d+)\. ", (DOCS / "notebook" / "theory.py").read_text(encoding="utf-8"), re.M)
+    assert [int(n) for n in numbers] == list(range(1, len(numbers) + 1))
+
+
+def test_the_theory_notebook_needs_no_data_package():
+    """Home's prerequisites say the notebook needs NumPy and matplotlib (and SciPy's erf): it imports
+    no loader of the pretrained weights and no corpus."""
+    import runpy
+    ns = runpy.run_path(str(SNIPPETS / "primer" / "front-pages" / "prerequisites.py"), run_name="front")
+    assert not ns["needs_weights"]((DOCS / "notebook" / "theory.py").read_text(encoding="utf-8"))
+    assert ns["needs_weights"]("from esm.weights import glove")         # the test itself can fail
+
+
 def test_notation_fixes_decimal_sizes_and_heads_from_zero():
     text = prose("notation.md")
     assert "1 MB is $10^6$ bytes" in text
