@@ -154,6 +154,15 @@ def ns_loss_of_table(M):
 
 print(check_close("gradient on the whole context table vs central finite differences", grad_Ct_ns,
                   numerical_grad(ns_loss_of_table, Ct), atol=1e-8, eq="sgns-grad-context"))
+# A noise word drawn twice, and one equal to o: each such row gets the sum of its terms.
+twice = np.array([negs[0], negs[0], o])
+gc2, go2, gn2 = sgns_grads(C[i], Ct[o], Ct[twice])
+grad_twice = np.zeros((V, d))
+grad_twice[o] += go2
+np.add.at(grad_twice, twice, gn2)
+print(check_close("noise words (j1, j1, o): the terms of a repeated row summed, vs central finite differences of the "
+                  "loss over the whole context table", grad_twice,
+                  numerical_grad(lambda M: sgns_loss(C[i], M[o], M[twice]), Ct), atol=1e-8, eq="sgns-grad-context"))
 touched = int(np.sum(np.any(grad_Ct_soft != 0, axis=1))), int(np.sum(np.any(grad_Ct_ns != 0, axis=1)))
 print(check_equal("context rows with a nonzero gradient (softmax, negative sampling) = (|V|, N_neg + 1)", touched,
                   (V, N_neg + 1)))
