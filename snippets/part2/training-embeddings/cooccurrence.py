@@ -1,5 +1,6 @@
-"""5.3 Co-occurrence ratios on a tiny corpus: P(j | ice) / P(j | steam) tells the probe words apart where
+"""5.3 Co-occurrence ratios on a tiny corpus: P(j | ice) / P(j | steam) tells the test words apart where
 P(j | ice) alone does not; under GloVe's log-bilinear model the log ratio is a difference of dot products."""
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -37,7 +38,7 @@ def frac(x):
     return str(x.numerator) if x.denominator == 1 else rf"$\tfrac{{{x.numerator}}}{{{x.denominator}}}$"
 
 
-print(table(["probe word $j$", r"$\#_{\text{ice},j}$", r"$\#_{\text{steam},j}$", r"$\hat p(j\mid\text{ice})$",
+print(table(["test word $j$", r"$\#_{\text{ice},j}$", r"$\#_{\text{steam},j}$", r"$\hat p(j\mid\text{ice})$",
              r"$\hat p(j\mid\text{steam})$", "ratio"],
             [(j, int(counts[ice, idx[j]]), int(counts[steam, idx[j]]), frac(p_ice[j]), frac(p_steam[j]),
               frac(ratio[j])) for j in probes]))
@@ -52,9 +53,11 @@ for n, s in enumerate(sentences):
     B[n, [idx[x] for x in s]] = 1
 print(check_equal("no word occurs twice in a sentence, so the pair counts are the 0/1 occurrence rows' B^T B "
                   "off the diagonal", counts, B.T @ B - np.diag(np.diag(B.T @ B))))
-by_counts = [counts[ice, idx[j]] / counts[steam, idx[j]] * totals[steam] / totals[ice] for j in probes]
-print(check_close("ratios: exact fractions vs (#_ice,j / #_steam,j) (#_steam / #_ice) in floats",
-                  [float(ratio[j]) for j in probes], by_counts, atol=1e-15))
+pairs = B.T @ B - np.diag(np.diag(B.T @ B))                 # the counts by the second route
+by_pairs = [str(Fraction(int(pairs[ice, idx[j]]), int(pairs[ice].sum()))
+                / Fraction(int(pairs[steam, idx[j]]), int(pairs[steam].sum()))) for j in probes]
+print(check_equal("the ratios of solid, gas, water and fashion, from the B^T B counts in exact fractions", by_pairs,
+                  [str(ratio[j]) for j in probes]))
 print(check_equal("water and fashion have the same ratio", ratio["water"], ratio["fashion"]))
 print(check_equal("p^(solid | ice) = p^(water | ice): the probability alone does not tell the ice-only word from "
                   "the shared one", p_ice["solid"], p_ice["water"]))
@@ -71,13 +74,31 @@ rng = np.random.default_rng(531)
 d = 2
 C, Ct = rng.normal(0, 1, (V, d)), rng.normal(0, 1, (V, d))
 b, bt = rng.normal(0, 1, V), rng.normal(0, 1, V)
+print(check_close("the exponential turns a difference into a ratio: exp((C_ice - C_steam) . C~_j) = "
+                  "exp(C_ice . C~_j) / exp(C_steam . C~_j), each exponential by math.exp",
+                  np.exp((C[ice] - C[steam]) @ Ct.T),
+                  [math.exp(float(C[ice] @ Ct[j])) / math.exp(float(C[steam] @ Ct[j])) for j in range(V)],
+                  atol=0.0, rtol=1e-12, eq="exp-ratio"))
 model = np.exp(C @ Ct.T + b[:, None] + bt[None, :])          # the counts the model implies, exp(log #_ij)
-left = []
+left, log_ratio = [], []
 for j in range(V):
     p_i = model[ice, j] / sum(model[ice, k] for k in range(V))
     p_s = model[steam, j] / sum(model[steam, k] for k in range(V))
-    left.append(np.log(p_i / p_s) - (C[ice] - C[steam]) @ Ct[j])
+    log_ratio.append(np.log(p_i / p_s))
+    left.append(log_ratio[-1] - (C[ice] - C[steam]) @ Ct[j])
 c_is = b[ice] - b[steam] - np.log(model[ice].sum() / model[steam].sum())
 print(check_close("under the model, log(p(j|ice) / p(j|steam)) - (C_ice - C_steam) . C~_j is the same for every j: "
                   "b_ice - b_steam - log(#_ice / #_steam)", np.array(left), np.full(V, c_is), atol=1e-10,
                   eq="glove-ratio"))
+
+# The projections are ordered like the ratios, but where a ratio of 1 falls is not fixed: adding u to
+# every context row and -C_i . u to every b_i leaves every fitted log count, so every ratio, as it was,
+# and moves every projection on C_ice - C_steam by the same amount, (C_ice - C_steam) . u.
+u = rng.normal(0, 1, d)
+moved = C @ (Ct + u).T + (b - C @ u)[:, None] + bt[None, :]
+print(check_close("shifting every context row by u and each b_i by -C_i . u leaves every fitted log count",
+                  moved, C @ Ct.T + b[:, None] + bt[None, :], atol=1e-12, eq="glove-model"))
+print(check_equal("solid, gas, water and fashion in the order of their ratio under the model (a loop over its counts) "
+                  "are in the order of their context rows' projections on C_ice - C_steam",
+                  sorted(probes, key=lambda j: log_ratio[idx[j]]),
+                  sorted(probes, key=lambda j: float(Ct[idx[j]] @ (C[ice] - C[steam]))), eq="glove-ratio"))

@@ -15,7 +15,8 @@ def f(x):
 rng = np.random.default_rng(53)
 V, d = 12, 3
 A = rng.normal(0, 0.7, (V, d))                   # hidden "true" vectors that generate the counts
-logits = A @ A.T + 1.5
+shift = 1.5
+logits = A @ A.T + shift
 counts = rng.poisson(np.exp(logits)).astype(float)  # a toy symmetric-ish co-occurrence matrix
 counts = np.triu(counts) + np.triu(counts, 1).T  # make it exactly symmetric
 nz = counts > 0
@@ -85,17 +86,22 @@ noise_units = err * np.sqrt(counts[big])
 print(check_less(f"this draw: on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
                  "the counts' sampling noise 1/sqrt(#_ij)", noise_units.max(), 3.0,
                  names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound"), eq="glove-model"))
+print(glue("glove_V", V), glue("glove_d", d), glue("plant_shift", shift, ".1f"))
 print(glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
       glue("fit_err", float(np.ceil(err.max() * 100) / 100), ".2f"))   # a largest value, rounded up
 
 fig, ax = figure(size=(6.4, 2.6))
 xs = np.linspace(0, 150, 301)
 ax.plot(xs, f(xs), color=PALETTE[0])
+marked = np.array([1.0, 10.0, 50.0])                                  # the worked example's three points
+ax.plot(marked, f(marked), "o", ms=4, color=PALETTE[1])
+for x_, y_ in zip(marked, f(marked)):
+    ax.annotate(f"f({x_:.0f}) = {y_:.3f}", (x_, y_), textcoords="offset points", xytext=(6, -4), fontsize=8)
 ax.axvline(x_max, color=PALETTE[1], lw=1, ls="--")
 ax.text(x_max + 2, 0.1, r"$x_{\max}=100$", color=PALETTE[1])
 ax.set_xlabel(r"co-occurrence count $\#_{ij}$")
 ax.set_ylabel(r"weight $f(\#_{ij})$")
 print(svg(fig, alt=f"GloVe weighting function f against the count: 0 at 0, {float(f(1.0)):.3f} at 1, "
           f"{float(f(10.0)):.3f} at 10, {float(f(50.0)):.3f} at 50, rising as a three-quarter power to 1 at "
-          f"{x_max:.0f}, flat after",
+          f"{x_max:.0f}, flat after; the points at 1, 10 and 50 are marked and labelled with their values",
           caption="Rare pairs get small weights; pairs seen 100 times or more all count the same."))
