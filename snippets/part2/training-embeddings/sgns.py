@@ -1,8 +1,5 @@
-"""5.2 Skip-gram with negative sampling trained in d = 2 on a corpus of three groups of words: the
-groups come apart, the centre rows point away from the context rows, and true pairs score below 0.
-
-One run is trained here; what holds over seeds is read from the recorded sweep of this demo's
-training (tools/seed_sweep.py runs train() and measure() below for each of its seeds)."""
+"""5.2 Skip-gram with negative sampling in d = 2 on three groups of words: one run, and the recorded
+sweep of this demo's train() and measure() over seeds (tools/seed_sweep.py)."""
 import math
 from collections import Counter
 
@@ -128,8 +125,7 @@ print(shape_table({"V": V, "d": d, "N": N, r"N_{\text{neg}}": N_neg}, [
     ("noise distribution", r"\nu", noise, "V", r"$\propto\operatorname{count}(j)^{3/4}$"),
 ]))
 
-# The noise distribution (noise) from counts made again by a Counter over the sentences, in math.pow;
-# and the noise words the run drew, counted, against it (the share of each word within 5 standard errors).
+# nu from the counts tallied again; the noise words the run drew against nu, within 5 standard errors.
 tally = Counter(w for s in run["sentences"] for w in s)
 total = math.fsum(math.pow(tally[j], 0.75) for j in range(V))
 print(check_close("nu(j) = count(j)^(3/4) / sum_j' count(j')^(3/4), the counts tallied again word by word", noise,
@@ -165,9 +161,8 @@ print(check_close("the mean loss at the start is (1 + N_neg) log 2: every score 
 print(check_less(f"mean loss on the kept noise words after {epochs} epochs < at the start", history[-1], history[0],
                  names=("after", "start")))
 
-# This run, by other routes. A line through the origin between the centre and the context rows: the
-# middle direction u of arc() has a positive dot product with every centre row, a negative one with
-# every context row. Centring (4.4) the centre rows takes the shared direction out of their cosines.
+# This run: the middle direction u of arc() has a positive dot product with every centre row and a
+# negative one with every context row; centring (4.4) takes the shared direction out of the cosines.
 span, u = arc(C, Ct)
 print(check_true("this run: every centre row on one side of a line through the origin, every context row on the other",
                  float((C @ u).min()) > 0 > float((Ct @ u).max()),
@@ -176,29 +171,16 @@ centred = cosine_matrix(C - C.mean(axis=0))[cross].max()
 print(check_less("this run: the largest cross-group cosine falls once the mean centre row is taken out", centred,
                  measured["cross_max"], names=("centred", "raw")))
 
-# With every score free, the loss of word j near centre i over an epoch is #_ij (-log sigma(z)) for the
-# pairs seen plus about N_neg #_i nu(j) (-log sigma(-z)) for the noise draws; its least z, in closed
-# form, against the root of its derivative #_ij (sigma(z) - 1) + N_neg #_i nu(j) sigma(z) by bisection.
+# With every score free, word j near centre i costs #_ij (-log sigma(z)) for the pairs seen plus about
+# N_neg #_i nu(j) (-log sigma(-z)) for the noise draws: least where the derivative is 0.
 seen = np.zeros((V, V))
 np.add.at(seen, (run["centres"], run["outs"]), 1)
-pairs = np.argwhere(seen > 0)
-noise_draws = N_neg * seen.sum(axis=1)[:, None] * noise[None, :]          # expected noise draws of j for i
-best = np.log(seen / noise_draws, where=seen > 0, out=np.full((V, V), -np.inf))
-
-
-def root(a, b, lo=-30.0, hi=30.0):
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if a * (sigmoid(mid) - 1) + b * sigmoid(mid) < 0 else (lo, mid)
-    return (lo + hi) / 2
-
-
-print(check_close("the best free score of each pair seen, log(#_ij / (N_neg #_i nu(j))), vs the root of its "
-                  "derivative by bisection", best[seen > 0], [root(seen[i, j], noise_draws[i, j]) for i, j in pairs],
-                  atol=1e-9, eq="sgns"))
-best_below = float(np.mean(best[seen > 0] < 0))
-print(check_true("pairs of different groups are never seen: their best free score is -infinity",
-                 bool(np.all(seen[cross] == 0)), f"{int(seen[cross].sum())} cross-group pairs seen"))
+m = (N_neg * seen.sum(axis=1)[:, None] * noise[None, :])[seen > 0]         # expected noise draws of j for i
+best = np.log(seen[seen > 0] / m)
+print(check_close("at the best free score log(#_ij / (N_neg #_i nu(j))) of each pair seen, the derivative "
+                  "#_ij (sigma(z) - 1) + N_neg #_i nu(j) sigma(z) is 0", seen[seen > 0] * (sigmoid(best) - 1)
+                  + m * sigmoid(best), np.zeros(len(best)), atol=1e-9, eq="sgns"))
+best_below = float(np.mean(best < 0))
 
 # Over seeds: the record of this demo's training (tools/seed_sweep.py), read like a cited figure.
 sweep = record("sgns")
@@ -209,6 +191,8 @@ hi = {q: sweep.spread(q)[1] for q in sweep.data["quantities"]}
 n_rec = len(sweep.seeds)
 print(check_less(f"in each of the {n_rec} recorded seeds every same-group cosine exceeds every cross-group cosine: "
                  "the smallest gap > 0", 0.0, lo["gap"], names=("0", "smallest gap")))
+print(check_less("and across seeds: the largest cross-group cosine of any recorded seed < the smallest same-group "
+                 "cosine of any", hi["cross_max"], lo["same_min"], names=("max over seeds", "min over seeds")))
 print(check_less(f"in each of the {n_rec} recorded seeds a line through the origin separates the centre rows from the "
                  "context rows: the widest arc < 180 degrees", hi["arc"], 180.0, names=("widest arc", "180")))
 print(check_less(f"in each of the {n_rec} recorded seeds the mean centre row and the mean context row point apart",
@@ -229,20 +213,13 @@ print(glue("true_mean", measured["true_mean"], ".2f"), glue("true_below", measur
       glue("cross_run", measured["cross_max"], ".2f"), glue("cross_centred", centred, ".2f"))
 
 
-def down(x, k=2):
-    return math.floor(x * 10 ** k) / 10 ** k
-
-
-def up(x, k=2):
-    return math.ceil(x * 10 ** k) / 10 ** k
-
-
-print(glue("sweep_sgns", sweep.cited()), glue("n_rec", n_rec),     # the recorded range, rounded outward
-      glue("gap_lo", down(lo["gap"]), ".2f"), glue("same_lo", down(lo["same_min"]), ".2f"),
-      glue("cross_hi", up(hi["cross_max"]), ".2f"), glue("cone_hi", up(hi["cone"]), ".2f"),
-      glue("span_lo", math.floor(lo["span"])), glue("span_hi", math.ceil(hi["span"])),
-      glue("true_mean_hi", up(hi["true_mean"]), ".2f"),
-      glue("cross_score_hi", up(hi["cross_score"], 1), ".1f"), glue("same_score_lo", down(lo["same_score"], 1), ".1f"))
+out = {q: sweep.spread(q, 2) for q in ("gap", "same_min", "cross_max", "cone", "true_mean")}   # rounded outward
+print(glue("sweep_sgns", sweep.cited()), glue("n_rec", n_rec),
+      glue("gap_lo", out["gap"][0], ".2f"), glue("same_lo", out["same_min"][0], ".2f"),
+      glue("cross_hi", out["cross_max"][1], ".2f"), glue("cone_hi", out["cone"][1], ".2f"),
+      glue("span_lo", sweep.spread("span", 0)[0], ".0f"), glue("span_hi", sweep.spread("span", 0)[1], ".0f"),
+      glue("true_mean_hi", out["true_mean"][1], ".2f"), glue("cross_score_hi", sweep.spread("cross_score", 1)[1], ".1f"),
+      glue("same_score_lo", sweep.spread("same_score", 1)[0], ".1f"))
 
 fig, (ax, ax2) = figure(1, 2, size=(7.4, 3.5), gridspec_kw={"width_ratios": [1.2, 1], "wspace": 0.5})
 dots = []
@@ -274,20 +251,21 @@ ax.set_title(f"one run (seed {SEED}), d = {d}", fontsize=9)
 drawn_pts = np.concatenate([dot.get_offsets() for dot in dots])
 print(check_close("the figure's filled points are the rows of C, group by group", drawn_pts,
                   np.concatenate([C[group == g] for g in range(len(GROUPS))]), atol=1e-12))
-same_rec, cross_rec = (np.array([sweep.per_seed[s_][q] for s_ in sweep.seeds]) for q in ("same_min", "cross_max"))
-ax2.plot(sweep.seeds, same_rec, "o", ms=2, color=PALETTE[3], label="smallest same-group cosine")
-ax2.plot(sweep.seeds, cross_rec, "s", ms=2, color=PALETTE[5], label="largest cross-group cosine")
-ax2.set_ylim(math.floor(cross_rec.min() * 10) / 10 - 0.1, 1.02)
-ax2.set_xlabel("seed")
-ax2.set_ylabel("cosine of two centre rows")
-ax2.legend(loc="lower center", frameon=False, fontsize=7)
-ax2.set_title(f"{n_rec} recorded runs", fontsize=9)
+same_rec, cross_rec = (np.array(list(sweep.values(q).values())) for q in ("same_min", "cross_max"))
+bins = np.arange(math.floor(cross_rec.min() * 50) / 50, 1.0 + 1e-9, 0.01)
+ax2.hist(same_rec, bins=bins, color=PALETTE[3], label="smallest same-group cosine")
+ax2.hist(cross_rec, bins=bins, color=PALETTE[5], label="largest cross-group cosine")
+ax2.set_xlabel("cosine of two centre rows")
+ax2.set_ylabel("seeds")
+ax2.legend(loc="upper left", frameon=False, fontsize=7)
+ax2.set_title(f"{n_rec} recorded runs, one value of each per run", fontsize=9)
 print(svg(fig, alt=f"Left: the {V} centre rows learned in d = {d} with seed {SEED}, as filled points in three "
           f"colours, one fan per group, each fan named; the context rows, hollow, sit on the opposite side of the "
-          f"origin, and a dotted line through the origin separates the two tables. Right: for each of {n_rec} "
-          f"recorded seeds, the smallest same-group cosine (between {lo['same_min']:.3f} and {hi['same_min']:.3f}) "
-          f"lies above the largest cross-group cosine (between {lo['cross_max']:.3f} and {hi['cross_max']:.3f})",
+          f"origin, and a dotted line through the origin separates the two tables. Right: histograms over {n_rec} "
+          f"recorded seeds of each run's smallest same-group cosine (from {lo['same_min']:.3f} to {hi['same_min']:.3f}) "
+          f"and largest cross-group cosine (from {lo['cross_max']:.3f} to {hi['cross_max']:.3f}): the two do not "
+          f"overlap",
           caption="Skip-gram with negative sampling on a corpus of three groups of words. Left: one run's "
           "centre rows (filled, each group's fan named) and context rows (hollow), on either side of the dotted "
-          "line. Right: in every recorded seed, the least similar pair within a group is more similar than the "
-          "most similar pair across groups."))
+          "line. Right: over the recorded seeds, the least similar pair within a group of any run is more similar "
+          "than the most similar pair across groups of any run."))
