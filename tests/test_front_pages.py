@@ -12,7 +12,7 @@ import yaml
 
 from conftest import DOCS, ROOT, SNIPPETS
 
-FRONT = ("index.md", "overview.md", "notation.md")
+FRONT = ("index.md", "overview.md", "notation.md", "notation-full.md")
 WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                     "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 
@@ -94,10 +94,11 @@ def test_front_pages_link_only_pages_in_the_nav(page):
     assert not outside, f"{page} links {outside}, which the navigation does not hold"
 
 
-def test_notation_names_the_primer_chapters_by_their_range():
-    text = prose("notation.md")
-    ranges = re.findall(r"P1 to P(\d+)", text)
-    assert ranges, "notation.md should say which labels P1 to Pn are the primer's chapters"
+@pytest.mark.parametrize("page", ["notation.md", "notation-full.md"])
+def test_notation_names_the_primer_chapters_by_their_range(page):
+    text = prose(page)
+    ranges = re.findall(r"P1 to\s+P(\d+)", text)
+    assert ranges, f"{page} should say which labels P1 to Pn are the primer's chapters"
     assert {int(n) for n in ranges} == {len(chapters())}
 
 
@@ -110,6 +111,27 @@ def test_home_computes_its_map_from_the_nav():
     # and no stale description of the primer or the notebook survives in the prose
     for stale in ("six chapters", "everything above", "NumPy and matplotlib only", "How to read a subsection"):
         assert stale not in text, stale
+
+
+def test_home_map_links_every_page_file_once_and_the_notebook_demos_are_numbered():
+    """What the home page's map relies on (its block asserts the same and shows no check box):
+    the navigation links every page file of docs/part1-3 and docs/primer once, and the theory
+    notebook's demos are numbered 1, 2, ... without a gap."""
+    on_disk = sorted(p.relative_to(DOCS).as_posix() for folder in ("part1", "part2", "part3", "primer")
+                     for p in (DOCS / folder).glob("*.md"))
+    linked = [p for p in nav_pages() if p.startswith(("part", "primer"))]
+    assert sorted(linked) == on_disk and len(set(linked)) == len(linked)
+    numbers = re.findall(r"^# ## (\d+)\. ", (DOCS / "notebook" / "theory.py").read_text(encoding="utf-8"), re.M)
+    assert [int(n) for n in numbers] == list(range(1, len(numbers) + 1))
+
+
+def test_the_theory_notebook_needs_no_data_package():
+    """Home's prerequisites say the notebook needs NumPy and matplotlib (and SciPy's erf): it imports
+    no loader of the pretrained weights and no corpus."""
+    import runpy
+    ns = runpy.run_path(str(SNIPPETS / "primer" / "front-pages" / "prerequisites.py"), run_name="front")
+    assert not ns["needs_weights"]((DOCS / "notebook" / "theory.py").read_text(encoding="utf-8"))
+    assert ns["needs_weights"]("from esm.weights import glove")         # the test itself can fail
 
 
 def test_notation_fixes_decimal_sizes_and_heads_from_zero():

@@ -26,7 +26,7 @@ from conftest import DOCS, page_includes
 from conftest import pages as book_pages
 
 #: The pages held to both rules: Parts 1-3 and the front pages.
-ENFORCED = ("part1/", "part2/", "part3/", "index.md", "overview.md", "notation.md", "practice.md")
+ENFORCED = ("part1/", "part2/", "part3/", "index.md", "overview.md", "notation.md", "notation-full.md", "practice.md")
 #: No paragraph of the enforced pages quotes more computed values than this.
 MAX_VALUES = 8
 #: A paragraph quoting this many values or more is dense; the enforced pages keep at most MAX_DENSE.

@@ -40,7 +40,7 @@ def test_a_record_is_well_formed_and_names_its_command(path):
     for q in rec["quantities"]:
         vals = [rec["per_seed"][str(s)][q] for s in rec["seeds"]]
         assert r.spread(q) == (min(vals), max(vals)) == (rec["summary"][q]["min"], rec["summary"][q]["max"])
-        assert r.mean(q) == pytest.approx(sum(vals) / len(vals), abs=1e-15)
+        assert r.mean(q) == pytest.approx(sum(vals) / len(vals), rel=1e-14, abs=1e-15)   # fsum against a plain sum
     assert r.cited() == f"{len(rec['seeds'])} seeds, recorded on {rec['date']} by `{rec['command']}`"
 
 
@@ -93,3 +93,15 @@ def test_the_seed_of_the_smallest_margin_reruns_to_the_record():
     lo = min(rec.seeds, key=lambda s: rec.per_seed[s]["margin"])
     ok, detail = rec.matches(lo, seed_sweep.p11(lo))
     assert ok, detail
+
+
+def test_the_seeds_at_the_extremes_of_the_sgns_record_rerun_to_it():
+    """5.2's learned space (a training run of a fraction of a second): every seed at which a
+    recorded quantity reaches its min or max, rerun with the demo's code, gives every recorded value;
+    the page's thresholds are those extremes."""
+    rec = sweeps.record("sgns")
+    extremes = sorted({s for q in rec.data["quantities"] for s in (rec.data["summary"][q]["seed_min"],
+                                                                   rec.data["summary"][q]["seed_max"])})
+    for seed in extremes:
+        ok, detail = rec.matches(seed, seed_sweep.sgns(seed))
+        assert ok, detail

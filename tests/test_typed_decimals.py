@@ -32,7 +32,7 @@ SKILL_CHECKS = DOCS / "skill-checks"
 
 #: The parts of the book and the most typed decimals each may keep.
 GROUPS = {
-    "parts 1-2": (("part1/", "part2/", "index.md", "notation.md", "overview.md", "practice.md",
+    "parts 1-2": (("part1/", "part2/", "index.md", "notation.md", "notation-full.md", "overview.md", "practice.md",
                    "skill-checks/part1.yml", "skill-checks/part2.yml"), 8),
     "part 3 and the notebook": (("part3/", "notebook/", "skill-checks/part3.yml"), 8),
     "primer": (("primer/", "skill-checks/primer-"), 8),

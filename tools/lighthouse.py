@@ -43,7 +43,7 @@ from screenshot import serve  # noqa: E402  (the one static server of the tests 
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 #: One page of each type: home, parts 1-3, exercises, primer, notebook, practice, a reference
-#: page (notation: long tables of formulas) and the not-found page (a template).
+#: page (the full notation table: long tables of formulas) and the not-found page (a template).
 PAGES = {
     "home": "",
     "part 1": "part1/intuition/",
@@ -53,7 +53,7 @@ PAGES = {
     "primer": "primer/self-attention/",
     "notebook": "notebook/theory/",
     "practice": "practice/",
-    "reference": "notation/",
+    "reference": "notation-full/",
     "not found": "404.html",
 }
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]

@@ -2,6 +2,7 @@
 costly to repeat in a build, written to a record that the repository keeps.
 
     python tools/seed_sweep.py p11              # every seed of the sweep, 2 processes
+    python tools/seed_sweep.py sgns --jobs 1    # 5.2's learned space, 200 seeds, about 10 s
     python tools/seed_sweep.py p11 --jobs 1 --seeds 35 36 --out /tmp/x.json
 
 (`make sweep` runs every named sweep.) A record is the one kind of generated file that is
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import datetime as dt
+import functools
 import json
 import math
 import multiprocessing
@@ -259,6 +261,57 @@ def _p11_seeds() -> list[int]:
     return list(range(et.TRAIN["seed"], et.TRAIN["seed"] + 20))
 
 
+# ---------------------------------------------------------------------------------------------
+# sgns: the learned space of 5.2 (docs/part2/training-embeddings.md)
+# ---------------------------------------------------------------------------------------------
+
+#: The demo whose training the sweep repeats: its definitions (everything above its run, the line
+#: `SEED = ...`) are executed as they stand, so that the sweep trains and measures with its code.
+SGNS_DEMO = ROOT / "snippets" / "part2" / "training-embeddings" / "sgns.py"
+
+SGNS_QUANTITIES = {
+    "same_min": "smallest cosine between the centre rows of two words of the same group",
+    "cross_max": "largest cosine between the centre rows of two words of different groups",
+    "gap": "same_min - cross_max (above 0: every same-group cosine exceeds every cross-group cosine)",
+    "cone": "cosine of the mean centre row with the mean context row",
+    "arc": "smallest angle, in degrees, holding every centre row and every negated context row (below 180: a "
+           "line through the origin has the centre rows on one side, the context rows on the other)",
+    "span": "smallest angle, in degrees, holding every centre row (how wide the cone of the centre rows is)",
+    "true_mean": "mean score C_i . C~_o over the corpus's (centre, context) pairs",
+    "true_below": "share of those pairs whose score is below 0",
+    "same_score": "mean score C_i . C~_j over two different words i, j of the same group",
+    "cross_score": "mean score C_i . C~_j over two words i, j of different groups",
+}
+
+
+@functools.cache
+def _sgns_demo() -> dict:
+    """The learned-space demo's definitions, executed once per process."""
+    src = SGNS_DEMO.read_text(encoding="utf-8")
+    head, found, _ = src.partition("\nSEED = ")
+    if not found:
+        raise RuntimeError(f"{SGNS_DEMO}: no line 'SEED = ...' ends the definitions the sweep runs")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    ns: dict = {"__name__": "sgns_demo", "__file__": str(SGNS_DEMO)}
+    exec(compile(head, str(SGNS_DEMO), "exec"), ns)      # noqa: S102 - the repository's own demo
+    return ns
+
+
+def sgns(seed: int) -> dict[str, float]:
+    """5.2's quantities for one seed: the demo's train(seed) (corpus, start, order and noise words all
+    drawn with the seed) and its measure()."""
+    ns = _sgns_demo()
+    C, Ct, run = ns["train"](seed)
+    out = ns["measure"](C, Ct, run)
+    assert set(out) == set(SGNS_QUANTITIES), set(out) ^ set(SGNS_QUANTITIES)
+    return {k: float(v) for k, v in out.items()}
+
+
+def _sgns_settings() -> dict:
+    ns = _sgns_demo()
+    return {k: ns[k] for k in ("V", "d", "window", "N_neg", "n_sent", "length", "lr", "epochs", "batch")}
+
+
 #: The named sweeps: what runs for one seed, which seeds, what each quantity is, the settings
 #: held fixed (read when the sweep runs), and what the sweep is about.
 SWEEPS = {
@@ -271,6 +324,16 @@ SWEEPS = {
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
                  "checks and sentences rely on, computed as its demos compute them.",
+    },
+    "sgns": {
+        "measure": sgns,
+        "seeds": lambda: list(range(200)),
+        "quantities": SGNS_QUANTITIES,
+        "settings": _sgns_settings,
+        "sources": [SGNS_DEMO],
+        "about": "5.2's learned space (docs/part2/training-embeddings.md, demo sgns.py) repeated with seeds 0 to "
+                 "199: for each, the demo's train(seed), which draws the corpus, the starting rows, the order of "
+                 "the pairs and the noise words with the seed, then its measure(); the page's run is seed 52.",
     },
 }
 
@@ -331,7 +394,8 @@ def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
                     f"python tools/seed_sweep.py {name} --seeds {' '.join(map(str, seeds))}"),
         "commit": _git("rev-parse", "HEAD"),
         "dirty": _git("status", "--porcelain", "--", "snippets/esm", ":(exclude)snippets/esm/records",
-                                  "tools/seed_sweep.py") not in ("", "unknown"),
+                      "tools/seed_sweep.py", *(str(p.relative_to(ROOT)) for p in sweep.get("sources", ())))
+        not in ("", "unknown"),
         "numpy": np.__version__,
         "python": platform.python_version(),
         "machine": platform.machine(),

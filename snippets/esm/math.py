@@ -71,7 +71,7 @@ def floats(x) -> np.ndarray:
 
 def softmax(z, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
     """softmax(z / temperature) along ``axis``, shifted by the max for stability.
-    Introduced in 1.4 (the attention box), used by the logits of 5.1."""
+    Introduced in 0.1 (the logits' probabilities), used by attention from 1.4 on."""
     z = floats(z) / temperature
     z = z - np.max(z, axis=axis, keepdims=True)
     e = np.exp(z)
@@ -79,14 +79,14 @@ def softmax(z, axis: int = -1, temperature: float = 1.0) -> np.ndarray:
 
 
 def log_softmax(z, axis: int = -1) -> np.ndarray:
-    """log softmax(z), computed stably. Introduced in 5.1."""
+    """log softmax(z), computed stably. Introduced in 0.1 (the cross-entropy), differentiated in 5.1."""
     z = np.asarray(z, dtype=float)
     z = z - np.max(z, axis=axis, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
 
 
 def cross_entropy(logits, y) -> float:
-    """-log softmax(logits)[y] for one example (logits of shape (|V|,)). Introduced in 5.1."""
+    """-log softmax(logits)[y] for one example (logits of shape (|V|,)). Introduced in 0.1."""
     return float(-log_softmax(logits)[y])
 
 

@@ -13,7 +13,7 @@ P8 = {"primer/counting-gpt2.md", "skill-checks/primer-8-counting-gpt2.yml"}
 
 def files():
     paths = [*DOCS.glob("primer/*.md"), *DOCS.glob("skill-checks/primer-*.yml"), DOCS / "notebook" / "theory.py",
-             DOCS / "index.md", DOCS / "overview.md", DOCS / "notation.md"]
+             DOCS / "index.md", DOCS / "overview.md", DOCS / "notation.md", DOCS / "notation-full.md"]
     return {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in paths}
 
 

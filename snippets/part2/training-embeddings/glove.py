@@ -1,7 +1,7 @@
 """5.3 GloVe: weighted least squares on log co-occurrence counts; zero counts drop out."""
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, figure, glue, shape_table, svg
+from esm import PALETTE, check_close, check_equal, check_less, figure, glue, numerical_grad, shape_table, svg
 
 x_max, alpha = 100.0, 0.75                       # the values of Pennington et al. (2014)
 
@@ -15,7 +15,8 @@ def f(x):
 rng = np.random.default_rng(53)
 V, d = 12, 3
 A = rng.normal(0, 0.7, (V, d))                   # hidden "true" vectors that generate the counts
-logits = A @ A.T + 1.5
+shift = 1.5
+logits = A @ A.T + shift
 counts = rng.poisson(np.exp(logits)).astype(float)  # a toy symmetric-ish co-occurrence matrix
 counts = np.triu(counts) + np.triu(counts, 1).T  # make it exactly symmetric
 nz = counts > 0
@@ -30,12 +31,21 @@ def glove_loss(C, Ct, b, bt):
     return float(np.sum(f(counts) * np.where(nz, r, 0.0) ** 2))
 
 
-start = glove_loss(C, Ct, b, bt)
-lr, steps = 0.01, 1000
-for _ in range(steps):                           # full-batch gradient descent
+def glove_grads(C, Ct, b, bt):
+    """The gradients of J with respect to C, C~, b and b~."""
     r = np.where(nz, C @ Ct.T + b[:, None] + bt[None, :] - np.log(np.where(nz, counts, 1.0)), 0.0)
     G = 2 * f(counts) * r                        # d J / d (C_i . C~_j + b_i + b~_j)
-    C, Ct, b, bt = C - lr * G @ Ct, Ct - lr * G.T @ C, b - lr * G.sum(1), bt - lr * G.sum(0)
+    return G @ Ct, G.T @ C, G.sum(axis=1), G.sum(axis=0)
+
+
+start = glove_loss(C, Ct, b, bt)
+grads0 = glove_grads(C, Ct, b, bt)
+fd0 = (numerical_grad(lambda M: glove_loss(M, Ct, b, bt), C), numerical_grad(lambda M: glove_loss(C, M, b, bt), Ct),
+       numerical_grad(lambda v: glove_loss(C, Ct, v, bt), b), numerical_grad(lambda v: glove_loss(C, Ct, b, v), bt))
+lr, steps = 0.01, 1000
+for _ in range(steps):                           # full-batch gradient descent
+    gC, gCt, gb, gbt = glove_grads(C, Ct, b, bt)
+    C, Ct, b, bt = C - lr * gC, Ct - lr * gCt, b - lr * gb, bt - lr * gbt
 end = glove_loss(C, Ct, b, bt)
 
 print(shape_table({"V": V, "d": d}, [
@@ -55,6 +65,9 @@ print(check_close("objective: masked matrix form vs a double loop over nonzero c
                   end, float(loop), atol=1e-9, eq="glove"))
 points = np.array([0.0, 1.0, 10.0, 50.0, 100.0, 1000.0])
 by_hand = [0.0, 10 ** -1.5, 10 ** -0.75, 2 ** -0.75, 1.0, 1.0]   # (1/100)^(3/4) = 10^(-3/2), ...
+print(check_close("the gradients at the start (2 f(#_ij) r_ij times C~_j, C_i, 1, 1, summed) vs central finite "
+                  "differences of J", np.concatenate([g.ravel() for g in grads0]),
+                  np.concatenate([g.ravel() for g in fd0]), atol=1e-6, eq="glove"))
 print(check_close("f at 0, 1, 10, 50, 100, 1000 vs 0, 10^-1.5, 10^-0.75, 2^-0.75, 1, 1", f(points), by_hand,
                   atol=1e-12, eq="glove-weight"))
 print(check_equal(f"the {int(np.sum(~nz))} zero counts get weight 0, so log 0 is never needed",
@@ -72,18 +85,23 @@ err = np.abs(fit - np.log(np.where(nz, counts, 1.0)))[big]
 noise_units = err * np.sqrt(counts[big])
 print(check_less(f"this draw: on the {int(big.sum())} pairs with #_ij >= 20 the fit reproduces log #_ij to within 3 times "
                  "the counts' sampling noise 1/sqrt(#_ij)", noise_units.max(), 3.0,
-                 names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound")))
+                 names=("max |C_i.C~_j + b_i + b~_j - log #_ij| sqrt(#_ij)", "bound"), eq="glove-model"))
+print(glue("glove_V", V), glue("glove_d", d), glue("plant_shift", shift, ".1f"))
 print(glue("J_start", start, ".1f"), glue("J_end", end, ".2f"), glue("big_min", 20),
       glue("fit_err", float(np.ceil(err.max() * 100) / 100), ".2f"))   # a largest value, rounded up
 
 fig, ax = figure(size=(6.4, 2.6))
 xs = np.linspace(0, 150, 301)
 ax.plot(xs, f(xs), color=PALETTE[0])
+marked = np.array([1.0, 10.0, 50.0])                                  # the worked example's three points
+ax.plot(marked, f(marked), "o", ms=4, color=PALETTE[1])
+for x_, y_ in zip(marked, f(marked)):
+    ax.annotate(f"f({x_:.0f}) = {y_:.3f}", (x_, y_), textcoords="offset points", xytext=(6, -4), fontsize=8)
 ax.axvline(x_max, color=PALETTE[1], lw=1, ls="--")
 ax.text(x_max + 2, 0.1, r"$x_{\max}=100$", color=PALETTE[1])
 ax.set_xlabel(r"co-occurrence count $\#_{ij}$")
 ax.set_ylabel(r"weight $f(\#_{ij})$")
 print(svg(fig, alt=f"GloVe weighting function f against the count: 0 at 0, {float(f(1.0)):.3f} at 1, "
           f"{float(f(10.0)):.3f} at 10, {float(f(50.0)):.3f} at 50, rising as a three-quarter power to 1 at "
-          f"{x_max:.0f}, flat after",
+          f"{x_max:.0f}, flat after; the points at 1, 10 and 50 are marked and labelled with their values",
           caption="Rare pairs get small weights; pairs seen 100 times or more all count the same."))

@@ -47,7 +47,8 @@ print(table(["$j$", "$\\mathbf w_j$", "$p_j-\\mathbf 1\\{j=y\\}$", "$\\nabla_{\\
              f"$\\mathbf w_j$ after a step, $\\eta={ftex(eta_h)}$", "new $z_j$"],
             [(f"${j}$" + (" ($y$)" if j == y_h else ""), f"${vtex(W_h[j])}$", f"${ftex(coef_h[j])}$",
               f"${vtex(gW_h[j])}$", f"${vtex(W_h1[j])}$", f"${ftex(z_h1[j])}$") for j in range(3)]))
-print(glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h),
+print(glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h), glue("eta_h", f"$\\eta={ftex(eta_h)}$"),
+      glue("W_h", "$" + ",\\ ".join(f"\\mathbf w_{j}={vtex(W_h[j])}" for j in range(3)) + "$"),
       glue("coef_h", f"${vtex(coef_h)}$"),
       glue("gh_h", "$\\nabla_{\\mathbf h}\\ell=" + "+".join(f"{ftex(coef_h[j])}\\mathbf w_{j}" for j in range(3))
            + f"={vtex(gh_h)}$"),
@@ -57,7 +58,7 @@ print(glue("h_h", f"$\\mathbf h={vtex(h_h)}$"), glue("y_h", y_h),
 
 rng = np.random.default_rng(51)
 V, d = 8, 4
-W = rng.normal(0, 1, (V, d))                     # output head, one row w_j per token
+W = rng.normal(0, 1, (V, d))                     # output matrix, one row w_j per token
 h = rng.normal(0, 1, d)                          # final hidden state at one position
 y = 5                                            # the token that actually came next
 
@@ -68,8 +69,8 @@ grad_W = np.outer(p - one_hot(y, V), h)          # row j: (p_j - 1{j=y}) h
 grad_h = W.T @ (p - one_hot(y, V))               # sum_j (p_j - 1{j=y}) w_j
 
 print(shape_table({"V": V, "d": d}, [
-    ("output head", "W", W, "V d", r"row $\mathbf w_j$ scores token $j$"),
-    ("hidden state", r"\mathbf h", h, "d", "the vector the head reads"),
+    ("output matrix", "W", W, "V d", r"row $\mathbf w_j$ scores token $j$"),
+    ("hidden state", r"\mathbf h", h, "d", "the vector $W$ scores"),
     ("probabilities", r"\mathbf p", p, "V", r"$\operatorname{softmax}(W\mathbf h)$"),
     ("gradient on W", r"\nabla_W\ell", grad_W, "V d", r"row $j$ is $(p_j-\mathbf 1\{j=y\})\mathbf h$"),
     ("gradient on h", r"\nabla_{\mathbf h}\ell", grad_h, "d", r"$W^\top(\mathbf p-\mathbf e_y)$"),
@@ -104,7 +105,7 @@ print(check_close("the step on h: h + eta (1 - p_y) w_y - eta sum_(j != y) p_j w
 drop = loss - cross_entropy(W_step @ h, y)
 first_order = eta * np.sum(fd_W ** 2)
 print(check_close("one step on W lowers the loss by about eta * |grad|^2 (first order)", drop, first_order, rtol=0.05))
-print(glue("eta", eta, ".2f"))
+print(glue("eta", eta, ".2f"), glue("drop", drop, ".3f"), glue("first_order", first_order, ".3f"))
 
 fig, ax = figure(size=(6.4, 2.6))
 coef = p - one_hot(y, V)

@@ -2,7 +2,7 @@
 no count or title on the home page can go stale."""
 import re
 
-from esm import check_equal, check_true, glue, table, weights
+from esm import glue, table
 from esm.project import docs, sections, title, url
 
 NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
@@ -14,7 +14,8 @@ def words(n):
 
 # What a reader computes in each section of the navigation (the only hand-written column).
 WHAT = {
-    "Part 1": "lookups, one-hot products, table sizes, dot products, cosines, distances, nearest neighbours",
+    "Part 1": "logits, softmax and cross-entropy, lookups, one-hot products, table sizes, dot products, cosines, "
+              "distances, nearest neighbours",
     "Part 2": "analogies, probes, anisotropy, whitening, loss gradients, skip-gram, GloVe, sinusoids, RoPE, ALiBi",
     "Part 3": "queries, keys and values, attention as a soft lookup, PCA, retrieval, parameter counts, int8, "
               "dashboards, migrations",
@@ -42,12 +43,15 @@ rows.append((f"**[Theory notebook]({url('notebook/theory.py')})**",
 print(table(("", "pages", "what you compute"), rows))
 
 print(glue("n_parts", words(len(parts))), glue("n_chapters", words(len(chapters))))
-print(check_equal("the primer's chapters are numbered P1, P2, ... in navigation order (their eq_prefix)",
-                  [title(p).split()[0] for p in chapters], [f"P{k}" for k in range(1, len(chapters) + 1)]))
-print(check_equal("the notebook's demos are numbered 1, 2, ... without a gap",
-                  [int(n) for n, _ in demos], list(range(1, len(demos) + 1))))
+# The map's own consistency, asserted rather than printed: a broken navigation fails the build here,
+# and the home page shows a newcomer no check boxes (tests/test_front_pages.py tests the same facts).
+if [title(p).split()[0] for p in chapters] != [f"P{k}" for k in range(1, len(chapters) + 1)]:
+    raise ValueError("the primer's chapters are not numbered P1, P2, ... in navigation order (their eq_prefix)")
+if [int(n) for n, _ in demos] != list(range(1, len(demos) + 1)):
+    raise ValueError("the notebook's demos are not numbered 1, 2, ... without a gap")
 on_disk = sorted(p.relative_to(docs).as_posix() for folder in ("part1", "part2", "part3", "primer")
                  for p in (docs / folder).glob("*.md"))
 linked = sorted(p for _, pages in sections for p in pages if p.startswith(("part", "primer")))
-print(check_true("the map links every page file of docs/part1-3 and docs/primer once (the navigation against the files on disk)",
-                 linked == on_disk, f"{len(linked)} links, {len(on_disk)} page files"))
+if linked != on_disk:
+    raise ValueError(f"the map does not link every page file of docs/part1-3 and docs/primer once: "
+                     f"{sorted(set(linked) ^ set(on_disk))}")
