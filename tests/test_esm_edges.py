@@ -66,7 +66,7 @@ def test_glue_misuse_messages_name_the_problem(name, value, fmt, error, message)
 
 def test_shape_table_messages_and_scalars():
     text = esm.shape_table({"d": 2}, [("temperature", "\\tau", 0.5, "", "a scalar")])
-    row = [line for line in text.splitlines() if line.startswith("| temperature")][0]
+    row = [line.strip() for line in text.splitlines() if line.strip().startswith("| temperature")][0]
     assert row == "| temperature | $\\tau$ | scalar | `()` | a scalar |"
     with pytest.raises(esm.ShapeMismatch, match=r"^x: array shape \(2,\) != scalar = \(\)$"):
         esm.shape_table({}, [("x", "x", np.zeros(2), "", "")])

@@ -124,11 +124,16 @@ def test_shape_table_exactly():
     text = esm.shape_table({"V": 5, "d_ff": 3, "n": 2},
                            [("table", "E", np.zeros((5, 3)), "V d_ff", "rows"),
                             ("ids", "", np.zeros(2), "n", "")])
-    assert text == (
-        "\n| object | symbol | shape | in this demo | role |\n|---|---|---|---|---|\n"
-        "| table | $E$ | $\\lvert\\mathcal V\\rvert\\times d_{\\mathrm{ff}}$ | `(5, 3)` | rows |\n"
-        "| ids |  | $n$ | `(2,)` |  |\n"
-        "\nSizes in this demo: $\\lvert\\mathcal V\\rvert=5$, $d_{\\mathrm{ff}}=3$, $n=2$.\n")
+    assert text == (          # folded under a summary: reference, one click away
+        '\n??? abstract "Shapes in this demo"\n\n'
+        "    | object | symbol | shape | in this demo | role |\n    |---|---|---|---|---|\n"
+        "    | table | $E$ | $\\lvert\\mathcal V\\rvert\\times d_{\\mathrm{ff}}$ | `(5, 3)` | rows |\n"
+        "    | ids |  | $n$ | `(2,)` |  |\n"
+        "\n    Sizes in this demo: $\\lvert\\mathcal V\\rvert=5$, $d_{\\mathrm{ff}}=3$, $n=2$.\n")
+
+
+def test_folded_text_indents_every_line_it_holds():
+    assert esm.folded("S", "\na\n\nb\n") == '\n??? abstract "S"\n\n    a\n\n    b\n'
 
 
 # -- captions -----------------------------------------------------------------------------------

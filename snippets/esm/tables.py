@@ -7,7 +7,7 @@ import numpy as np
 from typing import Iterable
 from typing import Sequence
 
-__all__ = ['ShapeMismatch', 'SYMBOLS', 'table', 'shape_table']
+__all__ = ['ShapeMismatch', 'SYMBOLS', 'table', 'shape_table', 'folded']
 
 # ---------------------------------------------------------------------------------------------
 # Tables (introduced in 1.1)
@@ -61,4 +61,13 @@ def shape_table(dims: dict[str, int], rows: Iterable[tuple]) -> str:
         sym = f"${symbol}$" if symbol else ""
         out.append((name, sym, _tex_shape(symbols), f"`{actual}`", role))
     sizes = ", ".join(f"${SYMBOLS.get(k, k)}={v}$" for k, v in dims.items())
-    return table(("object", "symbol", "shape", "in this demo", "role"), out) + f"\nSizes in this demo: {sizes}.\n"
+    body = table(("object", "symbol", "shape", "in this demo", "role"), out) + f"\nSizes in this demo: {sizes}.\n"
+    return folded("Shapes in this demo", body)
+
+
+def folded(summary: str, text: str) -> str:
+    """``text`` (Markdown) folded under ``summary``: a closed details block on the page, one
+    click away (pymdownx.details' ``???``), and indented text where Markdown is not read."""
+    inner = "\n".join(("    " + line) if line.strip() else "" for line in text.strip("\n").split("\n"))
+    return f'\n??? abstract "{summary}"\n\n{inner}\n'
+
