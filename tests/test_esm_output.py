@@ -385,6 +385,41 @@ def test_svg_drops_the_source_comments_of_multi_line_text():
     assert "<!--" not in body and "-->" not in body and "$x$" not in body
 
 
+def test_drawing_wraps_code_written_svg_as_svg_does():
+    body = '<rect x="1" y="2" width="30" height="20" fill="#2f7fd0"/>\n  <text x="5" y="15">a &amp; b</text>'
+    out = esm.drawing(body, size=(40, 25.5), alt='a "quoted" <alt>', caption="cap $x$")
+    assert out.startswith('\n<figure class="esm-figure">\n<svg role="img" aria-label="a &quot;quoted&quot; &lt;alt&gt;" class="esm-svg" ')
+    assert out.endswith('</svg>\n<figcaption>cap <span class="arithmatex">&#92;(x&#92;)</span></figcaption></figure>\n')
+    root = ET.fromstring(out[out.index("<svg"):out.index("</svg>") + 6])
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and root[0].tag == f"{ns}title" and root[0].text == 'a "quoted" <alt>'
+    # the box and its units, the inherited ink and the joins and caps `svg` gives its figures
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == ("40pt", "25.5pt", "0 0 40 25.5")
+    assert (root.get("fill"), root.get("stroke-linejoin"), root.get("stroke-linecap")) == ("currentColor", "round", "butt")
+    # the body unchanged but for the whitespace between tags (a blank line would end the HTML block)
+    assert [el.tag for el in root[1:]] == [f"{ns}rect", f"{ns}text"] and root[2].text == "a & b"
+    svg_text = out[out.index("<svg"):out.index("</svg>")]
+    assert not [line for line in out.strip().splitlines() if not line.strip()] and not re.search(r">\s+<", svg_text)
+    assert "<figcaption>" not in esm.drawing(body, size=(40, 25), alt="no caption")
+
+
+@pytest.mark.parametrize("body, why", [
+    ('<rect x="1"', "not well-formed"),
+    ('<rect id="a" x="1"/>', "an id"),
+    ("<text>costs $5</text>", "a $"),
+    ("<style>*{fill:red}</style>", "a style sheet"),
+    ('<rect fill="black"/>', "pure black"),
+    ('<path style="stroke: #000000"/>', "pure black"),
+])
+def test_drawing_refuses_what_would_break_the_page(body, why):
+    with pytest.raises(ValueError, match=re.escape(why)):
+        esm.drawing(body, size=(10, 10), alt="bad")
+
+
+def test_drawing_allows_colours_that_only_start_like_black():
+    assert "#0001ff" in esm.drawing('<rect fill="#0001ff"/>', size=(10, 10), alt="blue")
+
+
 def test_svg_closes_its_figure_and_only_that_one():
     import matplotlib.pyplot as plt
     fig, ax = esm.figure()

@@ -1,6 +1,7 @@
 """Figures: matplotlib in the site's style (`figure`) to inline SVG (`svg`), byte-identical
 from build to build, its ink in ``currentColor`` so that it reads in the light and the dark
-scheme, with alt text and an optional caption whose ``$...$`` is math."""
+scheme, with alt text and an optional caption whose ``$...$`` is math; a diagram written as SVG
+by the demo itself (`drawing`) in the same frame."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import io
 import numpy as np
 import re
 
-__all__ = ['PALETTE', 'figure', 'svg']
+__all__ = ['PALETTE', 'drawing', 'figure', 'svg']
 
 # ---------------------------------------------------------------------------------------------
 # Figures (introduced in 1.2)
@@ -224,3 +225,38 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     text = re.sub(r"(<svg[^>]*>)", rf"\1<title>{label}</title>", text, count=1)
     cap = f"<figcaption>{_tex_caption(caption)}</figcaption>" if caption else ""
     return f'\n<figure class="esm-figure">\n{text.strip()}\n{cap}</figure>\n'
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagrams written as SVG (introduced in 7.1)
+# ---------------------------------------------------------------------------------------------
+
+def drawing(body: str, *, size: tuple[float, float], alt: str, caption: str | None = None) -> str:
+    """A diagram the demo writes as SVG elements itself (boxes, grids, lines, labels: a
+    picture with no axes, in a few elements), in the frame `svg` gives a matplotlib figure.
+
+    ``body`` holds the elements in user units, one unit a point, in a box of ``size`` (width,
+    height). The root sets what they inherit: the ink ``currentColor`` as fill (text and
+    unfilled shapes read in both schemes), matplotlib's font, size 10, and the joins and caps
+    that `svg` sets. Raises ValueError where the page would break or lie: SVG that is not
+    well-formed, an id (two figures on a page could share it), a ``$`` (the page's math
+    extension would read it as a formula), a style sheet (it would style the whole page), or
+    pure black (invisible on the dark scheme)."""
+    import xml.etree.ElementTree as ET
+    width, height = size
+    body = re.sub(r">\s+<", "><", body.strip())
+    try:
+        ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>')
+    except ET.ParseError as e:
+        raise ValueError(f"drawing: not well-formed SVG ({e})") from None
+    for bad, why in ((r"\bid=", "an id"), (r"\$", "a $"), (r"<style\b", "a style sheet"),
+                     (r"(?:fill|stroke|color)\s*[=:]\s*\"?\s*(?:black|#000(?:000)?)\b", "pure black")):
+        if re.search(bad, body, flags=re.I):
+            raise ValueError(f"drawing: the SVG holds {why}")
+    label = html.escape(alt)
+    cap = f"<figcaption>{_tex_caption(caption)}</figcaption>" if caption else ""
+    return (f'\n<figure class="esm-figure">\n<svg role="img" aria-label="{label}" class="esm-svg" '
+            f'stroke-linejoin="round" stroke-linecap="butt" fill="currentColor" '
+            f'font-family="\'DejaVu Sans\', sans-serif" font-size="10" width="{width:g}pt" height="{height:g}pt" '
+            f'viewBox="0 0 {width:g} {height:g}" xmlns="http://www.w3.org/2000/svg" version="1.1">'
+            f'<title>{label}</title>{body}</svg>\n{cap}</figure>\n')

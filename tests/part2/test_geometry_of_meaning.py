@@ -86,6 +86,25 @@ def test_probe_accuracy_and_direction_and_removal():
     assert ns["fit_acc"] == 1.0 and abs(ns["held_acc"] - 0.5) < 0.15
 
 
+def test_probe_figure_before_and_after_the_removal():
+    """The scatter's points, as matplotlib holds them, against coordinates taken here: w is a unit
+    vector orthogonal to U; before the removal the classes lie on either side along u, after it
+    every point is at 0 along u and keeps its coordinate along w."""
+    ns = demo("probe")
+    U, u, w, X, Xr, y = ns["U"], ns["u"], ns["w"], ns["X"], ns["X_removed"], ns["y"]
+    test = slice(ns["n_train"], None)
+    assert math.isclose(float(np.linalg.norm(w)), 1.0, abs_tol=1e-12) and np.abs(U.T @ w).max() < 1e-12
+    before_1, before_0, after_1, after_0 = ns["drawn"]
+    for pts, rows in ((before_1, X[test][y[test] == 1]), (before_0, X[test][y[test] == 0]),
+                      (after_1, Xr[test][y[test] == 1]), (after_0, Xr[test][y[test] == 0])):
+        coords = [(sum(a * b for a, b in zip(x, u)), sum(a * b for a, b in zip(x, w))) for x in rows]
+        assert np.allclose(pts, coords, atol=1e-12)
+    assert before_1[:, 0].mean() > 0 > before_0[:, 0].mean()
+    assert np.abs(np.concatenate([after_1, after_0])[:, 0]).max() < 1e-12
+    assert np.allclose(np.concatenate([after_1, after_0])[:, 1], np.concatenate([before_1, before_0])[:, 1], atol=1e-12)
+    assert pycos(np.array(ns["arrow"].xy), [1.0, 0.0]) > 0.9       # the probe's arrow points nearly along u
+
+
 # -- 4.3 mean pairwise cosine --------------------------------------------------------------------
 
 @given(st.integers(2, 12), st.integers(2, 6), st.integers(0, 10_000))
@@ -106,6 +125,22 @@ def test_analogy_by_hand():
     assert max(cos, key=cos.get) == ns["best_all"] == "king"
     assert max((w for w in cos if w not in ("man", "woman", "king")), key=cos.get) == ns["best_excl"] == "queen"
     assert "{{best_excl_h}}" in PAGE and "{{cos_queen_h}}" in PAGE
+
+
+def test_analogy_parallelogram_figure():
+    """The figure's arrows, as matplotlib holds them: the four words from the origin, the offset
+    woman - man twice, its two copies parallel sides, the second ending on king's line."""
+    ns = demo("analogy")
+    rows = {"man": (3, 0), "woman": (3, 1), "king": (0, 3), "queen": (1, 4)}
+    drawn = ns["drawn"]
+    assert {end for start, end in drawn if start == (0, 0)} == set(rows.values())
+    sides = [(start, end) for start, end in drawn if start != (0, 0)]
+    assert [start for start, _ in sides] == [rows["man"], rows["king"]]
+    vecs = [(e[0] - s[0], e[1] - s[1]) for s, e in sides]
+    assert vecs[0] == vecs[1] == (rows["woman"][0] - rows["man"][0], rows["woman"][1] - rows["man"][1])
+    corner = sides[1][1]                                   # the fourth corner: king + (woman - man)
+    assert corner[0] * rows["king"][1] - corner[1] * rows["king"][0] == 0      # on king's line
+    assert "figure under the demo draws these four words" in " ".join(PAGE.split())
 
 
 def test_isotropy_by_hand():

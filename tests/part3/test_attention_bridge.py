@@ -105,6 +105,48 @@ def test_by_hand_example_is_whole_numbers_and_masked_averaging():
     assert np.allclose(ns["A_eq"] @ V, [V[:t + 1].mean(0) for t in range(3)])   # the running mean
 
 
+
+def test_by_hand_grid_draws_the_masked_weights():
+    """The grid parsed as XML here: a shaded cell for every s <= t with a fill opacity that maps
+    back to the weight, a grey one for every s > t, and the weight printed in each shaded cell."""
+    import xml.etree.ElementTree as ET
+    ns = runpy.run_path(str(DEMOS / "by_hand.py"))
+    A, c = ns["A"], ns["c"]
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{ns["grid"]}</svg>')
+    tag = lambda el: el.tag.split("}")[1]
+    shaded, grey = {}, set()
+    for el in root:
+        if tag(el) == "rect":
+            cell = ((int(el.get("y")) - 30) // c, (int(el.get("x")) - 44) // c)
+            if el.get("fill"):
+                shaded[cell] = (float(el.get("fill-opacity")) - 0.1) / 0.7
+            else:
+                grey.add(cell)
+    assert set(shaded) == {(t, s) for t in range(3) for s in range(t + 1)}
+    assert grey == {(t, s) for t in range(3) for s in range(t + 1, 3)}
+    for (t, s), a in shaded.items():
+        assert abs(a - A[t, s]) < 1e-4
+    printed = sorted(el.text for el in root if tag(el) == "text" and "." in el.text)
+    assert printed == sorted(f"{A[t, s]:.2f}" for t, s in shaded)
+
+
+def test_qkv_figure_blocks_have_the_shapes_of_the_arrays():
+    import xml.etree.ElementTree as ET
+    ns = runpy.run_path(str(DEMOS / "qkv.py"))
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{ns["pic"]}</svg>')
+    u = ns["u"]
+    sizes = [(int(el.get("height")) // u, int(el.get("width")) // u) for el in root if el.tag.endswith("rect")]
+    arrays = [ns["Hs"][0], ns["W_Q"], ns["W_K"], ns["W_V"], ns["Q"][0], ns["K"][0], ns["V"][0], ns["S"][0]]
+    assert sizes == [a.shape for a in arrays]
+    # one grid line between every two neighbouring rows and columns of every block
+    assert ns["lines"].count("M") == sum(r - 1 + k - 1 for r, k in sizes)
+
+
+def test_residual_stream_figure_is_the_block():
+    ns = runpy.run_path(str(DEMOS / "contextualize.py"))
+    assert ns["drawn"] == ["Attn", "MLP"]                 # the stream meets attention first
+    assert np.allclose(ns["x"], ns["a"][1], atol=1e-12)   # run as drawn: layer 1 of text A
+
 def test_two_heads_by_the_library_attention_per_column():
     ns = runpy.run_path(str(DEMOS / "two_heads.py"))
     # Each head by esm.attention on its own column (d_k = 1, so the library's scale is 1), then W_O.

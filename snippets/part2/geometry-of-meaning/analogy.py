@@ -1,5 +1,6 @@
 """4.1 Analogy directions: c - a + a* lands near the answer only once the inputs are excluded."""
 import numpy as np
+from matplotlib.text import Annotation
 
 from esm import (PALETTE, check_close, check_equal, check_less, check_true, cosine, figure, glue, shape_table,
                  share_of_seeds, svg, top_k)
@@ -32,6 +33,51 @@ def vt(v):
 print(glue("hand_rows", ", ".join(f"{w} {vt(hand[w])}" for w in names_h[:-1]) + f" and {names_h[-1]} {vt(hand['apple'])}"),
       glue("t_h", vt(t_h)), glue("best_all_h", best_all), glue("best_excl_h", best_excl),
       glue("cos_queen_h", f"$\\tfrac{{{dot_h['queen']}}}{{{int(np.sqrt(t2))}\\sqrt{{{sq_h['queen']}}}}}$"))
+
+# The parallelogram: the four words as arrows from the origin, the offset woman - man drawn
+# twice, at man and at king; its second copy ends at the target, on king's own line.
+fig, ax = figure(size=(4.6, 2.9))
+offset = np.array(hand["woman"]) - np.array(hand["man"])
+
+
+def arrow(start, end, colour, width):
+    ax.annotate("", xy=end, xytext=start, arrowprops=dict(arrowstyle="-|>", color=colour, lw=width,
+                                                          shrinkA=0, shrinkB=0, mutation_scale=10))
+
+
+for w, colour in (("man", "#010101"), ("woman", "#010101"), ("king", "#010101"), ("queen", PALETTE[1])):
+    arrow((0, 0), hand[w], colour, 1.2)
+for start in (hand["man"], hand["king"]):                        # the offset, at man and at king
+    arrow(start, np.array(start) + offset, PALETTE[0], 2.4)
+ax.plot(*zip(hand["man"], hand["king"]), ":", *zip(hand["woman"], t_h), ":", color="#010101", lw=1)
+ax.plot(*zip(t_h, hand["queen"]), "--", color=PALETTE[1], lw=1.2)
+ax.plot(*t_h, "o", ms=6, mfc="none", mec=PALETTE[0], mew=1.5)
+for w, (dx, ha) in {"man": (0.15, "left"), "woman": (0.15, "left"), "king": (-0.15, "right"),
+                    "queen": (0.15, "left")}.items():
+    ax.text(hand[w][0] + dx, hand[w][1], f"{w} {vt(hand[w]).strip('$')}", ha=ha, va="center", fontsize=9)
+ax.text(t_h[0] - 0.15, t_h[1], f"king − man + woman {vt(t_h).strip('$')}", ha="right", va="center", fontsize=9,
+        color=PALETTE[0])
+ax.text(hand["man"][0] + 0.15, 0.5, "woman − man", va="center", fontsize=8, color=PALETTE[0])
+ax.text(0.5, t_h[1] + 0.12, "own part", ha="center", va="bottom", fontsize=8, color=PALETTE[1])
+ax.text(0, -0.12, "0", ha="center", va="top", fontsize=8)
+ax.set_xlim(-3.2, 4.6)
+ax.set_ylim(-0.4, 4.4)
+ax.set_aspect("equal")
+ax.axis("off")
+drawn = [(tuple(float(x) for x in a.xyann), tuple(float(x) for x in a.xy)) for a in ax.findobj(Annotation)]
+offset_hand = tuple(w - m for w, m in zip(hand["woman"], hand["man"]))     # by hand, in integers
+print(check_equal("the figure's arrows, read back: the four words from the origin, then the offset woman - man "
+                  "at man and at king, the second ending at king - man + woman",
+                  [(start, end) for start, end in drawn],
+                  [((0, 0), hand[w]) for w in ("man", "woman", "king", "queen")]
+                  + [(hand["man"], tuple(m + o for m, o in zip(hand["man"], offset_hand))),
+                     (hand["king"], tuple(k - m + w for k, m, w in zip(hand["king"], hand["man"], hand["woman"])))]))
+print(svg(fig, alt=f"Arrows from the origin to man {vt(hand['man'])}, woman {vt(hand['woman'])}, king {vt(hand['king'])} "
+          f"and queen {vt(hand['queen'])}. The offset woman minus man is drawn at man and again at king, two parallel "
+          f"sides of a parallelogram whose fourth corner is the target {vt(t_h)}, on the line of king; queen lies "
+          f"{vt(np.array(hand['queen']) - t_h)} away from the target.".replace("$", ""),
+          caption="The worked example drawn: the offset $\\mathbf{woman}-\\mathbf{man}$ added at man and at king "
+                  "gives two parallel sides; the target lands on king's own line, and queen sits its own part away."))
 
 SEED = 40
 d, sd_own = 128, 0.125

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_less, check_true, cosine, glue, shape_table, sigmoid
+from esm import PALETTE, check_close, check_equal, check_less, check_true, cosine, figure, glue, shape_table, sigmoid, svg
 
 rng = np.random.default_rng(42)
 n_train, n_test, d, k, margin, steps = 300, 100, 16, 2, 1.2, 300
@@ -102,6 +102,47 @@ acc2 = accuracy(beta2, b2, X_removed[test], y[test])
 print(check_less("after projecting the subspace out, a retrained probe is near chance", acc2, 0.65,
                  names=("accuracy", "bound")))
 print(glue("acc2", acc2, ".2f"))
+
+# The picture: the held-out vectors in the plane of u and of a direction w outside the removed
+# subspace (the first axis with its part in span(U) taken off), before and after the removal.
+w = np.eye(d)[0] - proj[0]
+w /= np.linalg.norm(w)
+fig, axes = figure(1, 2, size=(6.4, 3.2), sharex=True, sharey=True)
+for ax, Xs, title in ((axes[0], X[test], "the vectors"), (axes[1], X_removed[test], "after removing U")):
+    for label, marker, colour in ((1, "o", PALETTE[0]), (0, "^", PALETTE[1])):
+        rows = Xs[y[test] == label]
+        ax.scatter(rows @ u, rows @ w, s=12, marker=marker, color=colour, alpha=0.75, linewidths=0,
+                   label=f"property {label}")
+    ax.set_title(title)
+    ax.set_xlabel("along u")
+    ax.set_aspect("equal")
+axes[0].set_ylabel("along w")
+b_plane = np.array([beta @ u, beta @ w]) / np.linalg.norm([beta @ u, beta @ w])   # beta's direction in the plane
+arrow = axes[0].annotate("", xy=3 * b_plane, xytext=(0, 0),
+                         arrowprops=dict(arrowstyle="-|>", color="#010101", lw=1.8, shrinkA=0, shrinkB=0))
+axes[0].text(*(3 * b_plane + [0.2, 0.3]), "probe β", fontsize=9)
+axes[1].legend(loc="lower right", fontsize=8, handletextpad=0.2)
+# Read back what was drawn: the points' coordinates against dot products taken one by one.
+drawn = [np.asarray(c.get_offsets()) for ax in axes for c in ax.collections]
+dot = lambda x, v: sum(float(a) * float(b) for a, b in zip(x, v))
+by_loop = [np.array([[dot(x, u), dot(x, w)] for x, lab in zip(Xs, y[test]) if lab == label])
+           for Xs in (X[test], X_removed[test]) for label in (1, 0)]
+print(check_close("the figure's points are the held-out vectors' coordinates along u and w, before and after "
+                  "(dot products one by one)", np.concatenate(drawn), np.concatenate(by_loop), atol=1e-12))
+print(check_close("after the removal every point's coordinate along u is 0, and along w it is unchanged "
+                  "(w is orthogonal to U)", np.concatenate(drawn[2:]),
+                  np.column_stack([np.zeros(n_test), np.concatenate(by_loop[:2])[:, 1]]), atol=1e-12))
+m0, m1 = by_loop[1][:, 0].mean(), by_loop[0][:, 0].mean()     # the mean coordinate along u of property 0, 1
+print(check_true("before the removal the classes gather on either side of 0 along u (their mean coordinates)",
+                 m0 < 0 < m1, f"property 0: {m0:.2f}, property 1: {m1:.2f}"))
+print(svg(fig, alt=f"Two scatter plots of the {n_test} held-out vectors, coloured by their property, in the plane of "
+          "the planted direction u and a direction w outside the removed subspace. Left: the two classes gather on "
+          "either side of the vertical axis, and the probe's weight vector points almost along u. Right, after "
+          "removing the subspace: every point has coordinate 0 along u, and the two classes lie on one line, mixed.",
+          caption="Before and after the projection, in the plane of $\\mathbf u$ and a direction $\\mathbf w$ "
+                  "orthogonal to $U$: along $\\mathbf u$ the classes gather on either side of 0, and the probe points "
+                  "that way; "
+                  "once $\\operatorname{proj}_U$ is subtracted they coincide there."))
 
 # Non-example: a probe scored on its own training vectors. d + 1 random points with random labels
 # can always be separated by a hyperplane, so training accuracy says nothing.

@@ -1,11 +1,12 @@
 """7.1 Attention by hand: three tokens, d = 2, integer queries, keys and values; the causal mask
 as masked averaging (equal scores give the running mean)."""
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_equal, glue, softmax, table
+from esm import PALETTE, attention, causal_mask, check_close, check_equal, drawing, glue, softmax, table
 
 Q = np.array([[0, 1], [1, 1], [2, 0]])          # what positions 0, 1, 2 look for
 K = np.array([[1, 0], [0, 1], [0, 1]])          # what they can be found by
@@ -66,3 +67,31 @@ print(*(glue(f"bh_S{t}{u}", int(S[t, u])) for t in range(T) for u in range(T)),
       *(glue(f"bh_run{T - 1}{c}", float(running[T - 1, c]), "g") for c in range(2)), glue("bh_A20", A[2, 0], ".2f"),
       glue("bh_A21", A[2, 1], ".2f"), glue("bh_O1", O[1], "g"), glue("bh_O0", O[0], "g"),
       glue("bh_open0", A_open[0, 0], ".2f"), sep="")
+
+# The weights as a grid, query t by row, key s by column: shaded by weight where s <= t, grey where masked.
+c = 36                                                  # a cell's side in points; the grid's corner is at (44, 30)
+cell = lambda t, s: f'<rect x="{44 + s * c}" y="{30 + t * c}" width="{c}" height="{c}" '
+grid = ('<text x="98" y="10" text-anchor="middle">key s</text><text x="62 98 134" y="25" text-anchor="middle">012'
+        '</text><text transform="translate(14 84) rotate(-90)" text-anchor="middle">query t</text>'
+        '<text x="36 36 36" y="51 87 123" text-anchor="end">012</text>'
+        + "".join(cell(t, s) + 'fill-opacity="0.18"/>' for t in range(T) for s in range(t + 1, T))
+        + "".join(cell(t, s) + f'fill="{PALETTE[0]}" fill-opacity="{0.1 + 0.7 * A[t, s]:.4f}"/><text x="{62 + s * c}" '
+                  f'y="{51 + t * c}" text-anchor="middle" font-size="9">{A[t, s]:.2f}</text>'
+                  for t in range(T) for s in range(t + 1))
+        + '<path fill="none" stroke="currentColor" stroke-opacity="0.5" d="'
+        + "".join(f"M44 {30 + k * c}h{T * c}M{44 + k * c} 30v{T * c}" for k in range(T + 1)) + '"/>')
+# Read back from the drawing: each cell's place, and its shade (none for a grey cell).
+drawn = {((int(y) - 30) // c, (int(x) - 44) // c): (float(o) - 0.1) / 0.7 if blue else None
+         for x, y, blue, o in re.findall(r'<rect x="(\d+)" y="(\d+)" \S+ \S+ (fill="\S+" )?fill-opacity="([\d.]+)"', grid)}
+shaded, grey = sorted(k for k in drawn if drawn[k] is not None), sorted(k for k in drawn if drawn[k] is None)
+print(check_close("the grid, read back: each shaded cell's shade is its weight from the loop (to the 4 decimals drawn)",
+                  [drawn[k] for k in shaded], [A_loop[k] for k in shaded], atol=1e-3))
+print(check_equal("the grid, read back: shaded cells where s <= t, grey ones where s > t, and there the weight is exactly 0",
+                  (shaded, grey, [float(A[k]) for k in grey]), ([(t, s) for t in range(T) for s in range(t + 1)],
+                  [(t, s) for t in range(T) for s in range(t + 1, T)], [0.0] * 3), eq="masked-attention"))
+print(drawing(grid, size=(156, 142), alt=f"A {T} by {T} grid of the example's causal attention weights, query t by row, "
+              "key s by column. On and below the diagonal each cell is shaded by its weight and shows it: "
+              + "; ".join(f"row {t}: " + ", ".join(f"{A[t, s]:.2f}" for s in range(t + 1)) for t in range(T))
+              + ". The cells above the diagonal are grey and empty: masked.",
+              caption="The masked weights of the example: each row's weights sum to 1 over the keys it may read; the "
+                      "grey cells above the diagonal, the future, get nothing."))

@@ -2,7 +2,9 @@
 contexts and drifts apart, layer by layer, through residual attention and MLP updates."""
 import numpy as np
 
-from esm import (PALETTE, attention, causal_mask, check_close, check_less, cosine, glue,
+import re
+
+from esm import (PALETTE, attention, causal_mask, check_close, check_less, cosine, drawing, glue,
                  figure, layer_norm, shape_table, sinusoidal_positions, svg, table)
 
 rng = np.random.default_rng(73)
@@ -51,6 +53,40 @@ for t in range(T):
     rows.append(ht + np.tanh(z2 @ p["W1"]) @ p["W2"])
 print(check_close("layer 1 equals X + Attn(LN X) followed by + MLP(LN .), computed position by position",
                   a[1], np.array(rows), atol=1e-12, eq="residual-update"))
+
+# The block as the stream sees it: a line running up (x = 124), and two sublayers, each reading at one
+# height (y, in points, downwards), going through its box on the right and adding back at a plus.
+sublayers = [("Attn", 178, 126, PALETTE[0]), ("MLP", 106, 54, PALETTE[1])]
+path, pic = "M124 204V132M124 120V60M124 48V8m-4 5l4 -5l4 5", ""
+for name, read, add, col in sublayers:
+    m = (read + add) // 2
+    path += (f"M124 {read}H205V{m + 9}m-4 5l4 -5l4 5M205 {m - 9}V{add}H130m5 -4l-5 4l5 4"       # out, and back in
+             f"M118 {add}a6 6 0 1 0 12 0a6 6 0 1 0 -12 0M120 {add}h8M124 {add - 4}v8")           # the plus
+    pic += (f'<rect x="165" y="{m - 9}" width="80" height="18" rx="3" fill="{col}" fill-opacity="0.3" stroke="{col}"/>'
+            f'<text x="205" y="{m + 3.5}" text-anchor="middle" font-size="9">LN, then {name}</text>')
+pic += (f'<path fill="none" stroke="currentColor" stroke-width="1.2" d="{path}"/><rect x="114" y="38" width="143" '
+        'height="152" rx="4" fill="none" stroke="currentColor" stroke-opacity="0.45" stroke-dasharray="3 3"/>'
+        '<text x="253" y="50" text-anchor="end" font-size="8">block ℓ</text><text x="116" y="186" text-anchor="end">x'
+        '</text><text x="116" y="94" text-anchor="end">x̃ = x + Attn(LN x)</text><text x="116" y="30" '
+        'text-anchor="end">x̃ + MLP(LN x̃)</text><text x="132" y="203" font-size="8">from block ℓ − 1</text>'
+        '<text x="132" y="14" font-size="8">to block ℓ + 1</text>')
+# Read back: the sublayers in the order the stream meets them (bottom first), each run on the stream
+# through LN and added to it, give layer 1 of the demo.
+run = {"Attn": lambda H, p: attention(*(layer_norm(H) @ p[w] for w in ("WQ", "WK", "WV")), mask=causal_mask(len(H)))[0] @ p["WO"],
+       "MLP": lambda H, p: np.tanh(layer_norm(H) @ p["W1"]) @ p["W2"]}
+drawn = [name for y, name in sorted(re.findall(r'y="([\d.]+)"[^>]*>LN, then (\w+)<', pic), key=lambda m: -float(m[0]))]
+x = a[0]                                             # layer 0 of text A, every position
+for name in drawn:
+    x = x + run[name](x, layers[0])
+print(check_close(f"the stream as drawn ({' then '.join(drawn)}, each read through LN and added back) gives layer 1 "
+                  "of the position-by-position loop", x, np.array(rows), atol=1e-12, eq="residual-update"))
+print(drawing(pic, size=(263, 210),
+              alt="The residual stream of one block as a vertical line going up through it, from block l minus 1 to "
+                  "block l plus 1. Near the bottom a branch reads the stream x, passes it through a layer norm and "
+                  "attention, and adds the result back at a plus sign, giving x tilde equal to x plus Attn of LN x; "
+                  "above it a second branch does the same with the MLP, giving x tilde plus MLP of LN x tilde.",
+              caption="One block as the stream sees it: attention, then the MLP, each reads the stream through a "
+                      "layer norm and adds its output back; nothing else changes the stream."))
 
 cos_last = np.array([cosine(a[l, 2], b[l, 2]) for l in range(L + 1)])
 # At layer 0 position 2 is E[7] + P[2] in both texts (same id, same position): the same sum twice, so not a check.
