@@ -28,26 +28,39 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 
 
 class _Prose(HTMLParser):
-    """The text of a page's prose elements, one string per element, outside everything above."""
+    """The text of a page's prose elements, one string per element, outside everything above;
+    with ``links``, the text of links too, and each element's links (``hrefs``) and the id of the
+    heading above it (``headings``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, links: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self.not_prose = _NOT_PROSE_TAGS - {"a"} if links else _NOT_PROSE_TAGS
         self.stack: list[tuple[str, bool, bool]] = []     # (tag, skips, is prose)
         self.skip = 0
         self.paras: list[list[str]] = []
+        self.hrefs: list[list[str]] = []
+        self.headings: list[str] = []
+        self.heading = ""
         self.open = 0
 
     def handle_starttag(self, tag, attrs):
         if tag in _VOID:
             return
-        cls = dict(attrs).get("class") or ""
-        skips = tag in _NOT_PROSE_TAGS or any(c in cls.split() or cls.startswith(c) for c in _NOT_PROSE_CLASSES)
+        a = dict(attrs)
+        cls = a.get("class") or ""
+        skips = tag in self.not_prose or any(c in cls.split() or cls.startswith(c) for c in _NOT_PROSE_CLASSES)
         prose = not skips and not self.skip and tag in _PROSE_TAGS and not self.open
         self.stack.append((tag, skips, prose))
         self.skip += skips
+        if tag in ("h1", "h2", "h3") and a.get("id") and not self.skip:
+            self.heading = a["id"]
         if prose:
             self.open += 1
             self.paras.append([])
+            self.hrefs.append([])
+            self.headings.append(self.heading)
+        if tag == "a" and self.open and not self.skip and a.get("href"):
+            self.hrefs[-1].append(a["href"])
 
     def handle_endtag(self, tag):
         if tag in _VOID:
@@ -75,6 +88,17 @@ def prose_sentences(html: str) -> list[str]:
         text = " ".join("".join(para).split())
         out += [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“])", text) if s]
     return out
+
+
+def prose_blocks(html: str) -> list[tuple[str, str, list[str]]]:
+    """The article's prose elements in reading order (paragraphs, list items, captions), each as
+    (id of the heading above it, its text with its links' text, the addresses of its links)."""
+    start = html.find("<article")
+    end = html.rfind("</article>")
+    parser = _Prose(links=True)
+    parser.feed(html[start:end] if start >= 0 else html)
+    return [(h, " ".join("".join(para).split()), hrefs)
+            for h, para, hrefs in zip(parser.headings, parser.paras, parser.hrefs)]
 
 
 def decimal_sentences(html: str) -> list[str]:

@@ -1,13 +1,9 @@
-"""2.5 Residual stream initialization: h^(0)_t = E[i_t] + P[t]; with RoPE nothing is added.
-
-Also the non-example "add P only after the first layer": what that first layer can and cannot
-tell about order, with and without a causal mask.
-"""
+"""2.5 Residual stream initialization: h^(0)_t = E[i_t] + P[t]; with RoPE nothing is added."""
 import math
 
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_less, glue, shape_table, sinusoidal_positions
+from esm import check_close, glue, shape_table, sinusoidal_positions
 
 rng = np.random.default_rng(25)
 V, d, T_max = 10, 8, 16
@@ -55,29 +51,8 @@ print(glue("hp_P0", P_int[0]), glue("hp_P2", P_int[2]), glue("hp_row", row_hand)
       glue("hp_diff", h0_hand - h2_hand),
       glue("hp_gap", int(round(np.linalg.norm(h0_hand - h2_hand)))))
 
-# Non-example: positions added only after the first layer. That layer then reads the rows alone.
-Xr = E[ids[0]]                              # one text, no positions
-WQ, WK, WV = (rng.normal(0.0, 0.5, (d, d)) for _ in range(3))
-
-
-def layer(X, mask=None):
-    out, _ = attention(X @ WQ, X @ WK, X @ WV, mask=mask)
-    return X + out
-
-
-perm = np.array([1, 0, 2, 3, 4, 5])         # swap the first two tokens
-print(check_close("no mask: swapping two tokens only swaps the outputs (the layer is blind to order)",
-                  layer(Xr[perm]), layer(Xr)[perm], atol=1e-12))
-causal = np.abs(layer(Xr[perm], causal_mask(T)) - layer(Xr, causal_mask(T))[perm]).max()
-print(check_less("causal mask: the swapped text's outputs are not the swapped outputs (the mask sees order)",
-                 1e-6, causal, names=("1e-6", "max |difference|")))
-print(check_close("causal mask: positions after the swap read the same set of earlier tokens, so their "
-                  "outputs do not change (order among earlier tokens is invisible)",
-                  layer(Xr[perm], causal_mask(T))[2:], layer(Xr, causal_mask(T))[2:], atol=1e-12))
-
 print(glue("res_tok", tok))
 print(glue("res_t1", t1))
 print(glue("res_t2", t2))
 print(glue("res_gap", gap, ".3f"))
-print(glue("res_causal_diff", causal, ".2f"))
 print(glue("gpt2_pos_params", 1_024 * 768, ","))   # GPT-2 small: T_max = 1,024, d = 768

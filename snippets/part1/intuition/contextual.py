@@ -11,15 +11,7 @@ import math
 import numpy as np
 
 from esm import (PALETTE, attention, causal_mask, check_close, check_equal, check_less, cosine, figure, glue,
-                 one_hot, shape_table, softmax, svg, table)
-
-# --- The softmax of the box, against its formula written out with math.exp -----------------------
-z = np.array([2.0, 1.0, 0.0])
-by_formula = [math.exp(zj) / sum(math.exp(zk) for zk in z) for zj in z]
-print(check_close("softmax(2, 1, 0) vs e^{z_j} / sum_{j'} e^{z_{j'}}, term by term with math.exp",
-                  softmax(z), by_formula, atol=1e-15, eq="softmax"))
-print(check_close("equal scores give equal weights: softmax(0, 0, 0) = (1/3, 1/3, 1/3)",
-                  softmax(np.zeros(3)), np.full(3, 1 / 3), atol=1e-15, eq="softmax"))
+                 one_hot, shape_table, svg, table)
 
 # --- Worked example by hand: d = 2, integer rows, a layer whose scores are all equal ---------------
 rows = {"the": (1, 1), "river": (4, -1), "money": (-2, 5), "bank": (1, 0)}
@@ -54,7 +46,7 @@ for words, H1 in ((hand_a, H1a), (hand_b, H1b)):
     expected = by_loop(words)
     print(check_close(f"by hand, '{' '.join(words)}': states {fmt_states(expected)} "
                       "(running means plus residual, by a loop over prefixes)",
-                      H1, expected, atol=1e-12, eq="causal-attention"))
+                      H1, expected, atol=1e-12, eq="contextual-states"))
 print(check_close("cosine of the two 'bank' states after the layer = 3 / (3 sqrt 5) = 1/sqrt(5)",
                   cosine(H1a[2], H1b[2]), 1 / math.sqrt(5), atol=1e-12))
 for w in rows:
@@ -140,9 +132,9 @@ for tt in range(T):
     sc = [float((H0[tt] @ WQ0) @ (H0[s] @ WK0)) / math.sqrt(d) for s in range(tt + 1)]
     a_t = [math.exp(x) / sum(math.exp(y) for y in sc) for x in sc]
     o_loop.append(sum(a_t[s] * (H0[s] @ WV0) for s in range(tt + 1)))
-print(check_close("layer 1, text A: esm.attention with a causal mask vs the box's sum over s <= t, query by query",
+print(check_close("layer 1, text A: esm.attention with a causal mask vs the weighted sum over s <= t, query by query",
                   attention(H0 @ WQ0, H0 @ WK0, H0 @ WV0, mask=causal_mask(T))[0], np.array(o_loop),
-                  atol=1e-12, eq="causal-attention"))
+                  atol=1e-12))
 print(check_close("all states of text A, every layer and position, vs the loop written position by position",
                   Ha, states_by_loop(a), atol=1e-12, eq="contextual-states"))
 print(check_close("all states of text B, every layer and position, vs the same loop",

@@ -88,4 +88,3 @@ print(glue("nn_cos_cat_horse", C[cat, horse], ".3f"))
 print(glue("nn_cos_cat_dog", C[cat, dog], ".3f"))
 print(glue("nn_len_dog", float(np.linalg.norm(E[dog])), ".1f"))
 print(glue("nn_len_horse", float(np.linalg.norm(E[horse])), ".1f"))
-print(glue("nn_gpt2_madds_m", 50_257 * 768 / 1e6, ".1f"))   # GPT-2 small: |V| = 50,257, d = 768

@@ -36,6 +36,10 @@ print(check_close("covariance of the whitened rows (loop over rows) = I", cov_w,
 print(check_close("Sigma^{-1/2} Sigma^{-1/2} Sigma = I", S_inv_half @ S_inv_half @ Sigma, np.eye(d), atol=1e-10))
 
 
+_, sig, Vct = np.linalg.svd(Xc, full_matrices=False)           # 4.4's SVD of the centred rows
+print(check_close("sigma^2/N = eigenvalues, |V_c^T Gamma| = I", np.vstack([sig**2 / N, abs(Vct @ Q[:, ::-1])]),
+                  np.vstack([lam[::-1], np.eye(d)]), atol=1e-8, eq="pca-svd"))
+
 def neighbours(Y, k=k_nn):
     """Each row's k nearest rows by cosine (itself excluded), as sets."""
     C = cosine_matrix(Y)

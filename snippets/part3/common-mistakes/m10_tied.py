@@ -18,8 +18,8 @@ moved = (model["lm_head"] @ h - before)
 print(check_close("wrong: editing input row 3 moves the head's logit 3 by delta . h, and no other logit",
                   moved, one_hot([3], V)[0] * float(delta @ h), atol=1e-12))
 
-# The gradient of a tied table is the sum of the input path and the output path. A one-token
-# model: logits z = E x with x = E[i], loss = cross-entropy(z, y).
+# The gradient of a tied table is the sum of the input path and the output path (2.4's
+# tied-gradient). A one-token model: logits z = E x with x = E[i], loss = cross-entropy(z, y).
 i, y = 5, 2
 x = E[i].copy()
 p = softmax(E @ x)
@@ -29,7 +29,6 @@ g_input[i] = E.T @ (p - one_hot([y], V)[0])      # dL/dx, which lands on row i (
 g_fd = numerical_grad(lambda T: cross_entropy(T @ T[i], y), E.copy())
 print(check_close("tied: the table's gradient is the output path plus the input path (finite differences)",
                   g_fd, g_head + g_input, atol=1e-7))
-share_in = float(np.linalg.norm(g_input) / np.linalg.norm(g_head + g_input))
 
 # Wrong 2: count both names for GPT-2 small. Right: count each array once, as PyTorch's
 # parameters() does. The arrays have the released checkpoint's shapes (np.empty: no memory used).
@@ -39,5 +38,4 @@ naive = sum(a.size for a in gpt2.values())
 once = sum(a.size for a in {id(a): a for a in gpt2.values()}.values())
 print(check_equal("right: counting each array once leaves out exactly one |V| x d table",
                   naive - once, wte.shape[0] * wte.shape[1]))
-print(glue("tied_once", once, ","), glue("tied_naive", naive, ","), glue("tied_share_in", share_in, ".0%"),
-      sep="")
+print(glue("tied_once", once, ","), glue("tied_naive", naive, ","), sep="")

@@ -66,5 +66,5 @@ gl = [glue("pc_gpt2_table", g["V"] * g["d"], ","), glue("pc_gpt2_pos", g["T_max"
       glue("pc_gpt2_emb_twice", closed_form(dict(g, tied=False)), ","),
       glue("pc_bert_emb", embs["BERT-base"], ","), glue("pc_bert_share", shares["BERT-base"], ".1%"),
       glue("pc_llama_emb", embs["Llama 2 7B"], ","), glue("pc_llama_share", shares["Llama 2 7B"], ".1%"),
-      glue("pc_saved_m", saved / 1e6, ".1f"), glue("pc_multi_m", 250_000 * 768 / 1e6, ".0f")]
+      glue("pc_multi_m", 250_000 * 768 / 1e6, ".0f")]
 print("".join(gl))
