@@ -121,16 +121,10 @@ def _without(html: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _unstyled(html: str) -> str:
-    """``html`` without its style and script elements and its comments (markup.py reads them)."""
-    tokens, ends = markup.parse(html), markup.closers(html)
-    spans = [(t.start, tokens[ends[i]].end) for i, t in enumerate(tokens)
-             if t.kind == "start" and t.name.lower() in markup.RAW_TEXT]
-    spans += [(t.start, t.end) for t in tokens if t.kind == "comment"]
-    outer: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if not outer or start >= outer[-1][1]:
-            outer.append((start, end))
-    return _without(html, outer)
+    """``html`` without its style and script elements and its comments (markup.py reads them;
+    neither holds the other: a script's or a style's content is text, and so is a comment's)."""
+    comments = [(t.start, t.end) for t in markup.parse(html) if t.kind == "comment"]
+    return _without(html, sorted(markup.elements(html, markup.RAW_TEXT) + comments))
 
 
 def _math(segment: str) -> str:

@@ -57,6 +57,11 @@ from .nbmake import HELPER_TAG
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
+#: the code that makes the page from a run (nbpage.py and what it renders with): an edit to it
+#: renders the page again, as an edit to the notebook does
+RENDERER = "".join(Path(m.__file__).read_text(encoding="utf-8")
+                   for m in (nbpage, nbpage.output, nbpage.markup, nbpage.glue, mkdocs_jupyter))
+
 NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext percent file
 DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships
 
@@ -228,9 +233,9 @@ class Notebook:
 
     def _parts(self) -> list[str]:
         """The rendered page's cache key: the made notebook (its setup cells, esm's source,
-        included), the recorder the run starts with (the page's records come from it),
-        mkdocs-jupyter's options, the environment."""
-        return [nbmake.writes(self.nb), nbmake.RECORDER, self.options, nbrun.env()]
+        included), the recorder the run starts with (the page's records come from it), the
+        code that renders it (``RENDERER``), mkdocs-jupyter's options, the environment."""
+        return [nbmake.writes(self.nb), nbmake.RECORDER, RENDERER, self.options, nbrun.env()]
 
     def _job(self) -> SimpleNamespace:
         """What this build's notebook run reads, taken once: a run left over from a build that

@@ -81,10 +81,11 @@ def held_out(text: str, spans: list[list[int]], inserts: list[list]) -> tuple[st
         n += is_held
 
     def render(lo: int, hi: int, inner: list, points: list) -> str:
-        events = sorted([(s, 1, k, None) for k, (s, e, _) in enumerate(inner)]
-                        + [(at, 0, k, None) for k, (at, _, _) in enumerate(points)])
+        # at one place an insert comes before a held element that starts there
+        events = sorted([(s, 1, k) for k, (s, _, _) in enumerate(inner)]
+                        + [(at, 0, k) for k, (at, _, _) in enumerate(points)])
         out, pos = [], lo
-        for at, kind, k, _ in events:
+        for at, kind, k in events:
             if at < pos:
                 continue
             if kind == 0:

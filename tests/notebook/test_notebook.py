@@ -466,3 +466,16 @@ def test_a_failing_cell_is_named_as_the_source_counts_it_and_a_setup_cell_by_its
     said = nbrun.describe_failure(CellError(math.source, "OSError", "disk full"), name=nbtools.PAGE, nb=nb, lines=lines)
     assert said == (f"{nbtools.PAGE}: notebook setup cell 'setup-math' (esm/math.py, copied from snippets/esm/) "
                     "failed: OSError: disk full")
+
+
+def test_the_rendered_page_is_made_again_when_the_code_that_renders_it_changes():
+    """The notebook page's cache key holds the source of what makes the page from a run: an
+    edit to nbpage.py (or output, markup, glue, the mkdocs-jupyter compat module) is never
+    served from a page rendered by the old code."""
+    from mkdocs_esm import glue, markup, nbpage, notebook, output
+    from mkdocs_esm.compat import mkdocs_jupyter
+    for module in (nbpage, output, markup, glue, mkdocs_jupyter):
+        assert Path(module.__file__).read_text(encoding="utf-8") in notebook.RENDERER, module.__name__
+    made = notebook.Notebook.__new__(notebook.Notebook)
+    made.nb, made.options = nbformat.v4.new_notebook(), ""
+    assert notebook.RENDERER in made._parts()
