@@ -96,9 +96,17 @@ def cached_output(cache_dir: Path, path: Path) -> str | None:
     from mkdocs_esm import execcache, execution
 
     _, code, block_id = demo_block(path)
+    # one reader a cache for the run, as a build has one: its package versions are read once,
+    # not once a demo (a scan of every installed distribution, 0.1 s each time)
+    reader = _readers.get(cache_dir)
+    if reader is None:
+        reader = _readers[cache_dir] = execcache.ExecCache(cache_dir)
     # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
     with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
-        return execcache.ExecCache(cache_dir).get("block", execution._parts(code, block_id, 0, {}))
+        return reader.get("block", execution._parts(code, block_id, 0, {}))
+
+
+_readers: dict[Path, object] = {}
 
 
 _runs: dict[Path, str] = {}

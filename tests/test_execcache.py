@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -325,3 +326,23 @@ def test_an_entry_made_in_one_checkout_serves_a_copy_in_another_folder(tmp_path,
     (tmp_path / "two" / "data" / "table.txt").write_text("other rows")
     cache.new_build()
     assert run(code) == "other rows\n" and run.runs == 2
+
+
+def test_a_package_installed_after_a_scan_is_seen_by_the_next_build(tmp_path, monkeypatch):
+    """The scan of the installed distributions is kept while the folders of sys.path stand as
+    they were: a package installed (its ``.dist-info`` folder added) or upgraded after one build
+    is seen by the next build's Environment."""
+    def install(name: str, version: str) -> None:
+        info = tmp_path / f"{name}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install("esm-probe-one", "1.0")
+    assert execcache.Environment().version("esm-probe-one") == "1.0"
+    assert execcache.Environment().version("esm-probe-two") == "absent"
+    install("esm-probe-two", "2.0")
+    shutil.rmtree(tmp_path / "esm-probe-one-1.0.dist-info")
+    install("esm-probe-one", "1.1")
+    again = execcache.Environment()
+    assert (again.version("esm-probe-one"), again.version("esm-probe-two")) == ("1.1", "2.0")

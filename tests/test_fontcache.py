@@ -3,6 +3,7 @@ versions; a damaged entry is made again, never served; ESM_CACHE=0 turns the cac
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import io
 import sys
@@ -24,8 +25,23 @@ def fontcache():
     return _hook("fontcache")
 
 
+_made: dict[tuple, bytes] = {}
+
+
 @pytest.fixture
-def cache(fontcache, tmp_path):
+def cache(fontcache, tmp_path, monkeypatch):
+    """A cache of its own; ``subset``, a pure function of the font's bytes and the characters,
+    is made once a test run for each pair (the tests of the cache count its entries, which
+    ``cached_subset`` makes and serves; the subset itself is a second of fontTools a call)."""
+    real = fontcache.subset
+
+    def subset(data: bytes, chars: set[int]) -> bytes:
+        key = (hashlib.sha256(data).digest(), frozenset(chars))
+        if key not in _made:
+            _made[key] = real(data, chars)
+        return _made[key]
+
+    monkeypatch.setattr(fontcache, "subset", subset)
     return fontcache.execcache.ExecCache(tmp_path / "fonts")
 
 
@@ -83,7 +99,7 @@ def test_a_damaged_entry_is_made_again_never_served(fontcache, cache):
     assert cache.stats["discarded"] == 3 and cache.stats["hit"] == 0
 
 
-def test_a_cache_switched_off_subsets_afresh(fontcache, tmp_path):
+def test_a_cache_switched_off_subsets_afresh(fontcache, cache, tmp_path):
     off = fontcache.execcache.ExecCache(None)
     assert fontcache.cached_subset(font(), CHARS, off) == fontcache.subset(font(), CHARS)
     assert not (tmp_path / "fonts").exists()
