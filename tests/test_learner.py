@@ -47,6 +47,27 @@ def test_skill_check_data_is_valid():
                 f"{q['id']}: a question about another page"
 
 
+IDS = ROOT / "tests" / "data" / "skill_check_ids.txt"
+
+
+def test_question_ids_are_stable_so_saved_practice_survives():
+    """The browser keys a reader's answers and practice queue by question id (learner.js): an id
+    published once keeps its question (wherever it moves) or is retired for good, never reused.
+    A new question adds its id to the ledger; replacing a question retires its old id."""
+    live, retired = set(), set()
+    for line in IDS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("retired "):
+            retired.add(line.split()[1].rstrip(":"))
+        elif line.strip() and not line.startswith("#"):
+            live.add(line.strip())
+    current = {q["id"] for c in checks() for q in c["questions"]}
+    assert not live & retired
+    assert not current & retired, f"retired ids reused: {sorted(current & retired)}"
+    assert not current - live, f"new ids not in {IDS.name}: {sorted(current - live)}"
+    assert not live - current, (f"ids dropped without being retired in {IDS.name} (a reader's saved "
+                                f"answers to them would vanish): {sorted(live - current)}")
+
+
 def test_shuffled_choices_keep_the_right_answer():
     for c in checks():
         for q in c["questions"]:

@@ -21,9 +21,11 @@ __all__ = ["init_gpt2", "param_arrays", "forward", "loss_and_grads"]
 
 def init_gpt2(seed: int, V: int, T_max: int, d: int, L: int, n_heads: int, std: float = 0.02,
               dtype=np.float64) -> dict:
-    """GPT-2's initialisation (Radford et al., 2019): every weight N(0, std^2), biases 0, layer-norm
-    gains 1 and shifts 0, and the two projections that write into the residual stream (W_O, W_2)
-    scaled by 1/sqrt(2L). The head is tied to E. A model `esm.gpt_forward` runs."""
+    """GPT-2's initialisation as its paper describes it (Radford et al., 2019, sec. 2.3): every weight
+    and both tables N(0, std^2), biases 0, layer-norm gains 1 and shifts 0, and the two projections
+    that write into the residual stream (W_O, W_2) scaled by 1/sqrt(2L). (The released code,
+    openai/gpt-2 src/model.py, does not apply that scaling and draws the position table with std
+    0.01.) The head is tied to E. A model `esm.gpt_forward` runs."""
     rng = np.random.default_rng(seed)
     blocks = []
     for _ in range(L):

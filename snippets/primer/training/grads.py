@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, check_equal, glue, numerical_grad
+from esm import check_close, check_equal, glue, numerical_grad, table
 from esm.backprop import init_gpt2, loss_and_grads, param_arrays
 from esm.optim import adamw_step, clip_grads
 from esm.tokenizer import VOCAB_SIZE, data
@@ -107,3 +107,14 @@ b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
 print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"), glue("adam_eps", eps, ".0e"))
 print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"), glue("wd", wd, ".1f"), glue("clip_at", TRAIN["clip"], ".1f"),
       glue("warmup", TRAIN["warmup"]), glue("batch", TRAIN["batch"]), glue("steps", TRAIN["steps"]))
+print(table(("setting", "symbol", "value", "what it sets"), [
+    ("peak learning rate", "$\\eta$", f"{lr:.3g}", f"the step size after {TRAIN['warmup']} steps of linear warm-up"),
+    ("final learning rate", "", f"{TRAIN['min_lr']:.1g}", "where the cosine decay ends"),
+    ("first moment", "$\\beta_1$", f"{b1:.2g}", "how long the running mean of the gradient remembers"),
+    ("second moment", "$\\beta_2$", f"{b2:.2g}", "the same for the squared gradient"),
+    ("denominator guard", "$\\epsilon$", f"{eps:.0e}", "keeps the step finite where the gradient is near 0"),
+    ("weight decay", "$\\lambda$", f"{wd:.1f}", "pulls the matrices and tables towards 0"),
+    ("clipping norm", "$c$", f"{TRAIN['clip']:.1f}", "the largest global gradient norm a step uses"),
+    ("batch", "", f"{TRAIN['batch']}", "windows per step"),
+    ("steps", "", f"{TRAIN['steps']}", "length of the run"),
+]))

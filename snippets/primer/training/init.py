@@ -1,4 +1,4 @@
-"""P11 The model at initialisation: P7's tiny GPT at the size trained here, GPT-2's initialisation,
+"""P11 The model at initialisation: P7's tiny GPT at the size trained here, the GPT-2 paper's initialisation,
 and the initial loss against log |V| (and against P7's demonstration scale 0.3)."""
 import inspect
 import math

@@ -55,8 +55,13 @@ offsets = np.concatenate([[0], np.cumsum(piece_len[D.train])[:-1]])
 play_start = D.text.index("Macbeth\n\nACT I")
 hamlet_share = float(np.mean(offsets < play_start))
 seen = steps * TRAIN["batch"] * TRAIN["T"]
-print(check_equal("characters of the training tokens, summed piece by piece = the length of the decoded training text",
-                  int(piece_len[D.train].sum()), len(bpe_decode(D.train, D.alphabet, D.merges))))
+# The offsets against the corpus itself (the text before tokenisation): each training token's piece
+# stands in the corpus at its offset. A shifted offset (the sum through the token instead of before it)
+# would fail at the first token.
+pieces = [bpe_decode([t], D.alphabet, D.merges) for t in range(V)]
+print(check_true("each training token's characters stand in the corpus at its offset (the summed lengths of the pieces before it)",
+                 all(D.text.startswith(pieces[t], o) for t, o in zip(D.train.tolist(), offsets.tolist())),
+                 f"{len(D.train):,} tokens"))
 print(glue("hamlet_share", hamlet_share, ".0%"), glue("n_train", len(D.train), ","), glue("seen", seen, ","),
       glue("passes", seen / len(D.train), ".1f"))
 

@@ -1,5 +1,6 @@
 """P6 The block as a picture, drawn at build time: the residual stream and its two sublayers,
-in the pre-LN arrangement (GPT-2) and the post-LN one (the original Transformer)."""
+in the pre-LN arrangement (GPT-2) and the post-LN one (the original Transformer). The page shows the
+figure without this code (drawing, not the block's arithmetic); its check stays folded under it."""
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
 from esm import PALETTE, check_equal, figure, svg
@@ -66,7 +67,7 @@ fig, axes = figure(2, 1, size=(6.8, 3.6))
 draw(axes[0], pre=True)
 draw(axes[1], pre=False)
 on_stream = [[t.strip("$").replace("\\mathrm{LN}", "LN") for a, y, t in drawn if a is ax and y == 0] for ax in axes]
-print(check_equal("the caption's claim, read off the drawing: layer norms on the stream itself (pre-LN, post-LN)",
+print(check_equal("the drawing puts layer norms on the stream itself only in post-LN (boxes drawn at the stream's height)",
                   on_stream, [[], ["LN_1", "LN_2"]]))
 print(svg(fig, alt="Two diagrams of a transformer block. Top, pre-LN: the residual stream runs straight from X to Y; "
           "two branches each apply a layer norm and then attention or the feed-forward network, and add the result "
