@@ -76,9 +76,27 @@ P11_QUANTITIES = {
     "margin_uni": "unigram - final_val, nats",
     "curve0_dev": "first training batch's loss - log|V|, nats",
     "val_half": "validation loss at the half-way evaluation, nats",
-    "real_0": "share of the words of run.py's top-p sample (240 tokens, sampling seed 2) that are words of the training text, step 0",
+    "real_0": "share of the words of run.py's top-p samples (xi 0.9, 240 tokens from its prompt, sampling seeds 0-19) that "
+              "are words of the training text, averaged over the 20 samples, step 0",
     "real_half": "the same, half-way",
     "real_end": "the same, at the end",
+    "real_end_min": "the smallest of the 20 samples' shares at the end",
+    "clipped_share": "share of the run's steps whose global gradient norm (before clipping) exceeds the clipping norm",
+    "gn_first": "global gradient norm of the first step (before clipping)",
+    "gn_peak": "largest global gradient norm of the run",
+    "gn_peak_step": "the step where it falls",
+    "gn_last": "median global gradient norm over the last 10% of the steps",
+    # context.py: the ablation (no attention) and the loss by position
+    "abl_val": "validation loss of the ablation (esm.train.ABLATION: the same run without attention) at its last step, nats",
+    "abl_margin": "bigram - abl_val, nats",
+    "ctx_gain": "abl_val - final_val: what attention buys on the validation windows, nats",
+    "pos0_gap": "full model's loss at window position 0 minus the bigram's there, on the POSITION_BATCHES windows, nats",
+    "abl_pos0_gap": "the same for the ablation",
+    "gain_1_3": "bigram's loss minus the full model's, averaged over positions 1-3 of those windows, nats",
+    "gain_4_15": "the same over positions 4-15",
+    "gain_16": "the same over positions 16 to the last",
+    "abl_gain_16": "bigram's loss minus the ablation's over positions 16 to the last, nats",
+    "abl_spread": "largest minus smallest of the ablation's losses averaged over the position groups 0, 1-3, 4-15, 16-end, nats",
     # embeddings.py: what the token table learned
     "rho": "Spearman correlation of row length with training frequency, trained table",
     "rho0": "the same at initialisation",
@@ -192,7 +210,8 @@ def p11(seed: int) -> dict[str, float]:
     # run.py: the page's own call, its run kept in this process only (not in the execution cache)
     before = set(et._RUNS)
     try:
-        model, curve, evals, snaps = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS)
+        model, curve, evals, snaps, trace = et.trained(D.train, D.val, V, cfg, snapshots=et.SNAPSHOTS, traces=True)
+        abl, _, abl_evals, _ = et.trained(D.train, D.val, V, dict(et.ABLATION, seed=seed))
     finally:
         for key in set(et._RUNS) - before:
             del et._RUNS[key]
@@ -200,16 +219,40 @@ def p11(seed: int) -> dict[str, float]:
     snaps[steps] = model
     x, y = xs, ys
     uni = et.unigram_loss(D.train, y.ravel(), V)
-    bi = min(et.bigram_loss(D.train, y, V, a, prev=x) for a in (0.01, 0.03, 0.1, 0.3, 1.0))
+    alphas = (0.01, 0.03, 0.1, 0.3, 1.0)
+    bis = [et.bigram_loss(D.train, y, V, a, prev=x) for a in alphas]
+    bi, alpha = min(bis), alphas[int(np.argmin(bis))]
     final_val, final_train = float(evals[-1, 2]), float(evals[-1, 1])
     breaks = [i for i, t in enumerate(D.val[:400].tolist()) if tk.bpe_decode([t], D.alphabet, D.merges) == "\n\n"]
     prompt = D.val[breaks[0] + 1:breaks[0] + 25]
     known = set(re.findall(r"[A-Za-z]+", tk.bpe_decode(D.train, D.alphabet, D.merges)))
-    real = {}
+    real, real_min = {}, None
     for step in (0, half, steps):
-        words = re.findall(r"[A-Za-z]+", tk.bpe_decode(
-            et.sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=0.9), D.alphabet, D.merges))
-        real[step] = sum(w in known for w in words) / len(words)
+        shares = []
+        for row in et.sample_many(snaps[step], prompt, 240, range(20), top_p=0.9):
+            words = re.findall(r"[A-Za-z]+", tk.bpe_decode(row, D.alphabet, D.merges))
+            shares.append(sum(w in known for w in words) / len(words))
+        real[step], real_min = float(np.mean(shares)), min(shares)
+    gn = np.asarray(trace["grad_norm"])
+    out |= {"real_end_min": real_min, "clipped_share": float(np.mean(gn > cfg["clip"])), "gn_first": float(gn[0]),
+            "gn_peak": float(gn.max()), "gn_peak_step": float(np.argmax(gn)),
+            "gn_last": float(np.median(gn[-max(1, steps // 10):]))}
+
+    # context.py: the ablation, and the loss by position of both models and the bigram
+    abl_val = float(abl_evals[-1, 2])
+    cfg_pos = dict(cfg, eval_batches=et.POSITION_BATCHES)
+    xp, yp = et.eval_windows(D.val, cfg_pos)
+    full_pos = et.evaluate(model, D.val, cfg_pos, by_position=True)
+    abl_pos = et.evaluate(abl, D.val, cfg_pos, by_position=True)
+    counts = np.zeros((V, V)) + alpha
+    np.add.at(counts, (D.train[:-1], D.train[1:]), 1)
+    bi_pos = -np.log(counts / counts.sum(1, keepdims=True))[xp, yp].mean(0)
+    groups = (slice(0, 1), slice(1, 4), slice(4, 16), slice(16, None))
+    out |= {"abl_val": abl_val, "abl_margin": bi - abl_val, "ctx_gain": abl_val - final_val,
+            "pos0_gap": float(full_pos[0] - bi_pos[0]), "abl_pos0_gap": float(abl_pos[0] - bi_pos[0]),
+            "gain_1_3": float((bi_pos - full_pos)[1:4].mean()), "gain_4_15": float((bi_pos - full_pos)[4:16].mean()),
+            "gain_16": float((bi_pos - full_pos)[16:].mean()), "abl_gain_16": float((bi_pos - abl_pos)[16:].mean()),
+            "abl_spread": float(np.ptp([abl_pos[g].mean() for g in groups]))}
     out |= {"unigram": uni, "bigram": bi, "val_start": float(evals[0, 2]), "final_val": final_val,
             "final_train": final_train, "margin": bi - final_val, "margin_uni": uni - final_val,
             "curve0_dev": float(curve[0]) - logV, "val_half": float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2]),

@@ -20,12 +20,14 @@ __all__ = ["init_gpt2", "param_arrays", "forward", "loss_and_grads"]
 # ---------------------------------------------------------------------------------------------
 
 def init_gpt2(seed: int, V: int, T_max: int, d: int, L: int, n_heads: int, std: float = 0.02,
-              dtype=np.float64) -> dict:
+              dtype=np.float64, attention: bool = True) -> dict:
     """GPT-2's initialisation as its paper describes it (Radford et al., 2019, sec. 2.3): every weight
     and both tables N(0, std^2), biases 0, layer-norm gains 1 and shifts 0, and the two projections
     that write into the residual stream (W_O, W_2) scaled by 1/sqrt(2L). (The released code,
     openai/gpt-2 src/model.py, does not apply that scaling and draws the position table with std
-    0.01.) The head is tied to E. A model `esm.gpt_forward` runs."""
+    0.01.) The head is tied to E. A model `esm.gpt_forward` runs. With ``attention`` False, the
+    ablation of P11: the same arrays drawn the same way, but `forward` skips every attention
+    sublayer (as if W_O and b_O were 0), so that each position sees its own token only."""
     rng = np.random.default_rng(seed)
     blocks = []
     for _ in range(L):
@@ -40,6 +42,8 @@ def init_gpt2(seed: int, V: int, T_max: int, d: int, L: int, n_heads: int, std: 
         blocks.append(p)
     model = {"E": rng.normal(size=(V, d)) * std, "P": rng.normal(size=(T_max, d)) * std, "blocks": blocks,
              "g_f": np.ones(d), "beta_f": np.zeros(d), "n_heads": n_heads}
+    if not attention:
+        model["attention"] = False
     if dtype != np.float64:                 # drawn in float64 (the same numbers), then rounded
         model = {k: (v.astype(dtype) if isinstance(v, np.ndarray) else v) for k, v in model.items()}
         model["blocks"] = [{k: v.astype(dtype) for k, v in p.items()} for p in blocks]
@@ -93,12 +97,17 @@ def forward(model, ids, *, keep: bool = False):
     mask = causal_mask(T)
     X = model["E"][ids] + model["P"][:T]
     caches = []
+    attend = model.get("attention", True)
     for p in model["blocks"]:
-        A_in, ln1 = _ln(X, p["g_1"], p["beta_1"])
-        Q, K, Vh = (split_heads(A_in @ p[f"W_{n}"] + p[f"b_{n}"], H) for n in "QKV")
-        heads, W = attention(Q, K, Vh, mask=mask)
-        O = merge_heads(heads)
-        U = X + O @ p["W_O"] + p["b_O"]
+        if attend:
+            A_in, ln1 = _ln(X, p["g_1"], p["beta_1"])
+            Q, K, Vh = (split_heads(A_in @ p[f"W_{n}"] + p[f"b_{n}"], H) for n in "QKV")
+            heads, W = attention(Q, K, Vh, mask=mask)
+            O = merge_heads(heads)
+            U = X + O @ p["W_O"] + p["b_O"]
+        else:                                            # the ablation: no attention sublayer
+            A_in = ln1 = Q = K = Vh = W = O = None
+            U = X
         M, ln2 = _ln(U, p["g_2"], p["beta_2"])
         Hid = M @ p["W_1"] + p["b_1"]
         F, tanh = _gelu(Hid)
@@ -138,6 +147,12 @@ def loss_and_grads(model, inputs, targets):
         g[k + "b_1"] = dHid.sum((0, 1))
         dM, g[k + "g_2"], g[k + "beta_2"] = _ln_back(dHid @ p["W_1"].T, ln2)
         dU = dX + dM
+        if W is None:                                    # the ablation: U = X, attention's arrays unused
+            for n in ("Q", "K", "V", "O"):
+                g[k + f"W_{n}"], g[k + f"b_{n}"] = np.zeros_like(p[f"W_{n}"]), np.zeros_like(p[f"b_{n}"])
+            g[k + "g_1"], g[k + "beta_1"] = np.zeros_like(p["g_1"]), np.zeros_like(p["beta_1"])
+            dX = dU
+            continue
         # U = X + Attn(LN_1(X)) W_O + b_O
         g[k + "W_O"] = _outer(O, dU)
         g[k + "b_O"] = dU.sum((0, 1))

@@ -18,7 +18,7 @@ from .math import log_softmax, softmax
 from .optim import adamw_step, clip_grads, lr_at
 from .weights import one_blas_thread
 
-__all__ = ["unigram_loss", "bigram_loss", "top_p_keep", "sample_tokens", "TRAIN", "SNAPSHOTS", "eval_windows",
+__all__ = ["unigram_loss", "bigram_loss", "top_p_keep", "sample_tokens", "sample_many", "TRAIN", "ABLATION", "POSITION_BATCHES", "SNAPSHOTS", "eval_windows",
            "evaluate", "train", "trained", "store"]
 
 # ---------------------------------------------------------------------------------------------
@@ -71,13 +71,41 @@ def sample_tokens(model, prompt, n: int, rng=None, top_p: float | None = None) -
     return np.array(ids[len(prompt):])
 
 
+def sample_many(model, prompt, n: int, seeds, top_p: float | None = None) -> np.ndarray:
+    """`sample_tokens` with top-p sampling for each of ``seeds`` (a generator
+    ``np.random.default_rng(seed)`` each), the continuations run side by side as one batch:
+    returns ``(len(seeds), n)`` token ids."""
+    rngs = [np.random.default_rng(s) for s in seeds]
+    ids = np.tile(np.asarray(prompt), (len(rngs), 1))
+    T_max = len(model["P"])
+    for _ in range(n):
+        Z = forward(model, ids[:, -T_max:])[:, -1]
+        nxt = []
+        for z, rng in zip(Z, rngs):
+            p = softmax(z)
+            if top_p is not None:
+                p = np.where(top_p_keep(p, top_p), p, 0.0)
+                p /= p.sum()
+            nxt.append(int(rng.choice(len(p), p=p)))
+        ids = np.concatenate([ids, np.array(nxt)[:, None]], axis=1)
+    return ids[:, len(prompt):]
+
+
 # ---------------------------------------------------------------------------------------------
 # The training run
 # ---------------------------------------------------------------------------------------------
 
 #: The run of P11: the model's size, the batches, the optimiser's settings.
-TRAIN = {"seed": 35, "d": 64, "L": 2, "n_heads": 4, "T": 64, "batch": 8, "steps": 500, "lr": 8e-3,
+TRAIN = {"seed": 35, "d": 64, "L": 2, "n_heads": 4, "T": 64, "batch": 8, "steps": 2500, "lr": 8e-3,
          "warmup": 20, "min_lr": 8e-4, "weight_decay": 0.1, "clip": 1.0, "eval_every": 50, "eval_batches": 4}
+
+#: The ablation of P11: the same run without attention (every position sees its own token only).
+ABLATION = dict(TRAIN, attention=False)
+
+#: How many fixed validation windows the loss by position is taken on (`eval_windows` with
+#: ``eval_batches`` = POSITION_BATCHES): more than the run's own, as each position gets one
+#: target per window.
+POSITION_BATCHES = 32
 
 #: The steps at which P11's blocks keep a copy of the model (the run's last step is the model
 #: itself): one list for all of them, so that they share one run.
@@ -96,22 +124,28 @@ def eval_windows(tokens, cfg=TRAIN):
     return _windows(tokens, np.linspace(0, len(tokens) - cfg["T"] - 2, n).astype(int), cfg["T"])
 
 
-def evaluate(model, tokens, cfg=TRAIN) -> float:
-    """Mean loss on fixed, evenly spaced windows of ``tokens`` (the same windows at every step)."""
+def evaluate(model, tokens, cfg=TRAIN, *, by_position: bool = False):
+    """Mean loss on fixed, evenly spaced windows of ``tokens`` (the same windows at every step);
+    with ``by_position``, the mean loss at each position of the window instead (an array of T)."""
     X, Y = eval_windows(tokens, cfg)
     losses = []
     for i in range(0, len(X), cfg["batch"]):
         x, y = X[i:i + cfg["batch"]], Y[i:i + cfg["batch"]]
-        losses.append(float(-np.take_along_axis(log_softmax(forward(model, x)), y[..., None], -1).mean()))
-    return float(np.mean(losses))
+        losses.append(-np.take_along_axis(log_softmax(forward(model, x)), y[..., None], -1)[..., 0])
+    if by_position:
+        return np.concatenate(losses).mean(0)
+    return float(np.mean([float(l.mean()) for l in losses]))
 
 
-def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=()):
+def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=(), trace: dict | None = None):
     """Train from `init_gpt2` with AdamW on random windows of ``train_tokens``. Returns the model,
     the training loss at every step, ``(step, train loss, val loss)`` every ``eval_every`` steps
-    (on fixed windows) and copies of the model at the steps in ``snapshots``."""
+    (on fixed windows) and copies of the model at the steps in ``snapshots``. With ``trace`` (a
+    dict), each step's learning rate and global gradient norm (before clipping) are appended to
+    its lists ``"lr"`` and ``"grad_norm"``."""
     one_blas_thread()
-    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
+    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64,
+                      attention=cfg.get("attention", True))
     params = param_arrays(model)
     rng = np.random.default_rng(cfg["seed"] + 1)
     state: dict = {}
@@ -126,8 +160,12 @@ def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=()):
         starts = rng.integers(0, len(train_tokens) - cfg["T"] - 1, size=cfg["batch"])
         loss, grads = loss_and_grads(model, *_windows(train_tokens, starts, cfg["T"]))
         curve.append(loss)
-        clip_grads(grads, cfg["clip"])
-        adamw_step(params, grads, state, lr_at(step, cfg), weight_decay=cfg["weight_decay"])
+        norm = clip_grads(grads, cfg["clip"])
+        lr = lr_at(step, cfg)
+        adamw_step(params, grads, state, lr, weight_decay=cfg["weight_decay"])
+        if trace is not None:
+            trace.setdefault("lr", []).append(lr)
+            trace.setdefault("grad_norm", []).append(norm)
     return model, np.array(curve), np.array(evals), snaps
 
 
@@ -140,10 +178,11 @@ store = None
 _RUNS: dict[str, dict] = {}
 
 
-def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
+def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=(), traces: bool = False):
     """`train`, run once for each set of inputs (the tokens, V, the settings, the snapshot steps),
     so that the blocks of P11 that need the trained model share one run; kept in this process, or
-    by `store`."""
+    by `store`. Returns what `train` returns; with ``traces``, also a dict of each step's learning
+    rate and gradient norm (`train`'s ``trace``)."""
     key = hashlib.sha256()
     for part in (np.asarray(train_tokens, np.int64).tobytes(), np.asarray(val_tokens, np.int64).tobytes(),
                  json.dumps([V, cfg, list(snapshots)], sort_keys=True).encode()):
@@ -151,10 +190,12 @@ def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
     name = key.hexdigest()[:32]
 
     def run() -> dict:
-        model, curve, evals, snaps = train(train_tokens, val_tokens, V, cfg, snapshots=snapshots)
+        trace: dict = {}
+        model, curve, evals, snaps = train(train_tokens, val_tokens, V, cfg, snapshots=snapshots, trace=trace)
         arrays = {f"final/{k}": v for k, v in param_arrays(model).items()}
         arrays |= {f"snap{s}/{k}": v for s, d in snaps.items() for k, v in d.items()}
-        return {"curve": curve, "evals": evals, **arrays}
+        return {"curve": curve, "evals": evals, "lr": np.array(trace.get("lr", [])),
+                "grad_norm": np.array(trace.get("grad_norm", [])), **arrays}
 
     if store is not None:
         data = store.get(name, run)
@@ -164,8 +205,10 @@ def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()):
         data = _RUNS[name]
 
     def build(prefix):
-        m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
+        m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64,
+                      attention=cfg.get("attention", True))
         for name, arr in param_arrays(m).items():
             arr[...] = data[f"{prefix}/{name}"]
         return m
-    return build("final"), data["curve"], data["evals"], {s: build(f"snap{s}") for s in snapshots}
+    out = build("final"), data["curve"], data["evals"], {s: build(f"snap{s}") for s in snapshots}
+    return (*out, {"lr": data["lr"], "grad_norm": data["grad_norm"]}) if traces else out
