@@ -234,11 +234,12 @@ def test_training_is_the_loop_it_describes():
     tokens = np.random.default_rng(4).integers(0, 12, 400)
     V, train, val = 12, tokens[:320], tokens[320:]
     cfg = dict(et.TRAIN, d=8, n_heads=2, L=1, T=6, batch=2, steps=5, eval_every=2, eval_batches=1, warmup=2)
-    model, curve, evals, snaps = et.train(train, val, V, cfg, snapshots=(0, 2, 5))
+    trace = {}
+    model, curve, evals, snaps = et.train(train, val, V, cfg, snapshots=(0, 2, 5), trace=trace)
 
     ref = bp.init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64)
     params, draw, state = bp.param_arrays(ref), np.random.default_rng(cfg["seed"] + 1), {}
-    losses, scored, kept = [], [], {}
+    losses, scored, kept, rates, norms = [], [], {}, [], []
     for step in range(cfg["steps"]):
         if step in (0, 2):
             kept[step] = {k: v.copy() for k, v in params.items()}
@@ -249,12 +250,16 @@ def test_training_is_the_loop_it_describes():
         y = np.stack([train[s + 1:s + cfg["T"] + 1] for s in starts])
         loss, grads = bp.loss_and_grads(ref, x, y)
         losses.append(loss)
+        norms.append(math.sqrt(sum(float((g * g).sum()) for g in grads.values())))
+        rates.append(op.lr_at(step, cfg))
         op.clip_grads(grads, cfg["clip"])
         op.adamw_step(params, grads, state, op.lr_at(step, cfg), weight_decay=cfg["weight_decay"])
     scored.append((5, et.evaluate(ref, train, cfg), et.evaluate(ref, val, cfg)))
     kept[5] = params
 
     np.testing.assert_allclose(curve, losses, rtol=1e-12)
+    assert trace["lr"] == rates
+    np.testing.assert_allclose(trace["grad_norm"], norms, rtol=1e-12)
     np.testing.assert_allclose(evals, scored, rtol=1e-12)
     assert sorted(snaps) == [0, 2, 5]
     for step, arrays in kept.items():
@@ -278,3 +283,47 @@ def test_lr_schedule():
     assert op.lr_at(0, cfg) == pytest.approx(cfg["lr"] / cfg["warmup"])
     assert op.lr_at(cfg["warmup"], cfg) == pytest.approx(cfg["lr"])
     assert op.lr_at(cfg["steps"], cfg) == pytest.approx(cfg["min_lr"])
+
+
+def test_the_ablation_is_the_model_with_its_attention_outputs_at_zero():
+    """Without attention, the loss and every gradient outside the attention sublayers are those of
+    the full model whose W_O and b_O are 0; the attention sublayers' arrays get no gradient."""
+    rng = np.random.default_rng(5)
+    V, T = 11, 7
+    model = bp.init_gpt2(2, V, T, 8, 2, 2, attention=False)
+    for a in bp.param_arrays(model).values():
+        a += rng.normal(size=a.shape) * 0.1
+    full = {k: v for k, v in model.items() if k != "attention"}
+    full["blocks"] = [{k: (np.zeros_like(v) if k in ("W_O", "b_O") else v) for k, v in p.items()} for p in model["blocks"]]
+    x, y = rng.integers(0, V, (3, T)), rng.integers(0, V, (3, T))
+    loss, g = bp.loss_and_grads(model, x, y)
+    loss_full, g_full = bp.loss_and_grads(full, x, y)
+    assert loss == pytest.approx(loss_full, abs=1e-12)
+    np.testing.assert_allclose(bp.forward(model, x), esm.gpt_forward(x, full), atol=1e-12)
+    attn = ("W_Q", "W_K", "W_V", "W_O", "b_Q", "b_K", "b_V", "b_O", "g_1", "beta_1")
+    for name in g:
+        if name.split(".")[-1] in attn:
+            assert not g[name].any(), name
+        else:
+            np.testing.assert_allclose(g[name], g_full[name], atol=1e-12, err_msg=name)
+
+
+def test_loss_by_position_averages_to_the_loss():
+    tokens = np.random.default_rng(6).integers(0, 12, 400)
+    cfg = dict(et.TRAIN, d=8, n_heads=2, L=1, T=6, batch=2, eval_batches=3)
+    model = bp.init_gpt2(1, 12, 6, 8, 1, 2)
+    by_pos = et.evaluate(model, tokens, cfg, by_position=True)
+    assert by_pos.shape == (6,)
+    assert by_pos.mean() == pytest.approx(et.evaluate(model, tokens, cfg), abs=1e-12)
+    X, Y = et.eval_windows(tokens, cfg)
+    Z = esm.gpt_forward(X, model)
+    lse = np.log(np.exp(Z).sum(-1))
+    np.testing.assert_allclose(by_pos, (lse - np.take_along_axis(Z, Y[..., None], -1)[..., 0]).mean(0), atol=1e-12)
+
+
+def test_sample_many_is_sample_tokens_side_by_side():
+    model = bp.init_gpt2(3, 12, 5, 8, 1, 2, std=0.5)
+    prompt = np.array([1, 2, 3])
+    many = et.sample_many(model, prompt, 9, [4, 7], top_p=0.8)
+    for row, seed in zip(many, (4, 7)):
+        np.testing.assert_array_equal(row, et.sample_tokens(model, prompt, 9, np.random.default_rng(seed), top_p=0.8))
