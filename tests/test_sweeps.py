@@ -86,7 +86,7 @@ def test_the_initialisation_of_every_recorded_seed_gives_the_recorded_values(pat
 
 @pytest.mark.sweep
 def test_the_seed_of_the_smallest_margin_reruns_to_the_record():
-    """One whole training run (about 20 CPU-s): the recorded seed the page's bigram threshold
+    """One whole training run and its ablation (about 160 CPU-s): the recorded seed the page's bigram threshold
     comes from (the smallest margin), rerun, gives every recorded value. (The build's own seed is
     checked by the page itself.)"""
     rec = sweeps.record("p11")

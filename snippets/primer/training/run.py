@@ -1,5 +1,6 @@
-"""P11 The training run: loss curves against the unigram and bigram baselines of the same split,
-and samples decoded greedily and with top-p at the first step, half-way and at the end."""
+"""P11 The training run: loss curves against the unigram and bigram baselines of the same split, the
+learning rate and the gradient norm over the run, and samples decoded greedily and with top-p at the
+first step, half-way and at the end."""
 import math
 import re
 
@@ -8,7 +9,8 @@ import numpy as np
 from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, gpt_forward, svg, table
 from esm.sweeps import record
 from esm.tokenizer import VOCAB_SIZE, bpe_decode, data
-from esm.train import SNAPSHOTS, TRAIN, bigram_loss, eval_windows, sample_tokens, trained, unigram_loss
+from esm.optim import lr_at
+from esm.train import SNAPSHOTS, TRAIN, bigram_loss, eval_windows, sample_many, sample_tokens, trained, unigram_loss
 
 D = data()
 V, steps = VOCAB_SIZE, TRAIN["steps"]
@@ -16,7 +18,7 @@ half = steps // 2
 # The run is the page's one expensive computation: esm.train.trained runs it once for its inputs (the
 # tokens, the settings), so that this block and the next share one run (the build keeps it with its
 # execution cache, which also reuses both blocks' output).
-model, curve, evals, snaps = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS)
+model, curve, evals, snaps, trace = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS, traces=True)
 snaps[steps] = model
 
 # Baselines on exactly the tokens the model is scored on: the targets of the fixed validation
@@ -80,20 +82,65 @@ window = 20
 smooth = np.convolve(curve, np.ones(window) / window, mode="valid")
 ax.plot(np.arange(len(curve)), curve, color=PALETTE[0], lw=0.6, alpha=0.35)
 ax.plot(np.arange(window - 1, len(curve)), smooth, color=PALETTE[0], lw=1.4, label=f"training batches ({window}-step mean)")
-ax.plot(evals[:, 0], evals[:, 2], "o-", color=PALETTE[1], ms=3.5, lw=1.2, label="validation")
+ax.plot(evals[:, 0], evals[:, 2], "o-", color=PALETTE[1], ms=2.0, lw=1.2, label="validation")
 for level, name, col in ((math.log(V), "uniform, log |V|", "#888888"),
                          (uni, "unigram", PALETTE[2]), (bi, "bigram", PALETTE[3])):
     ax.axhline(level, color=col, lw=1.0, ls="--")
     ax.text(steps, level + 0.03, name, ha="right", va="bottom", fontsize=7, color=col)
 ax.set_xlabel("step")
 ax.set_ylabel("loss (nats per token)")
-ax.set_ylim(bi - 0.6, math.log(V) + 0.2)
+ax.set_ylim(min(smooth.min(), final_val) - 0.15, math.log(V) + 0.2)
 ax.legend(fontsize=7, loc="upper center")
 print(svg(fig, alt=f"Loss curves of the training run: the training loss of each batch and the validation loss every "
           f"{TRAIN['eval_every']} steps fall from about {math.log(V):.2f} nats (the uniform guess) past the unigram "
           f"baseline {uni:.2f} and the bigram baseline {bi:.2f}, ending at {final_val:.2f} on validation.",
           caption=f"Training and validation loss of the tiny GPT over {steps} steps of AdamW, against three baselines "
           f"scored on the same validation tokens: a uniform guess, and unigram and bigram counts of the training tokens."))
+
+# The learning rate and the global gradient norm (before clipping) of every step, as the loop recorded them.
+lrs, norms = np.asarray(trace["lr"]), np.asarray(trace["grad_norm"])
+n = np.arange(steps)
+warm, peak, floor = TRAIN["warmup"], TRAIN["lr"], TRAIN["min_lr"]
+# [schedule] by another route: the formula written out for all steps at once.
+formula = np.where(n < warm, peak * (n + 1) / warm,
+                   floor + 0.5 * (peak - floor) * (1 + np.cos(np.pi * (n - warm) / (steps - warm))))
+print(check_close("the learning rate of every step = the warm-up and cosine formula, evaluated for all steps at once",
+                  lrs, formula, atol=1e-15))
+clip = TRAIN["clip"]
+clipped = norms > clip
+tail = norms[-(steps // 10):]
+print(glue("clipped_share", float(clipped.mean()), ".0%"), glue("gn_first", float(norms[0]), ".2f"),
+      glue("gn_last", float(np.median(tail)), ".2f"), glue("clip_c", clip, ".1f"))
+fig, (ax_lr, ax_gn) = figure(2, 1, size=(6.4, 3.6), sharex=True)
+ax_lr.plot(n, lrs, color=PALETTE[0], lw=1.4)
+ax_lr.set_ylabel("learning rate")
+ax_gn.plot(n, norms, color=PALETTE[1], lw=0.5)
+ax_gn.axhline(clip, color=PALETTE[3], lw=1.0, ls="--", label=f"clipping norm c = {clip:g}")
+ax_gn.set_ylim(0, norms.max() * 1.05)
+ax_gn.legend(fontsize=7, loc="upper center")
+ax_gn.set_ylabel("gradient norm")
+ax_gn.set_xlabel("step")
+drawn_lr, drawn_gn = ax_lr.lines[0].get_ydata(), ax_gn.lines[0].get_ydata()
+print(svg(fig, alt=f"Two panels over the {steps} steps of the run. Top: the learning rate rises in a straight line to "
+          f"{peak:g} over the first {warm} steps, then falls along a half cosine to {floor:g}. Bottom: the "
+          f"global gradient norm of each step, {norms[0]:.2f} at the first step, at most {norms.max():.2f}, and about "
+          f"{np.median(tail):.2f} over the last tenth of the run; a dashed line marks the clipping norm {clip:g}.",
+          caption=f"The learning rate of each step (top) and the global norm of its gradient before clipping (bottom), "
+          f"with the clipping norm c = {clip:g} dashed."))
+print(check_true("the figure's two curves are the run's recorded learning rates and gradient norms, step for step",
+                 np.array_equal(drawn_lr, lrs) and np.array_equal(drawn_gn, norms),
+                 f"{len(drawn_lr)} and {len(drawn_gn)} points drawn, {steps} steps"))
+
+# The prose's reading of the figure, on every recorded seed: the norm over the last tenth of the run stays
+# above the clipping norm and above the first step's, while the validation loss falls by more than 2 nats.
+lasts = sweep.values("gn_last")
+print(check_less("on every recorded seed the validation loss falls by more than 2 nats over the run",
+                 2.0, min(sweep.per_seed[s_]["val_start"] - sweep.per_seed[s_]["final_val"] for s_ in sweep.seeds),
+                 names=("2", "smallest fall")))
+print(check_true(f"on every recorded seed the median norm over the last tenth is above c = {clip:g} and above the first "
+                 "step's norm", all(lasts[s_] > max(clip, sweep.per_seed[s_]["gn_first"]) for s_ in sweep.seeds),
+                 f"smallest median {min(lasts.values()):.3f}"))
+print(glue("gn_last_lo", sweep.spread("gn_last", 2)[0], ".2f"), glue("gn_last_hi", sweep.spread("gn_last", 2)[1], ".2f"))
 
 print(check_less(f"final validation loss beats the bigram baseline by more than {margin} nats (the smallest margin of the "
                  f"{len(sweep.seeds)} recorded seeds, {lo:.4f}, rounded down)", final_val + margin, bi,
@@ -117,27 +164,32 @@ for step in (0, half, steps):
     greedy = bpe_decode(sample_tokens(snaps[step], prompt, 60), D.alphabet, D.merges)
     nucleus = bpe_decode(sample_tokens(snaps[step], prompt, 60, np.random.default_rng(1), top_p=xi), D.alphabet, D.merges)
     rows.append((step, greedy, nucleus))
-# How many of the words sampled (top-p, 240 tokens from the same prompt) are words of the training text?
+# How many of the words sampled are words of the training text? Top-p samples of 240 tokens from the same
+# prompt, with each of 20 sampling seeds, at each of the three points; the share averaged over the 20.
 known = set(re.findall(r"[A-Za-z]+", bpe_decode(D.train, D.alphabet, D.merges)))
-real = {}
+n_samp = 20
+real, real_min = {}, {}
 for step in (0, half, steps):
-    words = re.findall(r"[A-Za-z]+", bpe_decode(sample_tokens(snaps[step], prompt, 240, np.random.default_rng(2), top_p=xi),
-                                                D.alphabet, D.merges))
-    real[step] = sum(w in known for w in words) / len(words)
+    shares = []
+    for row in sample_many(snaps[step], prompt, 240, range(n_samp), top_p=xi):
+        words = re.findall(r"[A-Za-z]+", bpe_decode(row, D.alphabet, D.merges))
+        shares.append(sum(w in known for w in words) / len(words))
+    real[step], real_min[step] = float(np.mean(shares)), min(shares)
 val_half = float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2])      # the evaluation nearest the half-way step
-print(glue("val_half", val_half, ".2f"), glue("val_end", final_val, ".2f"))
-print(glue("xi", xi, ".1f"), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
+print(glue("xi", xi, ".1f"), glue("n_samp", n_samp), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
       glue("real_end", real[steps], ".0%"))
 print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
                  names=("share at step 0", "at the end")))
-print(glue("real_0_mean", sweep.mean("real_0"), ".0%"), glue("real_half_mean", sweep.mean("real_half"), ".0%"),
-      glue("real_end_mean", sweep.mean("real_end"), ".0%"))
+print(glue("real_end_mean", sweep.mean("real_end"), ".0%"), glue("real_end_lo", sweep.spread("real_end", 2)[0], ".0%"))
 # This build's run against the record: its seed is one of the recorded ones, so every value is the recorded one.
 print(check_true(f"this run (seed {TRAIN['seed']}) = the record's run of that seed ({sweep.cited()})",
                  *sweep.matches(TRAIN["seed"], {"unigram": uni, "bigram": bi, "val_start": float(evals[0, 2]),
                                                 "final_val": final_val, "final_train": final_train, "margin": bi - final_val,
                                                 "curve0_dev": float(curve[0]) - math.log(V), "val_half": val_half,
-                                                "real_0": real[0], "real_half": real[half], "real_end": real[steps]})))
+                                                "real_0": real[0], "real_half": real[half], "real_end": real[steps],
+                                                "real_end_min": real_min[steps], "clipped_share": float(clipped.mean()),
+                                                "gn_first": float(norms[0]), "gn_peak": float(norms.max()),
+                                                "gn_peak_step": float(np.argmax(norms)), "gn_last": float(np.median(tail))})))
 print("**Prompt** (validation tokens, from the start of the first speech):\n\n```text\n" + bpe_decode(prompt, D.alphabet, D.merges) + "\n```\n")
 for step, greedy, nucleus in rows:
     print(f"**Step {step}**, greedy:\n\n```text\n{greedy}\n```\n\ntop-p ($\\xi$ = {xi}):\n\n```text\n{nucleus}\n```\n")
