@@ -80,8 +80,10 @@ print(check_close(f"bigram baseline (alpha = {alpha}) = a loop over the scored v
 fig, ax = figure(size=(6.4, 3.0))
 window = 20
 smooth = np.convolve(curve, np.ones(window) / window, mode="valid")
-ax.plot(np.arange(len(curve)), curve, color=PALETTE[0], lw=0.6, alpha=0.35)
-ax.plot(np.arange(window - 1, len(curve)), smooth, color=PALETTE[0], lw=1.4, label=f"training batches ({window}-step mean)")
+every = 5                                             # every 5th step drawn: the page stays light
+ax.plot(np.arange(len(curve))[::every], curve[::every], color=PALETTE[0], lw=0.6, alpha=0.35)
+ax.plot(np.arange(window - 1, len(curve))[::every], smooth[::every], color=PALETTE[0], lw=1.4,
+        label=f"training batches ({window}-step mean)")
 ax.plot(evals[:, 0], evals[:, 2], "o-", color=PALETTE[1], ms=2.0, lw=1.2, label="validation")
 for level, name, col in ((math.log(V), "uniform, log |V|", "#888888"),
                          (uni, "unigram", PALETTE[2]), (bi, "bigram", PALETTE[3])):
@@ -111,25 +113,35 @@ clipped = norms > clip
 tail = norms[-(steps // 10):]
 print(glue("clipped_share", float(clipped.mean()), ".0%"), glue("gn_first", float(norms[0]), ".2f"),
       glue("gn_last", float(np.median(tail)), ".2f"), glue("clip_c", clip, ".1f"))
+# Drawn per block of 10 steps (the page stays light): the learning rate at the block's first step, and the
+# smallest and the largest gradient norm of the block, the band between them filled.
+k = 10
+blocks = norms[:steps // k * k].reshape(-1, k)
 fig, (ax_lr, ax_gn) = figure(2, 1, size=(6.4, 3.6), sharex=True)
-ax_lr.plot(n, lrs, color=PALETTE[0], lw=1.4)
+ax_lr.plot(n[::k], lrs[::k], color=PALETTE[0], lw=1.4)
 ax_lr.set_ylabel("learning rate")
-ax_gn.plot(n, norms, color=PALETTE[1], lw=0.5)
+ax_gn.plot(n[::k][:len(blocks)], blocks.max(1), color=PALETTE[1], lw=0.6)
+ax_gn.plot(n[::k][:len(blocks)], blocks.min(1), color=PALETTE[1], lw=0.6)
+ax_gn.fill_between(n[::k][:len(blocks)], blocks.min(1), blocks.max(1), color=PALETTE[1], alpha=0.35, lw=0)
 ax_gn.axhline(clip, color=PALETTE[3], lw=1.0, ls="--", label=f"clipping norm c = {clip:g}")
 ax_gn.set_ylim(0, norms.max() * 1.05)
 ax_gn.legend(fontsize=7, loc="upper center")
 ax_gn.set_ylabel("gradient norm")
 ax_gn.set_xlabel("step")
-drawn_lr, drawn_gn = ax_lr.lines[0].get_ydata(), ax_gn.lines[0].get_ydata()
+drawn_lr, drawn_hi, drawn_lo = ax_lr.lines[0].get_ydata(), ax_gn.lines[0].get_ydata(), ax_gn.lines[1].get_ydata()
 print(svg(fig, alt=f"Two panels over the {steps} steps of the run. Top: the learning rate rises in a straight line to "
           f"{peak:g} over the first {warm} steps, then falls along a half cosine to {floor:g}. Bottom: the "
-          f"global gradient norm of each step, {norms[0]:.2f} at the first step, at most {norms.max():.2f}, and about "
-          f"{np.median(tail):.2f} over the last tenth of the run; a dashed line marks the clipping norm {clip:g}.",
-          caption=f"The learning rate of each step (top) and the global norm of its gradient before clipping (bottom), "
-          f"with the clipping norm c = {clip:g} dashed."))
-print(check_true("the figure's two curves are the run's recorded learning rates and gradient norms, step for step",
-                 np.array_equal(drawn_lr, lrs) and np.array_equal(drawn_gn, norms),
-                 f"{len(drawn_lr)} and {len(drawn_gn)} points drawn, {steps} steps"))
+          f"global gradient norm as a band from the smallest to the largest norm of each {k} steps: {norms[0]:.2f} at the "
+          f"first step, at most {norms.max():.2f}, and about {np.median(tail):.2f} over the last tenth of the run; a "
+          f"dashed line marks the clipping norm {clip:g}.",
+          caption=f"The learning rate (top) and the global norm of the gradient before clipping (bottom: the range of "
+          f"each {k} steps), with the clipping norm c = {clip:g} dashed."))
+print(check_true(f"the figure's curves are the run's recorded learning rates (every {k}th step) and the smallest and largest "
+                 f"gradient norm of each {k} steps, which hold every step's norm between them",
+                 np.array_equal(drawn_lr, lrs[::k]) and np.array_equal(drawn_hi, blocks.max(1))
+                 and np.array_equal(drawn_lo, blocks.min(1)) and bool((np.repeat(drawn_lo, k) <= blocks.ravel()).all())
+                 and bool((blocks.ravel() <= np.repeat(drawn_hi, k)).all()),
+                 f"{len(drawn_lr)} rates and {len(drawn_hi)} blocks drawn, {steps} steps"))
 
 # The prose's reading of the figure, on every recorded seed: the norm over the last tenth of the run stays
 # above the clipping norm and above the first step's, while the validation loss falls by more than 2 nats.
