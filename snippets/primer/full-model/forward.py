@@ -16,7 +16,7 @@ T = len(ids)
 trace = {}
 Z = gpt_forward(ids, model, trace=trace)
 Pr = softmax(Z)                                                     # row t: distribution of token t+1
-print(glue("V", V), glue("d", d), glue("L", L), glue("H", H), glue("T", T), glue("T_max", T_max), glue("ids", ids))
+print(glue("d", d), glue("L", L), glue("T", T))
 print(shape_table({"T": T, "T_max": T_max, "V": V, "d": d, "d_ff": d_ff}, [
     ("token ids", "(i_0,\\dots,i_{T-1})", ids, "T", "the input"),
     ("token table", "E", model["E"], "V d", "one row per token; also the output head"),

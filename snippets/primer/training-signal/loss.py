@@ -23,7 +23,7 @@ def loss_of(Z):
 trace = {}
 Z = gpt_forward(inputs, model, trace=trace)
 loss = loss_of(Z)
-print(glue("T", T), glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
+print(glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
       glue("ppl", math.exp(loss), ".1f"), glue("V_size", V))
 
 # The initial loss depends on the init scale. The tiny model draws its weights with std 0.3 (init_gpt's default);
