@@ -74,21 +74,19 @@ rng = np.random.default_rng(531)
 d = 2
 C, Ct = rng.normal(0, 1, (V, d)), rng.normal(0, 1, (V, d))
 b, bt = rng.normal(0, 1, V), rng.normal(0, 1, V)
+# (exp-ratio) as the text uses it: shares proportional to exp(C_i . C~_j), normalised by a loop.
+Z_ice, Z_steam = (math.fsum(math.exp(float(C[i] @ Ct[k])) for k in range(V)) for i in (ice, steam))
+shares = [math.exp(float(C[ice] @ Ct[j])) / Z_ice / (math.exp(float(C[steam] @ Ct[j])) / Z_steam) for j in range(V)]
+print(check_close("if p(j|i) is proportional to exp(C_i . C~_j), p(j|ice) / p(j|steam) = exp((C_ice - C_steam) . C~_j) "
+                  "times Z_steam / Z_ice for every j", shares, np.exp((C[ice] - C[steam]) @ Ct.T) * Z_steam / Z_ice,
+                  atol=0.0, rtol=1e-12, eq="exp-ratio"))
 model = np.exp(C @ Ct.T + b[:, None] + bt[None, :])          # the counts the model implies, exp(log #_ij)
-
-
-def log_ratios(model):
-    """log(p(j|ice) / p(j|steam)) for every j, each share summed by a loop over the implied counts."""
-    out = []
-    for j in range(V):
-        p_i = model[ice, j] / math.fsum(model[ice, k] for k in range(V))
-        p_s = model[steam, j] / math.fsum(model[steam, k] for k in range(V))
-        out.append(math.log(p_i / p_s))
-    return np.array(out)
-
-
-log_ratio = log_ratios(model)
-left = [log_ratio[j] - (C[ice] - C[steam]) @ Ct[j] for j in range(V)]
+left, log_ratio = [], []
+for j in range(V):
+    p_i = model[ice, j] / sum(model[ice, k] for k in range(V))
+    p_s = model[steam, j] / sum(model[steam, k] for k in range(V))
+    log_ratio.append(np.log(p_i / p_s))
+    left.append(log_ratio[-1] - (C[ice] - C[steam]) @ Ct[j])
 c_is = b[ice] - b[steam] - np.log(model[ice].sum() / model[steam].sum())
 print(check_close("under the model, log(p(j|ice) / p(j|steam)) - (C_ice - C_steam) . C~_j is the same for every j: "
                   "b_ice - b_steam - log(#_ice / #_steam)", np.array(left), np.full(V, c_is), atol=1e-10,
@@ -98,12 +96,9 @@ print(check_close("under the model, log(p(j|ice) / p(j|steam)) - (C_ice - C_stea
 # every context row and -C_i . u to every b_i leaves every fitted log count, so every ratio, as it was,
 # and moves every projection on C_ice - C_steam by the same amount, (C_ice - C_steam) . u.
 u = rng.normal(0, 1, d)
-b_moved = b - C @ u
-moved = np.array([[math.exp(float(C[i] @ (Ct[j] + u)) + b_moved[i] + bt[j]) for j in range(V)] for i in range(V)])
-print(check_close("shifting every context row by u and each b_i by -C_i . u: the counts implied, entry by entry "
-                  "with math.exp, are the model's, so is every ratio log(p(j|ice) / p(j|steam)) from them",
-                  np.concatenate([moved.ravel() / model.ravel(), log_ratios(moved)]),
-                  np.concatenate([np.ones(V * V), log_ratio]), atol=1e-9, eq="glove-model"))
+moved = [[math.exp(float(C[i] @ (Ct[j] + u)) + b[i] - float(C[i] @ u) + bt[j]) for j in range(V)] for i in range(V)]
+print(check_close("shifting every context row by u and each b_i by -C_i . u leaves every fitted count (by math.exp)",
+                  moved, model, atol=0.0, rtol=1e-12, eq="glove-model"))
 print(check_equal("solid, gas, water and fashion in the order of their ratio under the model (a loop over its counts) "
                   "are in the order of their context rows' projections on C_ice - C_steam",
                   sorted(probes, key=lambda j: log_ratio[idx[j]]),
