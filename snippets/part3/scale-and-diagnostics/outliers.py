@@ -151,5 +151,5 @@ print(glue("ol_loud_factor", LOUD, "g"), glue("ol_z", [z[i] for i in loud], "+.1
       glue("ol_z_dead", z[dead[0]], "+.1f"), glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"),
       glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"), glue("ol_sd", sd, ".3f"),
       glue("ol_sd_clean", sd_clean, ".3f"), glue("ol_flag_plain", flag_plain), glue("ol_odd", len(odd)),
-      glue("ol_fp_share", fp_share, ".0%"),
+      glue("ol_fp_share", fp_share, ".0%"), glue("ol_draws", len(draws)),
       glue("ol_normal", len(rows_real) - len(odd)), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")
