@@ -65,7 +65,7 @@ mu, sd = XL.mean(-1, keepdims=True), np.sqrt(XL.var(-1, keepdims=True) + 1e-5)
 xhat = (XL - mu) / sd
 dXf = G @ model["E"]                                        # tied head: Z = X_f E^T
 grads = {"beta_f": dXf.sum(0), "g_f": (dXf * xhat).sum(0)}
-gh = dXf * model["g_f"]                                     # layer-norm backward
+gh = dXf * model["g_f"]                                     # layer-norm backward [ln-backward]
 dXL = (gh - gh.mean(-1, keepdims=True) - xhat * (gh * xhat).mean(-1, keepdims=True)) / sd
 grads["b_2"] = dXL.sum(0)                                   # X^(L) = U + hidden W_2 + b_2
 grads["W_2[0:4, 0:4]"] = (hidden.T @ dXL)[0:4, 0:4]
