@@ -19,7 +19,7 @@ BOXES = [("token ids", None), ("embed\n$E_{i_t}+P_t$", PALETTE[2]), (f"${L}\\tim
          ("final\nlayer norm", PALETTE[2]), ("tied head\n$\\cdot\\,E^{\\top}$", PALETTE[1]), ("logits", None)]
 # the symbolic shape of the array on each arrow (between box k and box k + 1)
 ARROWS = ["B T", "B T d", "B T d", "B T d", "B T V"]
-XS = np.arange(len(BOXES)) * 2.8
+XS = np.arange(len(BOXES)) * 3.5       # room for the shapes between the boxes
 
 
 def shape_label(symbols):
@@ -27,7 +27,7 @@ def shape_label(symbols):
     return "×".join(symbols.split()), "×".join(str(SIZES[s]) for s in symbols.split())
 
 
-fig, ax = figure(size=(7.2, 1.5))
+fig, ax = figure(size=(7.6, 1.45))
 stacked = 0                                          # boxes drawn for the stack of blocks
 for x, (text, colour) in zip(XS, BOXES):
     if colour is None:
