@@ -14,7 +14,7 @@ closed = [(gamma * r**2 + c**2) / (r**2 + c**2) for c in cs]             # the f
 print(check_close("(a) premises: |u| = |v| = 3, u and v orthogonal, m orthogonal to both (loops)",
                   [sum(x * x for x in u) ** 0.5, sum(x * x for x in v) ** 0.5, sum(a * b for a, b in zip(u, v)),
                    u @ e3, v @ e3], [3.0, 3.0, 0.0, 0.0, 0.0], atol=1e-12))
-print(check_close("(a), (c) cos(u + m, v + m) = (gamma r^2 + c^2) / (r^2 + c^2) at c = 0, 1.5, 3, 6",
+print(check_close("(a), (c) cos(u + m, v + m) = (gamma r^2 + c^2) / (r^2 + c^2) at c = 0, 3/2, 3, 6",
                   direct, closed, atol=1e-12))
 c90 = np.sqrt(0.9 * r**2 / 0.1)                                         # solve c^2 / (9 + c^2) = 0.9
 print(check_close("(c) the norm that lifts the cosine to 0.9, from the vectors", cosine(u + c90 * e3, v + c90 * e3),
