@@ -1,0 +1,39 @@
+"""Exercise: PCA of four points in the plane by hand, with and without centring."""
+import numpy as np
+
+from esm import check_close, glue
+
+X = np.array([[2.0, 6.0], [4.0, 0.0], [0.0, 4.0], [6.0, 2.0]])
+N = len(X)
+mu = X.mean(0)
+Xc = X - mu
+# By hand: mean (3, 3); Sigma = [[5, -3], [-3, 5]]; eigenvalues 8 along (1, -1)/sqrt 2, 2 along (1, 1)/sqrt 2.
+Sigma = sum(np.outer(x, x) for x in Xc) / N                               # a loop over the points
+print(check_close("(a) mean and covariance, loop over the points, against the hand values",
+                  np.concatenate([mu, Sigma.ravel()]), [3, 3, 5, -3, -3, 5], atol=1e-12))
+lam, G = np.linalg.eigh(Sigma)
+u1 = np.array([1.0, -1.0]) / np.sqrt(2)
+print(check_close("(a) eigenvalues of Sigma (eigh) against 8 and 2, and Sigma u1 = 8 u1 for u1 = (1, -1)/sqrt 2",
+                  np.concatenate([lam[::-1], Sigma @ u1]), np.concatenate([[8.0, 2.0], 8 * u1]), atol=1e-12))
+_, D, Vt = np.linalg.svd(Xc, full_matrices=False)
+print(check_close("(a) the SVD of the centred points gives the same: sigma_k^2 / N = (8, 2), first right singular "
+                  "vector +-(1, -1)/sqrt 2", np.concatenate([D**2 / N, np.abs(Vt[0] @ u1) * np.ones(1)]),
+                  [8.0, 2.0, 1.0], atol=1e-12))
+coords = Xc @ u1
+print(check_close("(a) coordinates on the first direction: -2 sqrt 2, 2 sqrt 2, -2 sqrt 2, 2 sqrt 2",
+                  coords, 2 * np.sqrt(2) * np.array([-1, 1, -1, 1]), atol=1e-12))
+share = lam[-1] / lam.sum()
+# (b) without centring: the first right singular vector of X, by power iteration on X^T X from (1, 0).
+z = np.array([1.0, 0.0])
+for _ in range(200):
+    z = X.T @ (X @ z)
+    z /= np.linalg.norm(z)
+print(check_close("(b) uncentred: X^T X = N (Sigma + mu mu^T) = [[56, 24], [24, 56]] (hand), first direction "
+                  "(1, 1)/sqrt 2 by power iteration", np.concatenate([(X.T @ X).ravel(), z]),
+                  np.concatenate([[56, 24, 24, 56], np.ones(2) / np.sqrt(2)]), atol=1e-12))
+print(check_close("(b) ... which is orthogonal to the centred first direction", z @ u1, 0.0, atol=1e-12))
+gap = np.linalg.norm(Xc[0] - Xc[2])
+print(check_close("(c) points 0 and 2 share a coordinate on the first direction, yet lie sqrt 8 apart",
+                  [coords[0] - coords[2], gap], [0.0, np.sqrt(8)], atol=1e-12))
+print(glue("pca_share", share, ".0%"), glue("pca_coord", float(coords[1]), ".2f"),
+      glue("pca_gap", float(gap), ".2f"), sep="")

@@ -1,0 +1,40 @@
+"""Exercise: the cosine of two rows that share a component m, as a function of its norm c."""
+import numpy as np
+
+from esm import check_close, check_true, cosine, glue
+
+# (a) and (c): u and v of length r = 3, orthogonal; m = c e_3 orthogonal to both.
+u = np.array([1.0, 2.0, 2.0, 0.0])
+v = np.array([2.0, 1.0, -2.0, 0.0])
+e3 = np.array([0.0, 0.0, 0.0, 1.0])
+r, gamma = 3.0, 0.0
+cs = [0.0, 1.5, 3.0, 6.0]
+direct = [cosine(u + c * e3, v + c * e3) for c in cs]                  # from the vectors themselves
+closed = [(gamma * r**2 + c**2) / (r**2 + c**2) for c in cs]             # the formula of (a)
+print(check_close("(a) premises: |u| = |v| = 3, u and v orthogonal, m orthogonal to both (loops)",
+                  [sum(x * x for x in u) ** 0.5, sum(x * x for x in v) ** 0.5, sum(a * b for a, b in zip(u, v)),
+                   u @ e3, v @ e3], [3.0, 3.0, 0.0, 0.0, 0.0], atol=1e-12))
+print(check_close("(a), (c) cos(u + m, v + m) = (gamma r^2 + c^2) / (r^2 + c^2) at c = 0, 3/2, 3, 6",
+                  direct, closed, atol=1e-12))
+c90 = np.sqrt(0.9 * r**2 / 0.1)                                         # solve c^2 / (9 + c^2) = 0.9
+print(check_close("(c) the norm that lifts the cosine to 0.9, from the vectors", cosine(u + c90 * e3, v + c90 * e3),
+                  0.9, atol=1e-12))
+# A second pair, not orthogonal (gamma = 8/9 by hand: u . w = 2 + 4 + 2 = 8, |w| = 3), same law.
+w = np.array([2.0, 2.0, 1.0, 0.0])
+print(check_close("(a) with cos(u, w) = 8/9 the same law holds: (8/9 * 9 + c^2) / (9 + c^2)",
+                  [cosine(u + c * e3, w + c * e3) for c in cs], [(8 + c**2) / (9 + c**2) for c in cs], atol=1e-12))
+
+# (b) parallel rows of lengths a = 1 and b = 4: a shared component lowers their cosine from 1.
+a, b = 1.0, 4.0
+x, y = a * np.array([1.0, 0.0]), b * np.array([1.0, 0.0])
+grid = np.linspace(0.0, 10.0, 10001)                                   # c on a grid, step 0.001
+on_grid = np.array([cosine(x + c * np.array([0.0, 1.0]), y + c * np.array([0.0, 1.0])) for c in grid])
+c_min, cos_min = np.sqrt(a * b), 2 * np.sqrt(a * b) / (a + b)
+print(check_true("(b) every c > 0 on the grid gives a cosine below 1 (Cauchy-Schwarz, a != b)",
+                 bool(np.all(on_grid[1:] < 1.0)), "c from 0.001 to 10 in steps of 0.001"))
+print(check_close("(b) the grid's lowest cosine and where it falls: c = sqrt(ab), 2 sqrt(ab) / (a + b)",
+                  [grid[np.argmin(on_grid)], on_grid.min()], [c_min, cos_min], atol=1e-3))
+print(check_true("(b) ... and no grid point lies below the closed-form minimum",
+                 bool(on_grid.min() >= cos_min - 1e-12), "every grid cosine >= 2 sqrt(ab) / (a + b) - 1e-12"))
+print(glue("sc_cos", direct, ".2f"), glue("sc_c90", c90, "g"), glue("sc_cmin", c_min, "g"),
+      glue("sc_min", cos_min, "g"), sep="")

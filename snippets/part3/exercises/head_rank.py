@@ -1,0 +1,38 @@
+"""Exercise: the rank of W_Q W_K^T is at most d_k, and the directions a head cannot see."""
+import numpy as np
+
+from esm import attention, check_close, check_equal, glue
+
+rng = np.random.default_rng(71)
+d, d_k, T = 6, 2, 5
+W_Q, W_K = rng.normal(0, 1, (d, d_k)), rng.normal(0, 1, (d, d_k))
+X = rng.normal(0, 1, (T, d))
+M = W_Q @ W_K.T
+# (a) Route 1: M is the sum of d_k outer products (column c of W_Q times column c of W_K), so its
+# columns lie in the span of W_Q's d_k columns: least squares on that span leaves no residual.
+outer = sum(np.outer(W_Q[:, c], W_K[:, c]) for c in range(d_k))
+coef, *_ = np.linalg.lstsq(W_Q, M, rcond=None)
+print(check_close("(a) W_Q W_K^T is the sum of d_k outer products, and its columns lie in the span of W_Q's columns",
+                  np.concatenate([(M - outer).ravel(), (W_Q @ coef - M).ravel()]), np.zeros(2 * d * d), atol=1e-12))
+# Route 2: the singular values of M: d - d_k of them vanish (to rounding), d_k do not.
+sv = np.linalg.svd(M, compute_uv=False)
+print(check_equal("(a) singular values of the 6 x 6 matrix M: exactly d_k = 2 above 1e-10 (the rest at rounding level)",
+                  int(np.sum(sv > 1e-10)), d_k))
+S = X @ M @ X.T
+print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above 1e-10)",
+                  int(np.sum(np.linalg.svd(S, compute_uv=False) > 1e-10)), d_k))
+# (b), (c): a state x0 whose query is zero (x0 orthogonal to both columns of W_Q): null space by SVD.
+_, _, Vt = np.linalg.svd(W_Q.T)
+x0 = Vt[-1] * 3.0                                  # any vector of the (d - d_k)-dimensional null space
+Xq = np.vstack([X, x0])
+out, A = attention(Xq @ W_Q, Xq @ W_K, Xq)
+print(check_close("(c) x0 W_Q = 0, and the head gives x0 equal weights 1/6 on all six states", np.concatenate([x0 @ W_Q, A[-1]]),
+                  np.concatenate([np.zeros(d_k), np.full(T + 1, 1 / (T + 1))]), atol=1e-12))
+print(check_close("(c) ... so x0's output is the plain mean of the six values (loop)", out[-1],
+                  [sum(Xq[s, k] for s in range(T + 1)) / (T + 1) for k in range(d)], atol=1e-12))
+_, _, Vk = np.linalg.svd(W_K.T)
+n_k = Vk[-1]
+moved = X.copy(); moved[2] += 5.0 * n_k            # move one key along a direction W_K ignores
+print(check_close("(c) moving state 2 by 5 along a null direction of W_K^T changes no score", (X @ W_Q) @ (moved @ W_K).T,
+                  (X @ W_Q) @ (X @ W_K).T, atol=1e-12))
+print(glue("hr_d", d), glue("hr_dk", d_k), glue("hr_T", T), glue("hr_null", d - d_k), sep="")
