@@ -49,7 +49,22 @@ print(check_equal("(b) the allocator's data blocks (tracemalloc) equal |V| d n_b
 print(check_close("(b) int8 with per-row scales is 4d/(d+4) times smaller than float32",
                   nbytes["float32"] / nbytes["int8"], 4 * d / (d + 4), atol=1e-12))
 ratio = acts.nbytes / nbytes["float32"]
-# (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
+# (b) int8 with one float32 scale per group of g entries: |V| d + 4 |V| d / g bytes, a factor 4g/(g + 4) under float32.
+divisors = [g for g in range(1, d + 1) if d % g == 0]
+group_bytes = {g: np.empty((V, d), dtype=np.int8).nbytes + np.empty((V, d // g), dtype=np.float32).nbytes for g in divisors}
+print(check_close("(b) factor against float32, from the arrays' bytes vs the closed form 4g/(g + 4), every divisor g of d",
+                  [nbytes["float32"] / group_bytes[g] for g in divisors], [4 * g / (g + 4) for g in divisors], atol=1e-12))
+TARGET = 3.9                                     # the factor asked for
+g_needed = 4 * TARGET / (4 - TARGET)             # 4g/(g + 4) >= F  <=>  g >= 4F/(4 - F)
+g_min = min(g for g in divisors if nbytes["float32"] / group_bytes[g] >= TARGET)
+print(check_equal("(b) the smallest divisor of d reaching the factor (bytes of the arrays) is the first divisor >= 4F/(4 - F)",
+                  g_min, min(g for g in divisors if g >= g_needed - 1e-9)))
+# (c) batch sizes at which activations outgrow the table: one layer, and all L = 12 layers of GPT-2 small.
+L = 12
+B_one = next(b for b in range(1, 10_000) if np.empty((b, T, d), dtype=np.float32).nbytes > nbytes["float32"])
+B_all = next(b for b in range(1, 10_000) if L * b * T * d * 4 > nbytes["float32"])
+print(check_equal("(c) the smallest B (loop over B) is the first integer above |V|/T, and above |V|/(L T)",
+                  [B_one, B_all], [int(np.floor(V / T)) + 1, int(np.floor(V / (L * T))) + 1]))# (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
 ids = np.random.default_rng(113).integers(0, V, size=(B, T))
 rows_read = np.unique(ids)
 sparse_grad = (np.zeros((len(rows_read), d), dtype=np.float32), rows_read.astype(np.int64))
@@ -67,5 +82,7 @@ print(glue("e13_f32", nbytes["float32"], ","), glue("e13_f16", nbytes["float16"]
       glue("e13_factor", 4 * d / (d + 4), ".2f"), glue("e13_sp_bound", bound, ","), glue("e13_BT", B * T, ","),
       glue("e13_sp_rows", len(rows_read), ","), glue("e13_sp_bytes", sparse_bytes, ","),
       glue("e13_sp_mb", sparse_bytes / 1e6, ".1f"), glue("e13_sp_bound_mb", bound / 1e6, ".1f"),
-      glue("e13_exp_rows", expected_rows, ",.0f"),
+      glue("e13_exp_rows", expected_rows, ",.0f"), glue("e13_g_min", g_min), glue("e13_target", TARGET, ".1f"), glue("e13_g_needed", g_needed, ".0f"), glue("e13_g_bytes", group_bytes[g_min], ","),
+      glue("e13_f_32", 4 * 32 / 36, ".2f"), glue("e13_f_gmin", 4 * g_min / (g_min + 4), ".3f"),
+      glue("e13_B_one", B_one), glue("e13_B_all", B_all), glue("e13_L", L), glue("e13_VT", V / T, ".1f"),
       sep="")
