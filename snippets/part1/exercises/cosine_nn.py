@@ -39,3 +39,7 @@ by_condition = [(u, v) for u in pos for v in pos if u != v and 1 < cos[v] / cos[
 print(check_equal("(c) the disagreeing pairs found by both rankings are those the condition predicts", by_ranking,
                   by_condition))
 u, v = by_ranking[0]
+print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
+      glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_dot_winner", int(np.argmax(dots))),
+      glue("e3_stretch", stretch, ".0f"), glue("e3_pairs", " and ".join(f"({a}, {b})" for a, b in by_ranking)),
+      glue("e3_cratio", cos[v] / cos[u], ".4f"), glue("e3_nratio", norms[u] / norms[v], ".3f"), sep="")
