@@ -2,7 +2,7 @@
 repeating the batch does to a summed and to an averaged loss."""
 import numpy as np
 
-from esm import check_close, check_equal, glue, numerical_grad, shape_table
+from esm import check_close, glue, numerical_grad, shape_table
 
 V, d = 6, 4
 E = np.arange(V * d, dtype=float).reshape(V, d) / 10    # row i is (4i, 4i+1, 4i+2, 4i+3) / 10

@@ -2,8 +2,8 @@
 it, and which nearest neighbours centring can move (for the seed shown and over 50 seeds)."""
 import numpy as np
 
-from esm import check_close, check_equal, check_less, check_true, cosine, cosine_matrix, glue, mean_pairwise_cosine, \
-    shape_table, share_of_seeds
+from esm import (check_close, check_equal, check_less, check_true, cosine, cosine_matrix, glue, mean_pairwise_cosine,
+                 shape_table)
 
 N, d, MU = 50, 10, 1.5
 

@@ -64,7 +64,8 @@ L = 12
 B_one = next(b for b in range(1, 10_000) if np.empty((b, T, d), dtype=np.float32).nbytes > nbytes["float32"])
 B_all = next(b for b in range(1, 10_000) if L * b * T * d * 4 > nbytes["float32"])
 print(check_equal("(c) the smallest B (loop over B) is the first integer above |V|/T, and above |V|/(L T)",
-                  [B_one, B_all], [int(np.floor(V / T)) + 1, int(np.floor(V / (L * T))) + 1]))# (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
+                  [B_one, B_all], [int(np.floor(V / T)) + 1, int(np.floor(V / (L * T))) + 1]))
+# (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
 ids = np.random.default_rng(113).integers(0, V, size=(B, T))
 rows_read = np.unique(ids)
 sparse_grad = (np.zeros((len(rows_read), d), dtype=np.float32), rows_read.astype(np.int64))
@@ -82,7 +83,8 @@ print(glue("e13_f32", nbytes["float32"], ","), glue("e13_f16", nbytes["float16"]
       glue("e13_factor", 4 * d / (d + 4), ".2f"), glue("e13_sp_bound", bound, ","), glue("e13_BT", B * T, ","),
       glue("e13_sp_rows", len(rows_read), ","), glue("e13_sp_bytes", sparse_bytes, ","),
       glue("e13_sp_mb", sparse_bytes / 1e6, ".1f"), glue("e13_sp_bound_mb", bound / 1e6, ".1f"),
-      glue("e13_exp_rows", expected_rows, ",.0f"), glue("e13_g_min", g_min), glue("e13_target", TARGET, ".1f"), glue("e13_g_needed", g_needed, ".0f"), glue("e13_g_bytes", group_bytes[g_min], ","),
+      glue("e13_exp_rows", expected_rows, ",.0f"), glue("e13_g_min", g_min), glue("e13_target", TARGET, ".1f"),
+      glue("e13_g_needed", g_needed, ".0f"), glue("e13_g_bytes", group_bytes[g_min], ","),
       glue("e13_f_32", 4 * 32 / 36, ".2f"), glue("e13_f_gmin", 4 * g_min / (g_min + 4), ".3f"),
       glue("e13_B_one", B_one), glue("e13_B_all", B_all), glue("e13_L", L), glue("e13_VT", V / T, ".1f"),
       sep="")
