@@ -1,4 +1,5 @@
-"""Exercise: cosine similarities of a query to five rows, and its two nearest rows."""
+"""Exercise: cosine similarities of a query to five rows, its two nearest rows, how far a row must be
+stretched to win by dot product, and which pairs of rows the two rankings order differently."""
 import numpy as np
 
 from esm import check_close, check_equal, cosine_matrix, glue, shape_table, table, top_k
@@ -21,7 +22,24 @@ print(check_equal("(b) top-2 by cosine, against a sort of the hand-computed cosi
 dots = [sum(a * b for a, b in zip(row, q)) for row in E]                # by a loop
 print(check_equal("(a) top-1 by dot product (vectorised vs a loop) is row 3", [int(top_k(E @ q, 1)[0]), int(np.argmax(dots))],
                   [3, 3]))
-print(check_equal("(a) row 3 is also the longest row (norms by a loop)", int(np.argmax([sum(x * x for x in row) for row in E])), 3))
+# (a) stretch row 1 by s: its dot product becomes s (E_1 . q), its cosine does not change.
+stretch = dots[3] / dots[1]
+for s_try, wins in ((0.99 * stretch, False), (1.01 * stretch, True)):
+    F = E.copy()
+    F[1] *= s_try
+    print(check_equal(f"(a) stretched by {s_try:.2f}, row 1 {'wins' if wins else 'does not win'} by dot product",
+                      int(top_k(F @ q, 1)[0]) == 1, wins))
+    print(check_close(f"(a) ... and its cosine is unchanged", cosine_matrix(q[None], F)[0][1], cos[1], atol=1e-12))
+# (c) pairs (u, v) that u wins by dot and v by cosine, by comparing the rankings, and by the derived condition
+# 1 < cos_v / cos_u < |u| / |v| (rows with positive cosine only).
+norms = np.linalg.norm(E, axis=1)
+pos = [i for i in range(5) if cos[i] > 0]
+by_ranking = [(u, v) for u in pos for v in pos if dots[u] > dots[v] and cos[v] > cos[u]]
+by_condition = [(u, v) for u in pos for v in pos if u != v and 1 < cos[v] / cos[u] < norms[u] / norms[v]]
+print(check_equal("(c) the disagreeing pairs found by both rankings are those the condition predicts", by_ranking,
+                  by_condition))
+u, v = by_ranking[0]
 print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
-      glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_norm3", float(np.linalg.norm(E[3])), ".2f"),
-      glue("e3_dot_winner", int(np.argmax(dots))), glue("e3_cos_winner", top2[0]), glue("e3_cos3", float(cos[3]), ".2f"), sep="")
+      glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_dot_winner", int(np.argmax(dots))),
+      glue("e3_stretch", stretch, ".0f"), glue("e3_pairs", " and ".join(f"({a}, {b})" for a, b in by_ranking)),
+      glue("e3_cratio", cos[v] / cos[u], ".4f"), glue("e3_nratio", norms[u] / norms[v], ".3f"), sep="")

@@ -1,45 +1,74 @@
-"""Exercise: one-hot product equals lookup, and what it would cost at GPT-2 size."""
+"""Exercise: a smoothed one-hot lookup, (1 - alpha) O + alpha / |V|, as a lookup plus the mean row;
+what that saves at GPT-2 size, and the gradient every unused row shares."""
+from fractions import Fraction
+
 import numpy as np
 
 from esm import check_close, check_equal, glue, numerical_grad, one_hot, shape_table
 
 rng = np.random.default_rng(102)
 V, d = 7, 3
+ALPHA = Fraction(1, 10)
+alpha = float(ALPHA)
 E = rng.normal(0.0, 1.0, (V, d))
 ids = np.array([2, 6, 2, 0])
-OH = one_hot(ids, V)
+T = len(ids)
+P = (1 - alpha) * one_hot(ids, V) + alpha / V          # every row a probability vector
 
-print(shape_table({"T": len(ids), "V": V, "d": d}, [
-    ("one-hot rows", "O", OH, "T V", "a single 1 per row"),
-    ("table", "E", E, "V d", ""),
-    ("product", "OE", OH @ E, "T d", "equals $E[\\mathbf i]$"),
+print(shape_table({"T": T, "V": V, "d": d}, [
+    ("smoothed codes", "P", P, "T V", r"$(1-\alpha)O+\alpha/\lvert\mathcal V\rvert$"),
+    ("table", "E", E, "V d", ""), ("product", "PE", P @ E, "T d", ""),
 ]))
-print(check_close("(a) O E equals E[ids] (indexing)", OH @ E, E[ids], atol=0.0))
+mean_row = E.mean(axis=0)
+print(check_close("(a) row t of PE is (1 - alpha) E[i_t] + alpha * mean row", P @ E,
+                  (1 - alpha) * E[ids] + alpha * mean_row, atol=1e-12))
 
 
-def product_macs(O, M):
-    """Multiply-adds of O @ M counted by running the product as three loops."""
-    count, out = 0, np.zeros((O.shape[0], M.shape[1]))
-    for t in range(O.shape[0]):
+def dense_macs(P, M):
+    """Multiply-adds of P @ M, counted by running it as three loops."""
+    count, out = 0, np.zeros((P.shape[0], M.shape[1]))
+    for t in range(P.shape[0]):
         for j in range(M.shape[1]):
-            for v in range(O.shape[1]):
-                out[t, j] += O[t, v] * M[v, j]
+            for v in range(P.shape[1]):
+                out[t, j] += P[t, v] * M[v, j]
                 count += 1
     return count, out
 
 
-macs_small, out = product_macs(OH, E)
-print(check_equal("(b) the loop counts T |V| d multiply-adds for this small case", macs_small,
-                  len(ids) * V * d))
+def factored_macs(ids, M, a):
+    """The route of (a): one pass over the table for the mean row, then two operations per output entry."""
+    count, total = 0, np.zeros(M.shape[1])
+    for v in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            total[j] += M[v, j]
+            count += 1
+    out = np.zeros((len(ids), M.shape[1]))
+    for t, i in enumerate(ids):
+        for j in range(M.shape[1]):
+            out[t, j] = (1 - a) * M[i, j] + a * total[j] / M.shape[0]
+            count += 2
+    return count, out
+
+
+n_dense, out_dense = dense_macs(P, E)
+n_fact, out_fact = factored_macs(ids, E, alpha)
+print(check_close("(b) both loops give the same product", out_dense, out_fact, atol=1e-12))
+print(check_equal("(b) the loops count T|V|d and (|V| + 2T)d operations", [n_dense, n_fact],
+                  [T * V * d, (V + 2 * T) * d]))
 T_g, V_g, d_g = 1024, 50257, 768                # GPT-2 small's vocabulary and width, one 1,024-token sequence
-G = rng.normal(0.0, 1.0, (len(ids), d))
-grad = OH.T @ G
-num = numerical_grad(lambda table: float(np.sum(G * (OH @ table))), E.copy())   # independent: central differences
-print(check_close("(c) O^T G equals the finite-difference gradient of l(E) = sum(G * (O E)) over all of E", grad, num,
-                  atol=1e-8))
-print(check_close("(c) consequence: gradient rows of unused ids are exactly zero", grad[[1, 3, 4, 5]],
-                  np.zeros((4, d)), atol=0.0))
-print(check_close("(c) consequence: row 2, used twice, gets the sum of two position gradients", grad[2],
-                  G[0] + G[2], atol=1e-12))
-print(glue("e2_macs", T_g * V_g * d_g, ","), glue("e2_macs_sci", float(T_g * V_g * d_g), ".0e"),
-      glue("e2_zero", 1 - 1 / V_g, ".3%"), glue("e2_small", macs_small), sep="")
+dense_g, fact_g = T_g * V_g * d_g, (V_g + 2 * T_g) * d_g
+# (c) gradient: P^T G = (1 - alpha) O^T G + (alpha/|V|) 1 (sum_t G_t)^T
+G = rng.normal(0.0, 1.0, (T, d))
+num = numerical_grad(lambda table: float(np.sum(G * (P @ table))), E.copy())   # independent: central differences
+closed = (1 - alpha) * one_hot(ids, V).T @ G + alpha / V * G.sum(axis=0)
+print(check_close("(c) the gradient is (1 - alpha) O^T G + (alpha/|V|) sum_t G_t on every row (vs finite differences)",
+                  num, closed, atol=1e-8))
+unused = [v for v in range(V) if v not in ids]
+print(check_close("(c) every unused row gets the same gradient (rows 1, 3, 4, 5 vs row 1)", num[unused],
+                  np.tile(num[unused[0]], (len(unused), 1)), atol=1e-8))
+stepped = E - 0.5 * num
+print(check_close("(c) so a gradient step leaves the difference of two unused rows unchanged",
+                  stepped[3] - stepped[1], E[3] - E[1], atol=1e-8))
+print(glue("e2_alpha", f"{ALPHA.numerator}/{ALPHA.denominator}"), glue("e2_dense", dense_g, ","),
+      glue("e2_fact", fact_g, ","), glue("e2_ratio", dense_g / fact_g, ".0f"),
+      glue("e2_unused", ", ".join(map(str, unused))), sep="")

@@ -1,4 +1,5 @@
-"""Exercise: sinusoidal encodings, one entry by hand, and the shift as a rotation."""
+"""Exercise: sinusoidal encodings, one entry by hand, the shift as a rotation, and a bilinear score that
+tells k steps ahead from k steps behind."""
 import numpy as np
 
 from esm import check_close, glue, shape_table, sinusoidal_positions
@@ -15,8 +16,21 @@ for j in range(d // 2):
     w = 10000 ** (-2 * j / d)
     c, s = np.cos(k * w), np.sin(k * w)
     M[2 * j:2 * j + 2, 2 * j:2 * j + 2] = [[c, s], [-s, c]]
-print(check_close("(b) PE[p + 3] = M_3 PE[p] for every p (one matrix for all positions)",
+print(check_close("the section's shift: PE[p + 3] = M_3 PE[p] for every p (one matrix for all positions)",
                   PE[:T - k] @ M.T, PE[k:], atol=1e-12))
 print(f"\nrow 3: {np.round(PE[3], 4)}")
+# (b) A = diag_j [[0, -1], [1, 0]]: (sin a, cos a) A (sin b, cos b)^T = -sin a cos b + cos a sin b = sin(b - a).
+A = np.kron(np.eye(d // 2), np.array([[0.0, -1.0], [1.0, 0.0]]))
+omega = 10000.0 ** (-2 * np.arange(d // 2) / d)
+offsets = np.arange(-(T - 1), T)
+for_all_t = [[PE[t] @ A @ PE[t + kk] for t in range(T) if 0 <= t + kk < T] for kk in offsets]
+closed = np.array([np.sin(kk * omega).sum() for kk in offsets])
+print(check_close("(b) PE_t^T A PE_(t+k) = sum_j sin(k w_j) for every t and every offset k (loop over the table)",
+                  np.concatenate(for_all_t), np.concatenate([[c] * len(v) for c, v in zip(closed, for_all_t)]), atol=1e-12))
+print(check_close("(b) the score is odd in k, the plain dot product even", [closed, [PE[0] @ PE[abs(kk)] for kk in offsets]],
+                  [-closed[::-1], [PE[0] @ PE[abs(kk)] for kk in offsets[::-1]]], atol=1e-12))
+ahead = closed[offsets > 0]
+negative = [int(kk) for kk, v in zip(offsets[offsets > 0], ahead) if v < 0]
 print(glue("e7_T", T), glue("e7_d", d), glue("e7_pe10", PE[1, 0], ".4f"), glue("e7_pe32", PE[3, 2], ".4f"),
-      glue("e7_den", 10000 ** (2 / 6), ".2f"), glue("e7_k", k), sep="")
+      glue("e7_den", 10000 ** (2 / 6), ".2f"), glue("e7_k", k),
+      glue("e7_neg", " and ".join(map(str, negative))), glue("e7_sin4", float(closed[offsets == 4][0]), ".3f"), sep="")

@@ -1,7 +1,7 @@
 """Exercise: how many loud rows does it take to hide them from a plain z-score?"""
 import numpy as np
 
-from esm import check_equal, check_true, glue, share_of_seeds
+from esm import check_close, check_equal, check_true, glue, share_of_seeds
 
 V, d, LOUD = 400, 32, 3.0
 
@@ -42,6 +42,14 @@ sd = (sum((x - mean) ** 2 for x in rho) / V) ** 0.5
 missed = [i for i in range(k_plain) if abs((rho[i] - mean) / sd) <= 3]
 print(check_true("(b) at that k a loop over the rows finds at least one loud row with |zeta| <= 3", len(missed) > 0,
                  f"missed rows {missed}"))
+# (a) idealised: k norms equal to L, n - k equal to l < L. The plain z-score of a loud row is sqrt((n - k)/k), whatever L.
+for k_, L_ in ((1, 5.0), (10, 3.0), (40, 30.0), (100, 1.5)):
+    vals = np.array([L_] * k_ + [1.0] * (V - k_))
+    print(check_close(f"(a) two values, k = {k_}, L = {L_:g}: z of a loud row is sqrt((n - k)/k)",
+                      (vals[0] - vals.mean()) / vals.std(), np.sqrt((V - k_) / k_), atol=1e-12))
+k_ideal = int(np.ceil(V / 10))                   # sqrt((n - k)/k) <= 3  <=>  k >= n/10
+print(check_equal("(a) the smallest k with sqrt((n - k)/k) <= 3 is n/10 (search over k)",
+                  min(k_ for k_ in range(1, V) if np.sqrt((V - k_) / k_) <= 3), k_ideal))
 seeds = range(SEED, SEED + 50)
 plain_ks = {s: first_miss(s, False) for s in seeds}
 earlier = share_of_seeds(lambda s: set(range(plain_ks[s])) <= flagged(s, plain_ks[s], True), seeds)
@@ -49,4 +57,5 @@ print(check_equal("(c) over 50 seeds, where the plain rule first misses a loud r
                   earlier, 1.0))
 print(glue("e15_V", V), glue("e15_d", d), glue("e15_loud", LOUD, "g"), glue("e15_k_plain", k_plain),
       glue("e15_k_robust", k_robust), glue("e15_share", k_plain / V, ".1%"), glue("e15_earlier", earlier, ".0%"),
-      glue("e15_k_lo", min(plain_ks.values())), glue("e15_k_hi", max(plain_ks.values())), sep="")
+      glue("e15_k_lo", min(plain_ks.values())), glue("e15_k_hi", max(plain_ks.values())),
+      glue("e15_k_ideal", k_ideal), sep="")
