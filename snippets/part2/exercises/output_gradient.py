@@ -44,4 +44,4 @@ print(check_true("(c) the loss falls at every step of the grid of eta in [0, 10]
 print(glue("e6_V", V), glue("e6_d", d), glue("e6_y", y), glue("e6_py", p[y], ".4f"),
       glue("e6_frob", frob, ".4f"), glue("e6_bound", bound, ".4f"), glue("e6_target", target, ".4f"),
       glue("e6_share", share, ".1%"), glue("e6_l0", losses[0], ".3f"), glue("e6_l10", losses[-1], ".3f"),
-      glue("e6_h2", float(h @ h), ".3f"), sep="")
+      sep="")

@@ -32,5 +32,5 @@ print(check_close("(b) the score is odd in k, the plain dot product even", [clos
 ahead = closed[offsets > 0]
 negative = [int(kk) for kk, v in zip(offsets[offsets > 0], ahead) if v < 0]
 print(glue("e7_T", T), glue("e7_d", d), glue("e7_pe10", PE[1, 0], ".4f"), glue("e7_pe32", PE[3, 2], ".4f"),
-      glue("e7_den", 10000 ** (2 / 6), ".2f"), glue("e7_k", k),
+      glue("e7_den", 10000 ** (2 / 6), ".2f"),
       glue("e7_neg", " and ".join(map(str, negative))), glue("e7_sin4", float(closed[offsets == 4][0]), ".3f"), sep="")
