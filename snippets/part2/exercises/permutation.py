@@ -40,6 +40,18 @@ print(check_close("(b) ... and of the shuffled order, token perm[0] = 2", out_p[
 gap = float(np.abs(out_p - P @ out).max())
 print(check_true("(b) so the masked layer is not equivariant: Attn_M(PX) and P Attn_M(X) differ", gap > 1e-6,
                  f"max |difference| {gap:.3g}"))
+# (b) what holds instead: Attn_M(PX) = P Attn_M'(X) with M' = P^T M P, the mask moved with the tokens.
+M_moved = np.array([[M[np.flatnonzero(perm == a)[0], np.flatnonzero(perm == b)[0]] for b in range(T)] for a in range(T)])
+print(check_true("(b) P^T M P (matrix product) equals M' built entry by entry from M'[perm i, perm j] = M[i, j] (loop)",
+                 np.array_equal((P.T @ M @ P) > 0.5, M_moved), f"{int(M_moved.sum())} allowed entries"))
+print(check_close("(b) Attn_M(PX) = P Attn_M'(X) with M' = P^T M P, for the demo's permutation", out_p,
+                  P @ attn(X, M_moved), atol=1e-12))
+R_ = np.eye(T)[::-1]
+M_rev = (R_.T @ M @ R_) > 0.5
+print(check_true("(b) for the reversal, M' allows key j for query i exactly when j >= i (anti-causal)",
+                 np.array_equal(M_rev, np.triu(np.ones((T, T), dtype=bool))), f"M' = {M_rev.astype(int).tolist()}"))
+print(check_close("(b) a causal layer fed the reversed text is the anti-causal layer, reversed", attn(R_ @ X, M),
+                  R_ @ attn(X, M_rev), atol=1e-12))
 # (a) a bias B_ij = b(|i - j|), b strictly decreasing (here -|i - j| / 2): the proof goes through when P B P^T = B.
 B = -0.5 * np.abs(np.arange(T)[:, None] - np.arange(T)[None, :])
 keep = [list(q) for q in permutations(range(T)) if np.array_equal(np.eye(T)[list(q)] @ B @ np.eye(T)[list(q)].T, B)]
