@@ -30,6 +30,26 @@ changed = X.copy()
 changed[1, 2] = [-4.0, 3.0]                          # what sits in the pad slot must not matter
 print(check_close("the fixed layer ignores the content of the pad slot", attend_fixed(changed, valid), attend_fixed(X, valid),
                   atol=1e-12))
+# (a) the broken layer (no key mask): position i of sequence 1 is right exactly when the pad row equals o_i.
+
+
+def attend_broken(X, valid):
+    out, _ = attention(X, X, X)
+    return out * valid[:, :, None]
+
+
+o_alone = attention(X[1, :2], X[1, :2], X[1, :2])[0]
+for i in range(2):
+    with_pad = X.copy()
+    with_pad[1, 2] = o_alone[i]
+    right = [bool(np.allclose(attend_broken(with_pad, valid)[1, t], o_alone[t], atol=1e-12, rtol=0)) for t in range(2)]
+    print(check_equal(f"(a) broken layer, pad row = o_{i}: position {i} is right, position {1 - i} is not", right,
+                      [t == i for t in range(2)]))
+zero_pad = X.copy()
+zero_pad[1, 2] = 0.0
+print(check_true("(a) broken layer, pad row = 0: both real positions are wrong",
+                 all(not np.allclose(attend_broken(zero_pad, valid)[1, t], o_alone[t], atol=1e-12, rtol=0) for t in range(2)),
+                 f"max |difference| {np.abs(attend_broken(zero_pad, valid)[1, :2] - o_alone).max():.3g}"))
 # Causal and left-padded: the pad slot comes first, so the pad query may read only itself, a pad key.
 X_left = np.array([[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
                    [[9.0, 9.0], [2.0, 0.0], [0.0, 2.0]]])          # sequence 1: pad slot, then its 2 tokens
@@ -60,4 +80,5 @@ changed_left = X_left.copy()
 changed_left[1, 0] = [-4.0, 3.0]
 print(check_close("... and the content of the pad slot changes nothing", attend_causal_safe(changed_left, valid_left), safe,
                   atol=1e-12))
-print(glue("pd_nan", int(np.isnan(out_left).sum())))
+print(glue("pd_nan", int(np.isnan(out_left).sum())), glue("pd_o0", o_alone[0], ".3f"), glue("pd_o1", o_alone[1], ".3f"),
+      sep="")
