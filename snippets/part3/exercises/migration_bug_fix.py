@@ -38,6 +38,17 @@ print(check_close('the new tokens "dog" and "ran" read the mean row (6, 5), comp
                   E_fix[[new_id["dog"], new_id["ran"]]], [[6.0, 5.0], [6.0, 5.0]], atol=0.0))
 print(check_true("the mean row is none of the old rows, so the check can tell a kept token from a new one",
                  not any(np.array_equal(E_old.mean(axis=0), row) for row in E_old), f"mean row {E_old.mean(axis=0)}"))
+# (a) what each token reads after the broken migration (old rows in place, then two mean rows), by comparing rows.
+E_broken_sorted = np.vstack([E_old, np.tile(E_old.mean(axis=0), (2, 1))])
+reads = {}
+for tok in new_vocab:
+    row = E_broken_sorted[new_id[tok]]
+    owners = [t for t in old_vocab if np.array_equal(E_old[old_id[t]], row)]
+    reads[tok] = owners[0] if owners else "the mean row"
+print(check_equal("(a) 'cat' reads the old row of 'the' (old id 0 = new id of 'cat')", reads["cat"], old_vocab[new_id["cat"]]))
+lost = [t for t in old_vocab if reads[t] == "the mean row"]
+print(check_equal("(a) the kept tokens whose new id is past the old table read the mean row", lost,
+                  [t for t in old_vocab if new_id[t] >= len(old_vocab)]))
 # (b) every order of the seven tokens: how many kept tokens does the broken (append) migration give a wrong row?
 wrong, passes = [], 0
 for order in permutations(new_vocab):
@@ -52,4 +63,8 @@ print(check_equal("(b) orders for which the broken migration passes = 2 (old tok
                   passes, 2))
 moved = [t for t in old_vocab if new_id[t] != old_id[t]]
 print(glue("mig_moved", ", ".join(f"'{t}'" for t in moved)), glue("mig_n", len(moved)),
+      glue("mig_reads", ", ".join(f"'{t}' reads " + (r if r == "the mean row" else f"the row of '{r}'")
+                                  for t, r in reads.items())),
+      glue("mig_lost", " and ".join(f"'{t}'" for t in lost)),
+      glue("mig_new_reads", " and ".join(f"'{t}' (the row of '{reads[t]}')" for t in ["dog", "ran"])),
       glue("mig_wrong_mean", float(np.mean(wrong)), ".2f"), glue("mig_orders", len(wrong)), glue("mig_pass", passes), sep="")
