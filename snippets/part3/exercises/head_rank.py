@@ -35,4 +35,4 @@ n_k = Vk[-1]
 moved = X.copy(); moved[2] += 5.0 * n_k            # move one key along a direction W_K ignores
 print(check_close("(c) moving state 2 by 5 along a null direction of W_K^T changes no score", (X @ W_Q) @ (moved @ W_K).T,
                   (X @ W_Q) @ (X @ W_K).T, atol=1e-12))
-print(glue("hr_d", d), glue("hr_dk", d_k), glue("hr_T", T), glue("hr_null", d - d_k), sep="")
+print(glue("hr_d", d), glue("hr_dk", d_k), glue("hr_T", T), glue("hr_null", d - d_k), glue("hr_out", out[-1], ".3f"), sep="")
