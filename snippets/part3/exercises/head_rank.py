@@ -22,8 +22,9 @@ S = X @ M @ X.T
 print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above 1e-10)",
                   int(np.sum(np.linalg.svd(S, compute_uv=False) > 1e-10)), d_k))
 # (b), (c): a state x0 whose query is zero (x0 orthogonal to both columns of W_Q): null space by SVD.
-_, _, Vt = np.linalg.svd(W_Q.T)
-x0 = Vt[-1] * 3.0                                  # any vector of the (d - d_k)-dimensional null space
+e0 = np.eye(d)[0]
+x0 = e0 - W_Q @ np.linalg.solve(W_Q.T @ W_Q, W_Q.T @ e0)   # e0 minus its projection on the columns of W_Q
+x0 *= 3.0 / np.linalg.norm(x0)                             # length 3, in the (d - d_k)-dimensional null space
 Xq = np.vstack([X, x0])
 out, A = attention(Xq @ W_Q, Xq @ W_K, Xq)
 print(check_close("(c) x0 W_Q = 0, and the head gives x0 equal weights 1/6 on all six states", np.concatenate([x0 @ W_Q, A[-1]]),
