@@ -5,7 +5,7 @@ from itertools import permutations
 
 import numpy as np
 
-from esm import attention, causal_mask, check_close, check_true, glue, softmax
+from esm import attention, causal_mask, check_close, check_equal, check_true, glue, softmax
 
 rng = np.random.default_rng(61)
 T, d, d_k = 4, 3, 2
@@ -76,5 +76,13 @@ print(check_true("(c) rows 2 and 3 are the same after swapping tokens 0 and 1; r
                  f"rows that agree: {same}"))
 print(check_close("(c) row 0 after the swap is the value row of token 1 (it reads only itself)", out_s[0], X[1] @ W_V,
                   atol=1e-12))
-print(glue("pm_perm", perm.tolist()), glue("pm_T", T), glue("pm_gap", gap, ".2f"), glue("pm_gap_b", gap_b, ".2f"),
+# (c) any swap of tokens i < j: rows t < i and t > j stay the same, rows i..j change (all pairs of the demo).
+pairs = [(i, j) for i in range(T) for j in range(i + 1, T)]
+for i, j in pairs:
+    sw = np.arange(T)
+    sw[[i, j]] = [j, i]
+    same_ij = [t for t in range(T) if np.allclose(attn(X[sw], M)[t], out[t], atol=1e-12, rtol=0)]
+    print(check_equal(f"(c) swapping tokens {i} and {j}: the rows that stay the same are t < {i} and t > {j}", same_ij,
+                      [t for t in range(T) if t < i or t > j]))
+print(glue("pm_pairs", len(pairs)), glue("pm_T", T), glue("pm_gap", gap, ".2f"), glue("pm_gap_b", gap_b, ".2f"),
       glue("pm_same", same), sep="")
