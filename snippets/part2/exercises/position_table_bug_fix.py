@@ -42,6 +42,18 @@ except ValueError:
 print(check_true("the fixed lookup refuses positions past the table instead of reusing rows", refused,
                  "positions(6) raised ValueError"))
 
+# (a) with the broken wrap-around, position t reads row t mod T_MAX: how many positions share a row with another?
+T_HI = 12
+
+
+def sharing(T):
+    rows = np.arange(T) % T_MAX
+    return int(sum(np.sum(rows == rows[t]) > 1 for t in range(T)))
+
+
+print(check_equal("(a) positions sharing a row: 0 up to T_max, 2(T - T_max) below 2 T_max, then all T (T = 1..12)",
+                  [sharing(T) for T in range(1, T_HI + 1)],
+                  [0 if T <= T_MAX else (2 * (T - T_MAX) if T < 2 * T_MAX else T) for T in range(1, T_HI + 1)]))
 # (b) a causal model's output at every position of a 10-token text, from windows of at most T_MAX tokens.
 N_TEXT = 10
 
@@ -67,4 +79,4 @@ print(check_equal("(b) sliding by one: 10 - T_max + 1 calls, and position t sees
 print(check_equal("(b) windows that do not overlap: ceil(10 / T_max) calls, and position t sees t mod T_max earlier tokens",
                   (calls_block, ctx_block), (-(-N_TEXT // T_MAX), [t % T_MAX for t in range(N_TEXT)])))
 print(glue("pt_calls_slide", calls_slide), glue("pt_ctx_slide", ctx_slide[8]), glue("pt_calls_block", calls_block),
-      glue("pt_ctx_block", ctx_block[8]), sep="")
+      glue("pt_ctx_block", ctx_block[8]), glue("pt_T_hi", T_HI), sep="")
