@@ -60,6 +60,20 @@ for k_ in (1, 5, 40, 150):
         ratios.append(((vals[0] - vals.mean()) / vals.std()) / np.sqrt((V - k_) / k_))
 print(check_true("(a) with the quiet norms drawn at random below L, no loud row's z-score exceeds sqrt((n - k)/k) "
                  "(800 draws, k = 1, 5, 40, 150)", max(ratios) <= 1 + 1e-12, f"largest z / bound {max(ratios):.4f}"))
+# (c) k > n/2: the median is at least the smallest loud norm, so a rule flagging rows far above the median misses it.
+
+
+def median_above_smallest_loud(seed, k):
+    rng_k = np.random.default_rng(seed)
+    E_k = rng_k.normal(0.0, 1.0, (V, d)) / np.sqrt(d)
+    E_k[:k] *= LOUD
+    rho_k = np.linalg.norm(E_k, axis=1)
+    return bool(np.median(rho_k) >= rho_k[:k].min())
+
+
+print(check_true("(c) for k = n/2 + 1 .. n/2 + 20 (seeds 115..164) the median norm is at least the smallest loud norm",
+                 all(median_above_smallest_loud(s_, k_) for s_ in range(SEED, SEED + 50) for k_ in range(V // 2 + 1, V // 2 + 21)),
+                 "k = 201 .. 220"))
 seeds = range(SEED, SEED + 50)
 plain_ks = {s: first_miss(s, False) for s in seeds}
 earlier = share_of_seeds(lambda s: set(range(plain_ks[s])) <= flagged(s, plain_ks[s], True), seeds)
