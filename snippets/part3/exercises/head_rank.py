@@ -18,6 +18,12 @@ print(check_close("(a) W_Q W_K^T is the sum of d_k outer products, and its colum
 sv = np.linalg.svd(M, compute_uv=False)
 print(check_equal("(a) singular values of the 6 x 6 matrix M: exactly d_k = 2 above 1e-10 (the rest at rounding level)",
                   int(np.sum(sv > 1e-10)), d_k))
+# (a) equality needs both factors at full rank: repeat a column of W_K (rank d_k - 1) and the rank drops by one.
+W_K_low = W_K.copy()
+W_K_low[:, 1] = W_K_low[:, 0]
+print(check_equal("(a) with W_K of rank d_k - 1 (a repeated column), W_Q W_K^T has rank d_k - 1 (singular values)",
+                  [int(np.linalg.matrix_rank(W_K_low)), int(np.sum(np.linalg.svd(W_Q @ W_K_low.T, compute_uv=False) > 1e-10))],
+                  [d_k - 1, d_k - 1]))
 S = X @ M @ X.T
 print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above 1e-10)",
                   int(np.sum(np.linalg.svd(S, compute_uv=False) > 1e-10)), d_k))
