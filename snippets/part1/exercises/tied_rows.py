@@ -96,7 +96,16 @@ print(check_true("(c) premise: p_6 > 0 at every position (softmax entries are po
                  f"p_6 = {np.round(p_never, 6).tolist()}"))
 print(check_equal("(c) premise: rows E_1 and E_4 are linearly independent (rank of the pair)",
                   int(np.linalg.matrix_rank(E[[1, 4]])), 2))
+# (c) counting only row 6's change: the logit E_4 . E_6 moves by -(eta/3)(q(1) E_1.E_4 + 2 q(4) |E_4|^2) to first order.
+bracket = float(p_never[0] * E[1] @ E[4] + 2 * p_never[1] * E[4] @ E[4])
+eta_small = 1e-6
+E6_after = E[NEVER] - eta_small * g_tied[NEVER]
+print(check_close("(c) the logit of token 6 after input 4 moves by -(eta/3) (q(1) E_1.E_4 + 2 q(4) |E_4|^2) (step of 1e-6 "
+                  "with the finite-difference gradient vs the formula)", (E[4] @ E6_after - E[4] @ E[NEVER]) / eta_small,
+                  -bracket / 3, atol=1e-6))
+print(check_true("(c) for seed 110 the bracket is positive, so the logit falls", bracket > 0, f"bracket {bracket:.3f}"))
 print(glue("e10_V", V), glue("e10_sstar", s_star, ".3f"), glue("e10_l1", self_loss(1.0), ".3f"),
       glue("e10_l3", self_loss(3.0), ".2e"), glue("e10_top", untied_top), glue("e10_gap", gap, ".3f"), glue("e10_never", NEVER),
       glue("e10_unused", ", ".join(str(i) for i in sorted(set(range(V)) - set(inputs.tolist()) - set(targets.tolist())))),
-      glue("e10_push", float(np.linalg.norm(push)), ".3f"), glue("e10_along", along, ".3f"), sep="")
+      glue("e10_push", float(np.linalg.norm(push)), ".3f"), glue("e10_along", along, ".3f"), glue("e10_dz", bracket, ".3f"),
+      sep="")
