@@ -84,5 +84,5 @@ for i, j in pairs:
     same_ij = [t for t in range(T) if np.allclose(attn(X[sw], M)[t], out[t], atol=1e-12, rtol=0)]
     print(check_equal(f"(c) swapping tokens {i} and {j}: the rows that stay the same are t < {i} and t > {j}", same_ij,
                       [t for t in range(T) if t < i or t > j]))
-print(glue("pm_pairs", len(pairs)), glue("pm_perm", perm.tolist()), glue("pm_T", T), glue("pm_gap", gap, ".2f"), glue("pm_gap_b", gap_b, ".2f"),
-      glue("pm_same", same), sep="")
+print(glue("pm_pairs", len(pairs)), glue("pm_perm", perm.tolist()), glue("pm_T", T), glue("pm_gap", gap, ".2f"),
+      glue("pm_gap_b", gap_b, ".2f"), glue("pm_same", same), sep="")
