@@ -2,7 +2,7 @@
 stretched to win by dot product, and which pairs of rows the two rankings order differently."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine_matrix, glue, shape_table, table, top_k
+from esm import check_close, check_equal, check_true, cosine_matrix, glue, shape_table, table, top_k
 
 E = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 2.0], [3.0, 3.0, 0.5], [-1.0, 0.0, 0.0]])
 q = np.array([2.0, 1.0, 0.0])
@@ -30,6 +30,24 @@ for s_try, wins in ((0.99 * stretch, False), (1.01 * stretch, True)):
     print(check_equal(f"(a) stretched by {s_try:.2f}, row 1 {'wins' if wins else 'does not win'} by dot product",
                       int(top_k(F @ q, 1)[0]) == 1, wins))
     print(check_close(f"(a) ... and its cosine is unchanged", cosine_matrix(q[None], F)[0][1], cos[1], atol=1e-12))
+# (a) by Euclidean distance: row 1 stretched by s stays nearest while 2 s^2 - 6 s + 3 < 0, s in ((3 - sqrt 3)/2, (3 + sqrt 3)/2).
+lo, hi = (3 - np.sqrt(3)) / 2, (3 + np.sqrt(3)) / 2
+grid = np.linspace(0.01, 5.0, 4991)
+
+
+def nearest_by_distance(s_try):
+    F = E.copy()
+    F[1] *= s_try
+    return int(np.argmin(np.linalg.norm(F - q, axis=1)))
+
+
+scan = np.array([nearest_by_distance(s_) == 1 for s_ in grid])
+inside = grid[scan]
+print(check_close("(a) a scan of s in steps of 1/1000: row 1 is nearest by distance from (3 - sqrt 3)/2 to (3 + sqrt 3)/2, "
+                  "in one stretch", [inside[0], inside[-1], len(inside)],
+                  [lo, hi, int(np.sum((grid > lo) & (grid < hi)))], atol=1e-3))
+print(check_true("(a) the distance range ends below the dot-product threshold: no stretch wins both", hi < stretch,
+                 f"distance up to {hi:.3f}, dot product from {stretch:.3f}"))
 # (c) pairs (u, v) that u wins by dot and v by cosine, by comparing the rankings, and by the derived condition
 # 1 < cos_v / cos_u < |u| / |v| (rows with positive cosine only).
 norms = np.linalg.norm(E, axis=1)
@@ -42,4 +60,5 @@ u, v = by_ranking[0]
 print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", float(max(dots)), ".1f"),
       glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_dot_winner", int(np.argmax(dots))),
       glue("e3_stretch", stretch, ".0f"), glue("e3_pairs", " and ".join(f"({a}, {b})" for a, b in by_ranking)),
-      glue("e3_cratio", cos[v] / cos[u], ".4f"), glue("e3_nratio", norms[u] / norms[v], ".3f"), sep="")
+      glue("e3_cratio", cos[v] / cos[u], ".4f"), glue("e3_nratio", norms[u] / norms[v], ".3f"),
+      glue("e3_dist_hi", hi, ".3f"), sep="")

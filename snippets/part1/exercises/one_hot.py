@@ -24,39 +24,44 @@ print(check_close("(a) row t of PE is (1 - alpha) E[i_t] + alpha * mean row", P 
                   (1 - alpha) * E[ids] + alpha * mean_row, atol=1e-12))
 
 
-def dense_macs(P, M):
-    """Multiply-adds of P @ M, counted by running it as three loops."""
+def dense_flops(P, M):
+    """Flops of P @ M (one multiplication and one addition per term), counted by running it as three loops."""
     count, out = 0, np.zeros((P.shape[0], M.shape[1]))
     for t in range(P.shape[0]):
         for j in range(M.shape[1]):
             for v in range(P.shape[1]):
                 out[t, j] += P[t, v] * M[v, j]
-                count += 1
+                count += 2
     return count, out
 
 
-def factored_macs(ids, M, a):
-    """The route of (a): one pass over the table for the mean row, then two operations per output entry."""
+def factored_flops(ids, M, a):
+    """The route of (a), in flops: one addition per table entry for the column sums, one multiplication per
+    column for the shared row alpha * mean, then a scaling and an addition per output entry."""
     count, total = 0, np.zeros(M.shape[1])
     for v in range(M.shape[0]):
         for j in range(M.shape[1]):
             total[j] += M[v, j]
             count += 1
+    shared = np.zeros(M.shape[1])
+    for j in range(M.shape[1]):
+        shared[j] = (a / M.shape[0]) * total[j]       # alpha / |V| is one constant
+        count += 1
     out = np.zeros((len(ids), M.shape[1]))
     for t, i in enumerate(ids):
         for j in range(M.shape[1]):
-            out[t, j] = (1 - a) * M[i, j] + a * total[j] / M.shape[0]
+            out[t, j] = (1 - a) * M[i, j] + shared[j]
             count += 2
     return count, out
 
 
-n_dense, out_dense = dense_macs(P, E)
-n_fact, out_fact = factored_macs(ids, E, alpha)
+n_dense, out_dense = dense_flops(P, E)
+n_fact, out_fact = factored_flops(ids, E, alpha)
 print(check_close("(b) both loops give the same product", out_dense, out_fact, atol=1e-12))
-print(check_equal("(b) the loops count T|V|d and (|V| + 2T)d operations", [n_dense, n_fact],
-                  [T * V * d, (V + 2 * T) * d]))
+print(check_equal("(b) the loops count 2T|V|d and (|V| + 1 + 2T)d flops", [n_dense, n_fact],
+                  [2 * T * V * d, (V + 1 + 2 * T) * d]))
 T_g, V_g, d_g = 1024, 50257, 768                # GPT-2 small's vocabulary and width, one 1,024-token sequence
-dense_g, fact_g = T_g * V_g * d_g, (V_g + 2 * T_g) * d_g
+dense_g, fact_g = 2 * T_g * V_g * d_g, (V_g + 1 + 2 * T_g) * d_g
 # (c) gradient: P^T G = (1 - alpha) O^T G + (alpha/|V|) 1 (sum_t G_t)^T
 G = rng.normal(0.0, 1.0, (T, d))
 num = numerical_grad(lambda table: float(np.sum(G * (P @ table))), E.copy())   # independent: central differences

@@ -51,6 +51,14 @@ closed_self = np.outer(p_self, E[SELF])
 closed_self[SELF] = p_self @ E + (p_self[SELF] - 2) * E[SELF]
 print(check_close("(a) pair (4, 4), tied: row 4 gets sum_j p_j E_j + (p_4 - 2) E_4, row j gets p_j E_4 "
                   "(closed form vs finite differences)", g_self, closed_self, atol=1e-7))
+# (a) the component of row 4's gradient along row 4 is sum_{j != 4} p_j (b_j - 2a): negative when every b_j < 2a.
+a_4, b_all = float(E[SELF] @ E[SELF]), E @ E[SELF]
+along = float(g_self[SELF] @ E[SELF])
+print(check_close("(a) <grad_4, E_4> (finite differences) = sum_{j != 4} p_j (b_j - 2a) (closed form)", along,
+                  float(sum(p_self[j] * (b_all[j] - 2 * a_4) for j in range(V) if j != SELF)), atol=1e-7))
+print(check_true("(a) premise for seed 110: every b_j < 2a, so the component is negative", bool(np.all(
+    np.delete(b_all, SELF) < 2 * a_4)) and along < 0, f"max_j b_j / 2a = {np.delete(b_all, SELF).max() / (2 * a_4):.3f}, "
+    f"component {along:.3f}"))
 # (b) scale row 4 by s, other rows fixed: l(s) = log(1 + sum_{j != 4} exp(s b_j - s^2 a)), a = |E_4|^2, b_j = E_j . E_4.
 others = [j for j in range(V) if j != SELF]
 a_sq, b = float(E[SELF] @ E[SELF]), E[others] @ E[SELF]
@@ -88,7 +96,16 @@ print(check_true("(c) premise: p_6 > 0 at every position (softmax entries are po
                  f"p_6 = {np.round(p_never, 6).tolist()}"))
 print(check_equal("(c) premise: rows E_1 and E_4 are linearly independent (rank of the pair)",
                   int(np.linalg.matrix_rank(E[[1, 4]])), 2))
+# (c) counting only row 6's change: the logit E_4 . E_6 moves by -(eta/3)(q(1) E_1.E_4 + 2 q(4) |E_4|^2) to first order.
+bracket = float(p_never[0] * E[1] @ E[4] + 2 * p_never[1] * E[4] @ E[4])
+eta_small = 1e-6
+E6_after = E[NEVER] - eta_small * g_tied[NEVER]
+print(check_close("(c) the logit of token 6 after input 4 moves by -(eta/3) (q(1) E_1.E_4 + 2 q(4) |E_4|^2) (step of 1e-6 "
+                  "with the finite-difference gradient vs the formula)", (E[4] @ E6_after - E[4] @ E[NEVER]) / eta_small,
+                  -bracket / 3, atol=1e-6))
+print(check_true("(c) for seed 110 the bracket is positive, so the logit falls", bracket > 0, f"bracket {bracket:.3f}"))
 print(glue("e10_V", V), glue("e10_sstar", s_star, ".3f"), glue("e10_l1", self_loss(1.0), ".3f"),
       glue("e10_l3", self_loss(3.0), ".2e"), glue("e10_top", untied_top), glue("e10_gap", gap, ".3f"), glue("e10_never", NEVER),
       glue("e10_unused", ", ".join(str(i) for i in sorted(set(range(V)) - set(inputs.tolist()) - set(targets.tolist())))),
-      glue("e10_push", float(np.linalg.norm(push)), ".3f"), sep="")
+      glue("e10_push", float(np.linalg.norm(push)), ".3f"), glue("e10_along", along, ".3f"), glue("e10_dz", bracket, ".3f"),
+      sep="")

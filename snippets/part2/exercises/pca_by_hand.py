@@ -32,8 +32,26 @@ print(check_close("(b) uncentred: X^T X = N (Sigma + mu mu^T) = [[56, 24], [24, 
                   "(1, 1)/sqrt 2 by power iteration", np.concatenate([(X.T @ X).ravel(), z]),
                   np.concatenate([[56, 24, 24, 56], np.ones(2) / np.sqrt(2)]), atol=1e-12))
 print(check_close("(b) ... which is orthogonal to the centred first direction", z @ u1, 0.0, atol=1e-12))
+# (b) slide the points along v = (1, 1)/sqrt 2 so that their mean is m v: the raw first direction is u1 while m^2 < 6.
+v1 = np.ones(2) / np.sqrt(2)
+
+
+def raw_first(m):
+    Xm = Xc + m * v1                                           # the same cloud, mean m v
+    return np.linalg.svd(Xm, full_matrices=False)[2][0]
+
+
+ms = np.linspace(0.0, 4.0, 4001)
+right = np.array([abs(raw_first(m) @ u1) > 0.5 for m in ms])
+m_switch = float(ms[np.argmin(right)])                         # the first m at which the raw route turns to v
+print(check_close("(b) slid along (1, 1): the raw route finds u1 up to m = sqrt 6 (scan of m in steps of 1/1000)",
+                  m_switch, np.sqrt(6), atol=2e-3))
+print(check_close("(b) ... because X^T X / 4 = Sigma + m^2 v v^T has eigenvalues 8 and 2 + m^2 (eigh at m = 1)",
+                  np.linalg.eigvalsh((Xc + v1).T @ (Xc + v1) / N), [3.0, 8.0], atol=1e-12))
+print(check_close("(b) the demo's mean (3, 3) is m = 3 sqrt 2 along v", mu @ v1, 3 * np.sqrt(2), atol=1e-12))
 gap = np.linalg.norm(Xc[0] - Xc[2])
 print(check_close("(c) points 0 and 2 share a coordinate on the first direction, yet lie sqrt 8 apart",
                   [coords[0] - coords[2], gap], [0.0, np.sqrt(8)], atol=1e-12))
 print(glue("pca_share", share, ".0%"), glue("pca_coord", float(coords[1]), ".2f"),
-      glue("pca_gap", float(gap), ".2f"), sep="")
+      glue("pca_gap", float(gap), ".2f"), glue("pca_mcrit", float(np.sqrt(6)), ".3f"), glue("pca_m", float(mu @ v1), ".3f"),
+      sep="")

@@ -3,7 +3,7 @@ set to the mean of a subset S of the old rows, on a table small enough for a pen
 against a direct computation, and the equality cases."""
 import numpy as np
 
-from esm import check_close, check_less, glue, softmax
+from esm import check_close, check_less, check_true, glue, softmax
 
 E = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])   # |V| = 4 old rows, d = 2
 h = np.array([np.log(2.0), np.log(3.0)])                         # old logits z = (0, log 2, log 3, log 6)
@@ -39,6 +39,23 @@ def subset_bound(S, h_):
     return float(np.log(1 + k * softmax(E @ h_)[S].sum() / len(S)))
 
 
+def kl_weighted(w, h_):
+    """KL(p || p') when k new rows are set to the weighted mean sum_j w_j E_j, from the definition."""
+    E_w = np.vstack([E, np.tile(w @ E, (k, 1))])
+    q, q_new = softmax(E @ h_), softmax(E_w @ h_)
+    return float(np.sum(q * np.log(q / q_new[:V])))
+
+
+kl_p = kl_weighted(p, h)
+bound_p = float(np.log(1 + k * p @ p))
+print(check_less("(a) weights w = p: KL <= log(1 + k sum_j w_j p_j) = log(1 + k sum_j p_j^2)", kl_p, bound_p,
+                 names=("KL", "log(1 + k sum p_j^2)")))
+print(check_close("(a) ... with p = (1, 2, 3, 6)/12 by hand: sum_j p_j^2 = 50/144", float(p @ p), 50 / 144, atol=1e-15))
+rng = np.random.default_rng(5)
+slack = min(float(np.log(1 + k * w @ softmax(E @ h_))) - kl_weighted(w, h_)
+            for w, h_ in ((rng.dirichlet(np.ones(V)), rng.normal(0.0, 2.0, 2)) for _ in range(500)))
+print(check_true("(a) 500 random weight vectors and states: the KL never exceeds log(1 + k sum_j w_j p_j)", slack >= -1e-12,
+                 f"smallest slack {slack:.3g}"))
 S = [1, 3]
 print(check_less("(a) mean of S = {1, 3}: KL <= log(1 + k p(S)/|S|)", kl_subset(S, h), subset_bound(S, h),
                  names=("KL", "log(1 + k p(S)/|S|)")))
@@ -52,4 +69,4 @@ p0, p0_new = softmax(E @ np.zeros(2)), softmax(E_new @ np.zeros(2))
 print(check_close("(b) with h = 0 (all old logits equal) the bound is reached exactly", float(np.sum(p0 * np.log(p0 / p0_new[:V]))),
                   bound, atol=1e-15))
 print(glue("rb_kl", kl_direct, ".4f"), glue("rb_bound", bound, ".4f"), glue("rb_kl_s", kl_subset(S, h), ".4f"),
-      glue("rb_bound_s", subset_bound(S, h), ".4f"), sep="")
+      glue("rb_bound_s", subset_bound(S, h), ".4f"), glue("rb_kl_p", kl_p, ".4f"), glue("rb_bound_p", bound_p, ".4f"), sep="")

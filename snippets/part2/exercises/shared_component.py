@@ -19,6 +19,15 @@ print(check_close("(a), (c) cos(u + m, v + m) = (gamma r^2 + c^2) / (r^2 + c^2) 
 c90 = np.sqrt(0.9 * r**2 / 0.1)                                         # solve c^2 / (9 + c^2) = 0.9
 print(check_close("(c) the norm that lifts the cosine to 0.9, from the vectors", cosine(u + c90 * e3, v + c90 * e3),
                   0.9, atol=1e-12))
+# (c) tilted: m = c (1, 1, 0, 1)/sqrt 3, so m.u = m.v = sqrt 3 c; cosine y / (9 + y), y = c^2 + 2 sqrt 3 c; 0.9 at y = 81.
+tilt = np.array([1.0, 1.0, 0.0, 1.0]) / np.sqrt(3)
+c90_tilt = np.sqrt(84) - np.sqrt(3)
+print(check_close("(c) tilted m: cos = y / (9 + y) with y = c^2 + 2 sqrt 3 c (vectors vs formula, c = 0, 3/2, 3, 6)",
+                  [cosine(u + c * tilt, v + c * tilt) for c in cs],
+                  [(c**2 + 2 * np.sqrt(3) * c) / (9 + c**2 + 2 * np.sqrt(3) * c) for c in cs], atol=1e-12))
+print(check_close("(c) tilted m of norm sqrt 84 - sqrt 3 lifts the cosine to 0.9 (from the vectors)",
+                  cosine(u + c90_tilt * tilt, v + c90_tilt * tilt), 0.9, atol=1e-12))
+print(check_true("(c) ... which is less than the orthogonal m's norm", c90_tilt < c90, f"{c90_tilt:.3f} < {c90:g}"))
 # A second pair, not orthogonal (gamma = 8/9 by hand: u . w = 2 + 4 + 2 = 8, |w| = 3), same law.
 w = np.array([2.0, 2.0, 1.0, 0.0])
 print(check_close("(a) with cos(u, w) = 8/9 the same law holds: (8/9 * 9 + c^2) / (9 + c^2)",
@@ -37,4 +46,4 @@ print(check_close("(b) the grid's lowest cosine and where it falls: c = sqrt(ab)
 print(check_true("(b) ... and no grid point lies below the closed-form minimum",
                  bool(on_grid.min() >= cos_min - 1e-12), "every grid cosine >= 2 sqrt(ab) / (a + b) - 1e-12"))
 print(glue("sc_cos", direct, ".2f"), glue("sc_c90", c90, "g"), glue("sc_cmin", c_min, "g"),
-      glue("sc_min", cos_min, "g"), sep="")
+      glue("sc_min", cos_min, "g"), glue("sc_c90_tilt", c90_tilt, ".3f"), sep="")

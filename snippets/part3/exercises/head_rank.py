@@ -18,12 +18,19 @@ print(check_close("(a) W_Q W_K^T is the sum of d_k outer products, and its colum
 sv = np.linalg.svd(M, compute_uv=False)
 print(check_equal("(a) singular values of the 6 x 6 matrix M: exactly d_k = 2 above 1e-10 (the rest at rounding level)",
                   int(np.sum(sv > 1e-10)), d_k))
+# (a) equality needs both factors at full rank: repeat a column of W_K (rank d_k - 1) and the rank drops by one.
+W_K_low = W_K.copy()
+W_K_low[:, 1] = W_K_low[:, 0]
+print(check_equal("(a) with W_K of rank d_k - 1 (a repeated column), W_Q W_K^T has rank d_k - 1 (singular values)",
+                  [int(np.linalg.matrix_rank(W_K_low)), int(np.sum(np.linalg.svd(W_Q @ W_K_low.T, compute_uv=False) > 1e-10))],
+                  [d_k - 1, d_k - 1]))
 S = X @ M @ X.T
 print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above 1e-10)",
                   int(np.sum(np.linalg.svd(S, compute_uv=False) > 1e-10)), d_k))
 # (b), (c): a state x0 whose query is zero (x0 orthogonal to both columns of W_Q): null space by SVD.
-_, _, Vt = np.linalg.svd(W_Q.T)
-x0 = Vt[-1] * 3.0                                  # any vector of the (d - d_k)-dimensional null space
+e0 = np.eye(d)[0]
+x0 = e0 - W_Q @ np.linalg.solve(W_Q.T @ W_Q, W_Q.T @ e0)   # e0 minus its projection on the columns of W_Q
+x0 *= 3.0 / np.linalg.norm(x0)                             # length 3, in the (d - d_k)-dimensional null space
 Xq = np.vstack([X, x0])
 out, A = attention(Xq @ W_Q, Xq @ W_K, Xq)
 print(check_close("(c) x0 W_Q = 0, and the head gives x0 equal weights 1/6 on all six states", np.concatenate([x0 @ W_Q, A[-1]]),
@@ -35,4 +42,4 @@ n_k = Vk[-1]
 moved = X.copy(); moved[2] += 5.0 * n_k            # move one key along a direction W_K ignores
 print(check_close("(c) moving state 2 by 5 along a null direction of W_K^T changes no score", (X @ W_Q) @ (moved @ W_K).T,
                   (X @ W_Q) @ (X @ W_K).T, atol=1e-12))
-print(glue("hr_d", d), glue("hr_dk", d_k), glue("hr_T", T), glue("hr_null", d - d_k), sep="")
+print(glue("hr_d", d), glue("hr_dk", d_k), glue("hr_T", T), glue("hr_null", d - d_k), glue("hr_out", out[-1], ".3f"), sep="")

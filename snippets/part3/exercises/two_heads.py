@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from esm import attention, check_close, glue
+from esm import attention, check_close, check_true, glue
 
 ln2, ln3 = math.log(2), math.log(3)
 q = [np.array([[1.0]]), np.array([[2.0]])]                        # the last position's query, per head
@@ -26,4 +26,30 @@ print(check_close("(b) the width-2 head's weights equal (a0 a1)^(1/sqrt 2), norm
                                                                           np.array([2, 4, 3]) ** (1 / math.sqrt(2))
                                                                           / np.sum(np.array([2, 4, 3]) ** (1 / math.sqrt(2)))]),
                   atol=1e-12))
-print(glue("th_merged", merged[0], ".3f"))
+# (c) one head of width 2 with value rows u_s = v0_s W_O[0] + v1_s W_O[1]: which weights give the layer's output?
+
+
+def fit_weights(v1):
+    """Solve sum_s a_s u_s = layer output, sum_s a_s = 1 (three equations, three unknowns)."""
+    o1 = float(weights[1][0] @ v1)
+    target = outs[0][0, 0] * W_O[0] + o1 * W_O[1]
+    U = np.outer(v[0][:, 0], W_O[0]) + np.outer(v1, W_O[1])
+    a = np.linalg.solve(np.vstack([U.T, np.ones(3)]), np.append(target, 1.0))
+    return a, U, target
+
+
+fit, U, target = fit_weights(v[1][:, 0])
+print(check_close("(c) the value rows are (6, 0), (3, 3), (18, 6) and the weights (4, 1, 4)/9 give (11, 3) (by hand)",
+                  np.concatenate([U.ravel(), np.array([4, 1, 4]) / 9 @ U]), [6, 0, 3, 3, 18, 6, 11, 3], atol=1e-12))
+print(check_close("(c) the solved weights are (4, 1, 4)/9", fit, np.array([4, 1, 4]) / 9, atol=1e-12))
+q_fit = np.array([[0.0, -2 * math.sqrt(2)]])
+out_fit, w_fit = attention(q_fit, np.hstack(k), U)
+print(check_close("(c) the query (0, -2 sqrt 2) with the keys of (b) gives those weights and the layer's output (11, 3)",
+                  np.concatenate([w_fit[0], out_fit[0]]), np.concatenate([fit, [11.0, 3.0]]), atol=1e-12))
+bad, U_bad, target_bad = fit_weights(np.array([0.0, 6.0, 0.0]))
+print(check_close("(c) head 1 values (0, 6, 0): the layer outputs (12, 4), and the only weights are (-2/3, 2/3, 1)",
+                  np.concatenate([target_bad, bad]), [12.0, 4.0, -2 / 3, 2 / 3, 1.0], atol=1e-12))
+print(check_true("(c) ... so no weights (all >= 0) reach it: the system has one solution, and it has a negative entry",
+                 bool(bad.min() < 0) and abs(np.linalg.det(np.vstack([U_bad.T, np.ones(3)]))) > 1e-9,
+                 f"weights {np.round(bad, 4).tolist()}"))
+print(glue("th_merged", merged[0], ".3f"), glue("th_fit", fit, ".3f"), glue("th_bad", bad, ".3f"), sep="")
