@@ -43,7 +43,10 @@ from .compat import material
 
 #: The elements left out of the index: (tag, its attributes exactly, or None for any).
 _OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
-        ("details", (("class", "success esm-checks"),)))
+        ("details", (("class", "success esm-checks"),)),
+        # an exercise's hint and solution: a search lands on where an idea is taught, and never
+        # opens a solution before the reader has worked the exercise
+        ("details", (("class", "tip"),)), ("details", (("class", "success"),)))
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 

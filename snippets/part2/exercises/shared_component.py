@@ -44,6 +44,6 @@ print(check_true("(b) every c > 0 on the grid gives a cosine below 1 (Cauchy-Sch
 print(check_close("(b) the grid's lowest cosine and where it falls: c = sqrt(ab), 2 sqrt(ab) / (a + b)",
                   [grid[np.argmin(on_grid)], on_grid.min()], [c_min, cos_min], atol=1e-3))
 print(check_true("(b) ... and no grid point lies below the closed-form minimum",
-                 bool(on_grid.min() >= cos_min - 1e-12), "every grid cosine >= 2 sqrt(ab) / (a + b) - 1e-12"))
+                 bool(on_grid.min() >= cos_min - 1e-12), "every grid cosine >= 2 sqrt(ab) / (a + b), within 1e-12"))
 print(glue("sc_cos", direct, ".2f"), glue("sc_c90", c90, "g"), glue("sc_cmin", c_min, "g"),
       glue("sc_min", cos_min, "g"), glue("sc_c90_tilt", c90_tilt, ".3f"), sep="")

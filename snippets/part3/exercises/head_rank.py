@@ -16,7 +16,7 @@ print(check_close("(a) W_Q W_K^T is the sum of d_k outer products, and its colum
                   np.concatenate([(M - outer).ravel(), (W_Q @ coef - M).ravel()]), np.zeros(2 * d * d), atol=1e-12))
 # Route 2: the singular values of M: d - d_k of them vanish (to rounding), d_k do not.
 sv = np.linalg.svd(M, compute_uv=False)
-print(check_equal("(a) singular values of the 6 x 6 matrix M: exactly d_k = 2 above 1e-10 (the rest at rounding level)",
+print(check_equal("(a) singular values of the 6 x 6 matrix M: exactly d_k = 2 above tolerance 1e-10 (the rest at rounding level)",
                   int(np.sum(sv > 1e-10)), d_k))
 # (a) equality needs both factors at full rank: repeat a column of W_K (rank d_k - 1) and the rank drops by one.
 W_K_low = W_K.copy()
@@ -25,7 +25,7 @@ print(check_equal("(a) with W_K of rank d_k - 1 (a repeated column), W_Q W_K^T h
                   [int(np.linalg.matrix_rank(W_K_low)), int(np.sum(np.linalg.svd(W_Q @ W_K_low.T, compute_uv=False) > 1e-10))],
                   [d_k - 1, d_k - 1]))
 S = X @ M @ X.T
-print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above 1e-10)",
+print(check_equal("(a) so the 5 x 5 score matrix X M X^T has rank at most 2 too (singular values above tolerance 1e-10)",
                   int(np.sum(np.linalg.svd(S, compute_uv=False) > 1e-10)), d_k))
 # (b), (c): a state x0 whose query is zero (x0 orthogonal to both columns of W_Q): null space by SVD.
 e0 = np.eye(d)[0]
