@@ -22,6 +22,19 @@ print(check_equal("(b) top-2 by cosine, against a sort of the hand-computed cosi
 dots = [sum(a * b for a, b in zip(row, q)) for row in E]                # by a loop
 print(check_equal("(a) top-1 by dot product (vectorised vs a loop) is row 3", [int(top_k(E @ q, 1)[0]), int(np.argmax(dots))],
                   [3, 3]))
+# (b) can cosine rank row 3 above row 1 while the dot product ranks it below? Only if cos_3 <= 0 (proof in the
+# solution); the query -(1, 1, 0) does it, and a random search finds no split query with a positive cosine to row 3.
+q_neg = -np.array([1.0, 1.0, 0.0])
+c_neg = cosine_matrix(q_neg[None], E)[0]
+print(check_true("(b) the query -(1, 1, 0): row 3 above row 1 by cosine, below it by dot product",
+                 bool(c_neg[3] > c_neg[1] and E[3] @ q_neg < E[1] @ q_neg),
+                 f"cosines {c_neg[3]:.4f} > {c_neg[1]:.4f}, dots {E[3] @ q_neg:g} < {E[1] @ q_neg:g}"))
+N_RAND = 100_000
+Q = np.random.default_rng(3).normal(size=(N_RAND, 3))
+Cq = cosine_matrix(Q, E[[1, 3]])
+split = (Cq[:, 1] > Cq[:, 0]) & (Q @ E[3] < Q @ E[1])
+print(check_true("(b) random queries that split the rankings of rows 1 and 3: some exist, and all have both cosines <= 0",
+                 bool(split.any() and np.all(Cq[split] <= 0)), f"{int(split.sum())} of {N_RAND:,} queries split them"))
 # (a) stretch row 1 by s: its dot product becomes s (E_1 . q), its cosine does not change.
 stretch = dots[3] / dots[1]
 for s_try, wins in ((0.99 * stretch, False), (1.01 * stretch, True)):
@@ -61,4 +74,5 @@ print(glue("e3_cos", cos, ".4f"), glue("e3_top2", top2), glue("e3_dot_best", flo
       glue("e3_dot_row1", float(dots[1]), ".1f"), glue("e3_dot_winner", int(np.argmax(dots))),
       glue("e3_stretch", stretch, ".0f"), glue("e3_pairs", " and ".join(f"({a}, {b})" for a, b in by_ranking)),
       glue("e3_cratio", cos[v] / cos[u], ".4f"), glue("e3_nratio", norms[u] / norms[v], ".3f"),
-      glue("e3_dist_hi", hi, ".3f"), sep="")
+      glue("e3_dist_hi", hi, ".3f"), glue("e3_neg_cos3", c_neg[3], ".4f"), glue("e3_neg_dot3", float(E[3] @ q_neg), "g"),
+      glue("e3_neg_dot1", float(E[1] @ q_neg), "g"), glue("e3_n_rand", N_RAND, ","), sep="")

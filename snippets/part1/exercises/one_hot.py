@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from esm import check_close, check_equal, glue, numerical_grad, one_hot, shape_table
+from esm import check_close, check_equal, check_true, glue, numerical_grad, one_hot, shape_table
 
 rng = np.random.default_rng(102)
 V, d = 7, 3
@@ -62,6 +62,16 @@ print(check_equal("(b) the loops count 2T|V|d and (|V| + 1 + 2T)d flops", [n_den
                   [2 * T * V * d, (V + 1 + 2 * T) * d]))
 T_g, V_g, d_g = 1024, 50257, 768                # GPT-2 small's vocabulary and width, one 1,024-token sequence
 dense_g, fact_g = 2 * T_g * V_g * d_g, (V_g + 1 + 2 * T_g) * d_g
+# (b) the factor 2 T |V| / (|V| + 1 + 2T) rises with T towards |V| and is |V|/2 at T = (|V| + 1)/2, from the flop
+# formulas; the loops above count them on the small example.
+factor = lambda t: (2 * t * V_g * d_g) / ((V_g + 1 + 2 * t) * d_g)
+Ts = np.arange(1, 200_001)
+print(check_true("(b) the factor rises at every T from 1 to 200,000 and stays below |V|",
+                 bool(np.all(np.diff(factor(Ts)) > 0) and np.all(factor(Ts) < V_g)), f"{factor(200_000):.0f} at T = 200,000"))
+t_half = int(Ts[np.argmax(factor(Ts) >= V_g / 2)])                  # the first T at which it reaches |V|/2, by scan
+print(check_equal("(b) it first reaches |V|/2 at T = (|V| + 1)/2 (scan vs closed form)", t_half, (V_g + 1) // 2))
+print(check_close("(b) ... exactly there: 2T|V| / (|V| + 1 + 2T) = |V|/2 at T = (|V| + 1)/2", factor((V_g + 1) / 2), V_g / 2,
+                  atol=1e-9))
 # (c) gradient: P^T G = (1 - alpha) O^T G + (alpha/|V|) 1 (sum_t G_t)^T
 G = rng.normal(0.0, 1.0, (T, d))
 num = numerical_grad(lambda table: float(np.sum(G * (P @ table))), E.copy())   # independent: central differences
@@ -76,4 +86,4 @@ print(check_close("(c) so a gradient step leaves the difference of two unused ro
                   stepped[3] - stepped[1], E[3] - E[1], atol=1e-8))
 print(glue("e2_dense", dense_g, ","),
       glue("e2_fact", fact_g, ","), glue("e2_ratio", dense_g / fact_g, ".0f"),
-      glue("e2_unused", ", ".join(map(str, unused))), sep="")
+      glue("e2_t_half", t_half, ","), glue("e2_unused", ", ".join(map(str, unused))), sep="")
