@@ -44,6 +44,11 @@ S = np.eye(N) - 1 / N
 S /= np.linalg.norm(S, axis=1, keepdims=True)
 print(check_close("(a) equality: N unit vectors that sum to zero have mean cosine -1/(N-1) (pair loop)", mean_cos_loop(S),
                   floor, atol=1e-12))
+# (a) equality in d = 2 already: N unit vectors spaced evenly round a circle sum to zero.
+ang = 2 * np.pi * np.arange(N) / N
+ring = np.column_stack([np.cos(ang), np.sin(ang)])
+print(check_close("(a) equality in d = 2: N evenly spaced unit vectors in a plane have mean cosine -1/(N-1) (pair loop)",
+                  mean_cos_loop(ring), floor, atol=1e-12))
 # (a) in d = 1: unit vectors are +-1; the least mean cosine over all sign patterns is -1/(N-1) for even N, -1/N for odd N.
 N1_HI = 9
 least = [min(mean_cos_loop(np.array(signs, dtype=float)[:, None])

@@ -1,7 +1,7 @@
 """Exercise: PCA of four points in the plane by hand, with and without centring."""
 import numpy as np
 
-from esm import check_close, glue
+from esm import check_close, check_true, glue
 
 X = np.array([[2.0, 6.0], [4.0, 0.0], [0.0, 4.0], [6.0, 2.0]])
 N = len(X)
@@ -23,6 +23,27 @@ coords = Xc @ u1
 print(check_close("(a) coordinates on the first direction: -2 sqrt 2, 2 sqrt 2, -2 sqrt 2, 2 sqrt 2",
                   coords, 2 * np.sqrt(2) * np.array([-1, 1, -1, 1]), atol=1e-12))
 share = lam[-1] / lam.sum()
+# (a) the second coordinate in a unit half as large (doubled): Sigma becomes D Sigma D, D = diag(1, lambda).
+
+
+def first_dir(lmb):
+    Xs = X * np.array([1.0, lmb])                              # the points themselves, rescaled
+    w, vecs = np.linalg.eigh(np.cov(Xs.T, bias=True))
+    u = vecs[:, -1]
+    return (u if u[0] >= 0 else -u), w[-1] / w.sum()
+
+
+dir2, share2 = first_dir(2.0)
+D2 = np.diag([1.0, 2.0])
+print(check_close("(a) doubled second coordinate: the covariance of the rescaled points is D Sigma D = [[5, -6], [-6, 20]]",
+                  np.cov((X * [1.0, 2.0]).T, bias=True), D2 @ Sigma @ D2, atol=1e-12))
+lam2 = np.linalg.eigvalsh(D2 @ Sigma @ D2)[-1]
+print(check_close("(a) ... its first direction (eigh of the rescaled points) satisfies (D Sigma D) u = lambda_max u, by hand "
+                  "(eigenvalues (25 +- sqrt 369)/2)", [lam2, *(D2 @ Sigma @ D2 @ dir2 - lam2 * dir2)],
+                  [(25 + np.sqrt(369)) / 2, 0.0, 0.0], atol=1e-12))
+print(check_true("(a) ... and is not (1, -1)/sqrt 2", abs(dir2 @ u1) < 0.99, f"|u . u1| = {abs(dir2 @ u1):.3f}"))
+print(check_close("(a) as lambda grows the first direction tends to the second axis (lambda = 10, 100, 1000)",
+                  [abs(first_dir(l_)[0][1]) for l_ in (10.0, 100.0, 1000.0)], [1.0, 1.0, 1.0], atol=5e-3))
 # (b) without centring: the first right singular vector of X, by power iteration on X^T X from (1, 0).
 z = np.array([1.0, 0.0])
 for _ in range(200):
@@ -52,6 +73,6 @@ print(check_close("(b) the demo's mean (3, 3) is m = 3 sqrt 2 along v", mu @ v1,
 gap = np.linalg.norm(Xc[0] - Xc[2])
 print(check_close("(c) points 0 and 2 share a coordinate on the first direction, yet lie sqrt 8 apart",
                   [coords[0] - coords[2], gap], [0.0, np.sqrt(8)], atol=1e-12))
-print(glue("pca_share", share, ".0%"), glue("pca_coord", float(coords[1]), ".2f"),
+print(glue("pca_share", share, ".0%"), glue("pca_dir2", dir2, ".2f"), glue("pca_share2", share2, ".0%"), glue("pca_coord", float(coords[1]), ".2f"),
       glue("pca_gap", float(gap), ".2f"), glue("pca_mcrit", float(np.sqrt(6)), ".3f"), glue("pca_m", float(mu @ v1), ".3f"),
       sep="")

@@ -2,13 +2,23 @@
 tells k steps ahead from k steps behind."""
 import numpy as np
 
-from esm import check_close, glue, shape_table, sinusoidal_positions
+from esm import check_close, check_true, glue, shape_table, sinusoidal_positions
 
 T, d = 8, 6
 PE = sinusoidal_positions(T, d)
 print(shape_table({"T": T, "d": d}, [("encodings", "P", PE, "T d", "row p encodes position p")]))
 print(check_close("(a) PE[3, 2] = sin(3 / 10000^(2/6))", PE[3, 2], np.sin(3 / 10000 ** (2 / 6)), atol=1e-15))
 print(check_close("(a) PE[1, 0] = sin(1)", PE[1, 0], np.sin(1.0), atol=1e-15))
+# (a) coordinate 4 is sin(w_2 t): one step changes it by 2 cos(w_2 (t + 1/2)) sin(w_2 / 2), at most 2 sin(w_2 / 2) < w_2.
+w2 = 10000 ** (-4 / 6)
+long = sinusoidal_positions(20_000, d)[:, 4]                   # far beyond T: the bound holds for every t
+steps = np.abs(np.diff(long))
+print(check_close("(a) each step of coordinate 4 is |2 cos(w_2 (t + 1/2)) sin(w_2 / 2)| (table of 20,000 positions)",
+                  steps, np.abs(2 * np.cos(w2 * (np.arange(len(steps)) + 0.5)) * np.sin(w2 / 2)), atol=1e-12))
+print(check_true("(a) ... so no step exceeds 2 sin(w_2 / 2) < w_2 (tolerance 1e-12), and the largest comes close to it",
+                 bool(steps.max() <= 2 * np.sin(w2 / 2) + 1e-12 and 2 * np.sin(w2 / 2) < w2
+                      and steps.max() > 0.999 * 2 * np.sin(w2 / 2)), f"largest {steps.max():.6g}, w_2 = {w2:.6g}"))
+step_T = float(np.abs(np.diff(PE[:, 4])).max())
 # Shift by k: each pair (sin, cos) at frequency w rotates by the angle k w, whatever p is.
 k = 3
 M = np.zeros((d, d))
@@ -32,5 +42,5 @@ print(check_close("(b) the score is odd in k, the plain dot product even", [clos
 ahead = closed[offsets > 0]
 negative = [int(kk) for kk, v in zip(offsets[offsets > 0], ahead) if v < 0]
 print(glue("e7_T", T), glue("e7_d", d), glue("e7_pe10", PE[1, 0], ".4f"), glue("e7_pe32", PE[3, 2], ".4f"),
-      glue("e7_den", 10000 ** (2 / 6), ".2f"),
+      glue("e7_den", 10000 ** (2 / 6), ".2f"), glue("e7_w2", w2, ".5f"), glue("e7_step", step_T, ".5f"),
       glue("e7_neg", " and ".join(map(str, negative))), glue("e7_sin4", float(closed[offsets == 4][0]), ".3f"), sep="")
