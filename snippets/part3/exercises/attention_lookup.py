@@ -53,6 +53,25 @@ print(check_true("(c) premise: every term exp(-g_s/tau*) lies in (0, exp(-g/tau*
                       and math.isclose(terms.max(), math.exp(-g / ts), rel_tol=1e-12)),
                  f"terms up to {terms.max():.6g}, exp(-g/tau*) = {math.exp(-g / ts):.6g}"))
 lower, upper = g / math.log((T - 1) * TARGET / (1 - TARGET)), g / math.log(TARGET / (1 - TARGET))
+
+
+def tau_star(gs):
+    """Bisection for the temperature at which keys with scaled gaps gs leave the best key TARGET of the weight."""
+    a_, b_ = 1e-6, 1e3
+    for _ in range(200):
+        m_ = math.sqrt(a_ * b_)
+        a_, b_ = (m_, b_) if 1.0 / (1.0 + np.exp(-gs / m_).sum()) > TARGET else (a_, m_)
+    return math.sqrt(a_ * b_)
+
+
+print(check_close("(c) every gap equal to g puts tau* on the lower bound (bisection vs g / log(9 (T - 1)))",
+                  tau_star(np.full(T - 1, g)), lower, atol=1e-9))
+FAR = 3
+far = np.where(gaps == g, g, FAR * gaps)
+tau_far = tau_star(far)
+print(check_true("(c) the nearest rival kept, the other gaps multiplied by 3: tau* lies below the upper bound, within 2% of the bracket from it",
+                 ts < tau_far < upper and upper - tau_far < 0.02 * (upper - lower),
+                 f"{ts:.4f} < {tau_far:.6f} < {upper:.6f}"))
 print(glue("e11_T", T), glue("e11_dk", d_k), glue("e11_target", TARGET, ".0%"), glue("e11_tau", ts, ".3f"),
       glue("e11_gap", g, ".3f"), glue("e11_lower", lower, ".3f"), glue("e11_upper", upper, ".3f"),
-      glue("e11_tau_a", tau_a, "g"), sep="")
+      glue("e11_tau_a", tau_a, "g"), glue("e11_far", FAR), glue("e11_tau_far", tau_far, ".3f"), sep="")

@@ -65,6 +65,13 @@ B_one = next(b for b in range(1, 10_000) if np.empty((b, T, d), dtype=np.float32
 B_all = next(b for b in range(1, 10_000) if L * b * T * d * 4 > nbytes["float32"])
 print(check_equal("(c) the smallest B (loop over B) is the first integer above |V|/T, and above |V|/(L T)",
                   [B_one, B_all], [int(np.floor(V / T)) + 1, int(np.floor(V / (L * T))) + 1]))
+# (c) GPT-2 XL (same vocabulary, d = 1,600, 48 layers): loops over B with its own byte counts.
+d_xl, L_xl = 1600, 48
+table_xl = V * d_xl * np.dtype(np.float32).itemsize
+B_one_xl = next(b for b in range(1, 10_000) if b * T * d_xl * 4 > table_xl)
+B_all_xl = next(b for b in range(1, 10_000) if L_xl * b * T * d_xl * 4 > table_xl)
+print(check_equal("(c) GPT-2 XL: one layer from the same B as GPT-2 small (d cancels); 48 layers from the first B above "
+                  "|V|/(48 T)", [B_one_xl, B_all_xl], [B_one, int(np.floor(V / (L_xl * T))) + 1]))
 # (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
 ids = np.random.default_rng(113).integers(0, V, size=(B, T))
 rows_read = np.unique(ids)
@@ -86,5 +93,5 @@ print(glue("e13_f32", nbytes["float32"], ","),
       glue("e13_exp_rows", expected_rows, ",.0f"), glue("e13_g_min", g_min), glue("e13_target", TARGET, ".1f"),
       glue("e13_g_needed", g_needed, ".0f"), glue("e13_g_bytes", group_bytes[g_min], ","),
       glue("e13_f_32", 4 * 32 / 36, ".2f"), glue("e13_f_gmin", 4 * g_min / (g_min + 4), ".3f"),
-      glue("e13_B_one", B_one), glue("e13_B_all", B_all), glue("e13_L", L), glue("e13_VT", V / T, ".1f"),
+      glue("e13_B_one", B_one), glue("e13_B_all", B_all), glue("e13_B_all_xl", B_all_xl), glue("e13_L", L), glue("e13_VT", V / T, ".1f"),
       sep="")

@@ -16,6 +16,10 @@ print(check_close("(a) weights by hand: head 0 (2, 1, 3)/6, head 1 (1, 4, 1)/6",
 o = np.array([outs[0][0, 0], outs[1][0, 0]])
 print(check_close("(a) head outputs 8 and 3 by hand, and the layer's output o W_O = 8 (1, 0) + 3 (1, 1) = (11, 3)",
                   np.concatenate([o, o @ W_O]), [8.0, 3.0, 11.0, 3.0], atol=1e-12))
+# (a) head 1 with any query: positions 0 and 2 share a key, so they share a weight w, and the output is 6 w + 3 (1 - 2 w) = 3.
+queries = np.linspace(-5.0, 5.0, 21)
+print(check_close("(a) head 1 outputs 3 for every query on a grid from -5 to 5 (attention itself)",
+                  [attention(np.array([[qq]]), k[1], v[1])[0][0, 0] for qq in queries], [3.0] * len(queries), atol=1e-12))
 # (b) One head of width 2 with the two queries and keys side by side: its scaled scores are the
 # sum of the two heads' scores over sqrt 2, so its weights are proportional to the product of the
 # two heads' weights to the power 1/sqrt 2.
@@ -52,4 +56,5 @@ print(check_close("(c) head 1 values (0, 6, 0): the layer outputs (12, 4), and t
 print(check_true("(c) ... so no weights (all >= 0) reach it: the system has one solution, and it has a negative entry",
                  bool(bad.min() < 0) and abs(np.linalg.det(np.vstack([U_bad.T, np.ones(3)]))) > 1e-9,
                  f"weights {np.round(bad, 4).tolist()}"))
-print(glue("th_merged", merged[0], ".3f"), glue("th_fit", fit, ".3f"), glue("th_bad", bad, ".3f"), sep="")
+print(glue("th_n_q", len(queries)), glue("th_q_lo", queries[0], "g"), glue("th_q_hi", queries[-1], "g"),
+      glue("th_merged", merged[0], ".3f"), glue("th_fit", fit, ".3f"), glue("th_bad", bad, ".3f"), sep="")
