@@ -72,6 +72,25 @@ t_half = int(Ts[np.argmax(factor(Ts) >= V_g / 2)])                  # the first 
 print(check_equal("(b) it first reaches |V|/2 at T = (|V| + 1)/2 (scan vs closed form)", t_half, (V_g + 1) // 2))
 print(check_close("(b) ... exactly there: 2T|V| / (|V| + 1 + 2T) = |V|/2 at T = (|V| + 1)/2", factor((V_g + 1) / 2), V_g / 2,
                   atol=1e-9))
+# (b) which sizes make the dense product cheaper: the loops' own counts on small random tables, against the
+# sign of (2T - 1)(|V| - 1) - 2.
+small = np.random.default_rng(7)
+sign_loops, sign_formula = {}, {}
+for v_s in range(1, 7):
+    for t_s in range(1, 5):
+        ids_s = small.integers(0, v_s, size=t_s)
+        P_s = (1 - alpha) * one_hot(ids_s, v_s) + alpha / v_s
+        n_d, _ = dense_flops(P_s, small.normal(size=(v_s, 2)))
+        n_f, _ = factored_flops(ids_s, small.normal(size=(v_s, 2)), alpha)
+        sign_loops[v_s, t_s] = int(np.sign(n_f - n_d))
+        sign_formula[v_s, t_s] = int(np.sign(2 - (2 * t_s - 1) * (v_s - 1)))
+print(check_equal("(b) where the dense product is not dearer, |V| up to 6 and T up to 4: loops' counts vs 2 - (2T - 1)(|V| - 1) >= 0",
+                  sorted(k for k, s_ in sign_loops.items() if s_ >= 0), sorted(k for k, s_ in sign_formula.items() if s_ >= 0)))
+wins = sorted(k for k, s_ in sign_loops.items() if s_ > 0)
+ties = sorted(k for k, s_ in sign_loops.items() if s_ == 0)
+win_v2 = [k for k in wins if k[0] > 1]
+print(check_equal("(b) the dense product wins at |V| = 1 for every T and at one other (|V|, T); the two tie at one (|V|, T)",
+                  [len([k for k in wins if k[0] == 1]), len(win_v2), len(ties)], [4, 1, 1]))
 # (c) gradient: P^T G = (1 - alpha) O^T G + (alpha/|V|) 1 (sum_t G_t)^T
 G = rng.normal(0.0, 1.0, (T, d))
 num = numerical_grad(lambda table: float(np.sum(G * (P @ table))), E.copy())   # independent: central differences
@@ -86,4 +105,6 @@ print(check_close("(c) so a gradient step leaves the difference of two unused ro
                   stepped[3] - stepped[1], E[3] - E[1], atol=1e-8))
 print(glue("e2_dense", dense_g, ","),
       glue("e2_fact", fact_g, ","), glue("e2_ratio", dense_g / fact_g, ".0f"),
-      glue("e2_t_half", t_half, ","), glue("e2_unused", ", ".join(map(str, unused))), sep="")
+      glue("e2_t_half", t_half, ","), glue("e2_unused", ", ".join(map(str, unused))),
+      glue("e2_win_v1", wins[0][0]), glue("e2_win_v2", win_v2[0][0]), glue("e2_win_t", win_v2[0][1]),
+      glue("e2_tie_v", ties[0][0]), glue("e2_tie_t", ties[0][1]), sep="")
