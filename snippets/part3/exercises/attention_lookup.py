@@ -72,6 +72,18 @@ tau_far = tau_star(far)
 print(check_true("(c) the nearest rival kept, the other gaps multiplied by 3: tau* lies below the upper bound, within 2% of the bracket from it",
                  ts < tau_far < upper and upper - tau_far < 0.02 * (upper - lower),
                  f"{ts:.4f} < {tau_far:.6f} < {upper:.6f}"))
+# (c) how far the upper end can sit above tau*: bisection with every gap equal to g, against
+# log(9 (T - 1)) / log 9, here and for many keys; random gaps no smaller than g never do worse.
+T_BIG = 1024
+ratio_tied = [(g / math.log(9)) / tau_star(np.full(n - 1, g)) for n in (T, T_BIG)]
+print(check_close("(c) all gaps equal to g: upper end / tau* (bisection) is log(9 (T - 1)) / log 9, at T = 8 and 1,024",
+                  ratio_tied, [math.log(9 * (n - 1)) / math.log(9) for n in (T, T_BIG)], atol=1e-8))
+spread = np.random.default_rng(5)
+worst = max(upper / tau_star(np.r_[g, g * (1 + spread.exponential(size=T - 2))]) for _ in range(200))
+print(check_true("(c) 200 random gap sets with smallest gap g: upper end / tau* stays at or below the tied case's",
+                 worst <= ratio_tied[0] * (1 + 1e-9), f"{worst:.4f} <= {ratio_tied[0]:.4f}"))
+print(glue("e11_ratio", ratio_tied[0], ".2f"), glue("e11_ratio_big", ratio_tied[1], ".2f"), glue("e11_T_big", T_BIG, ","),
+      sep="")
 print(glue("e11_T", T), glue("e11_dk", d_k), glue("e11_target", TARGET, ".0%"), glue("e11_tau", ts, ".3f"),
       glue("e11_gap", g, ".3f"), glue("e11_lower", lower, ".3f"), glue("e11_upper", upper, ".3f"),
       glue("e11_tau_a", tau_a, "g"), glue("e11_far", FAR), glue("e11_tau_far", tau_far, ".3f"), sep="")
