@@ -1,5 +1,6 @@
 """Exercise: memory of GPT-2 small's token table at three precisions, against a batch of
 activations, counted from arrays of the released shapes."""
+import math
 import tracemalloc
 
 import numpy as np
@@ -72,6 +73,16 @@ B_one_xl = next(b for b in range(1, 10_000) if b * T * d_xl * 4 > table_xl)
 B_all_xl = next(b for b in range(1, 10_000) if L_xl * b * T * d_xl * 4 > table_xl)
 print(check_equal("(c) GPT-2 XL: one layer from the same B as GPT-2 small (d cancels); 48 layers from the first B above "
                   "|V|/(48 T)", [B_one_xl, B_all_xl], [B_one, int(np.floor(V / (L_xl * T))) + 1]))
+# (c) bf16 activations (two bytes an entry, as float16's) against the int8 table with its float32 row scales: loops
+# over B with the arrays' bytes, against the first integer above |V| (d + 4) / (2 T d).
+def first_b(width, layers, table_bytes):
+    return next(b for b in range(1, 10_000) if layers * np.empty((b, T, width), dtype=np.float16).nbytes > table_bytes)
+
+
+table_q_xl = np.empty((V, d_xl), dtype=np.int8).nbytes + np.empty(V, dtype=np.float32).nbytes
+B_q = [first_b(d, 1, nbytes["int8"]), first_b(d, L, nbytes["int8"]), first_b(d_xl, 1, table_q_xl)]
+print(check_equal("(c) bf16 activations vs the int8 table: the smallest B (loop) is the first integer above |V|(d + 4)/(L 2 T d)",
+                  B_q, [math.floor(V * (dd + 4) / (ll * 2 * T * dd)) + 1 for dd, ll in ((d, 1), (d, L), (d_xl, 1))]))
 # (a) a row-sparse gradient: the distinct rows a batch reads (float32) and one int64 index each.
 ids = np.random.default_rng(113).integers(0, V, size=(B, T))
 rows_read = np.unique(ids)
@@ -84,6 +95,7 @@ print(check_true("(a) ... at most the bound min(|V|, BT) (4d + 8)", sparse_bytes
 expected_rows = V * (1 - (1 - 1 / V) ** (B * T))
 print(check_close("(a) distinct rows of uniform ids, against the expectation |V| (1 - (1 - 1/|V|)^BT)", len(rows_read) / expected_rows,
                   1.0, atol=0.02))
+print(glue("e13_B_q_one", B_q[0]), glue("e13_B_q_all", B_q[1]), glue("e13_B_q_xl", B_q[2]), sep="")
 print(glue("e13_f32", nbytes["float32"], ","),
       glue("e13_f32_mb", nbytes["float32"] / 1e6, ".1f"),
       glue("e13_ratio", ratio, ".2f"), glue("e13_B", B), glue("e13_T", T, ","),
