@@ -40,6 +40,13 @@ def test_every_check_of_a_page_is_shown(site, page, demo_output):
     assert html.count('<div class="esm-check"') == expected
 
 
+def test_every_cross_reference_is_resolved(site):
+    """A reference left unresolved (a part of the content that xref and autorefs did not see)
+    shows its placeholder, "section #", to the reader: hidden folds included."""
+    for name, text in built_html(site).items():
+        assert "<autoref" not in text, f"{name}: an unresolved cross-reference"
+
+
 def test_every_formula_is_rendered(site):
     for name, text in built_html(site).items():
         assert not re.search(r'<(?:span|div) class="arithmatex">', text), f"{name}: a formula was left for the browser"

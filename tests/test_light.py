@@ -36,6 +36,23 @@ def test_heatmaps_are_indexed_pngs(site):
     assert found
 
 
+def test_search_finds_the_exercises_but_not_their_hints_and_solutions(site):
+    """A search lands where an idea is taught or asked, never inside a folded hint or solution:
+    the reader works the exercise before opening either."""
+    from reading import prose_blocks
+    docs = json.loads((site.dir / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    indexed = " ".join(" ".join(re.sub(r"<[^>]+>", " ", d["text"]).split()) for d in docs
+                       if d["location"].startswith("part1/exercises/"))
+    page = (site.dir / "part1" / "exercises" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<details class="tip">') + page.count('<details class="success">') >= 8
+    folds = re.findall(r'<details class="(?:tip|success)">.*?<template data-esm-defer>(.*?)</template>', page, re.S)
+    hidden = [" ".join(re.sub(r"<[^>]+>", " ", f).split()[:8]) for f in folds]
+    assert len([h for h in hidden if h]) >= 6, hidden
+    assert not [h for h in hidden if h and h in indexed], "a hint or solution is in the search index"
+    statements = [t for _, t, _ in prose_blocks(page) if "Look up the batch of ids" in t]
+    assert statements and "Look up the batch of ids" in indexed     # exercise 1's statement
+
+
 def test_search_index_is_small(site):
     """About 600 KB before the search hook (formulas three times, code, SVG text)."""
     index = site.dir / "search" / "search_index.json"

@@ -5,6 +5,7 @@ counts)."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
@@ -88,6 +89,7 @@ _TAUGHT_ONCE = {
 }
 
 
+@functools.cache     # one parse of the site for every idea
 def _sections(site):
     """(page, heading id) -> (its sentences, the addresses its prose links to), every page but the
     practice queue and the theory notebook."""
@@ -148,15 +150,14 @@ _TERMS = {
 }
 
 
+@functools.cache
 def _reading_path(site):
     """(page, heading id, text, link addresses) of every prose block of Parts 1-3, in the order of
     the navigation."""
     order = re.findall(r"^\s*- (part[123]/[\w-]+)\.md", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
     assert len(order) >= 13, order
-    for rel in order:
-        html = (site / rel / "index.html").read_text(encoding="utf-8")
-        for heading, text, hrefs in prose_blocks(html):
-            yield rel, heading, text, hrefs
+    return tuple((rel, heading, text, hrefs) for rel in order
+                 for heading, text, hrefs in prose_blocks((site / rel / "index.html").read_text(encoding="utf-8")))
 
 
 @pytest.mark.site

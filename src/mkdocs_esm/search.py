@@ -44,6 +44,12 @@ from .compat import material
 #: The elements left out of the index: (tag, its attributes exactly, or None for any).
 _OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
         ("details", (("class", "success esm-checks"),)))
+#: An exercise's folded hint and solution, left out of the index by Material's own mark (its
+#: parser skips an element with ``data-search-exclude``; its on_page_context then strips the
+#: mark from the page): a search lands where an idea is taught or asked, and never opens a
+#: solution first. Marked, not held like ``_OUT``: their cross-references must stay in the
+#: content that xref and autorefs resolve at on_env, before Material indexes at on_page_context.
+_EXCLUDED = ('<details class="tip">', '<details class="success">')
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 
@@ -169,6 +175,8 @@ class Search:
         (``spans``) held out, each put back in on_post_page."""
         text, held = held_out(html, spans, inserts)
         self.state.page(page.file.src_uri).held = held
+        for tag in _EXCLUDED:
+            text = text.replace(tag, tag[:-1] + ' data-search-exclude="fold">')
         return text
 
     def unhold(self, page, text: str) -> str:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -80,17 +81,44 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
             work = runs / f"{slug}-work"
             work.mkdir()
             error = None
+            start = time.perf_counter()
             with environ(JUPYTER_PATH=str(jupyter), PYTHONPATH=None):
                 try:
                     NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=600, allow_errors=False,
                                    resources={"metadata": {"path": str(work)}}).execute()
                 except Exception as e:              # noqa: BLE001 - reported by the tests
                     error = f"{type(e).__name__}: {str(e)[-3000:]}"
+            _record_times(_src(page), nb, time.perf_counter() - start)
             record.write_text(json.dumps({"nb": nbformat.writes(nb), "error": error,
                                           "left": sorted(p.name for p in work.iterdir())}))
     done = json.loads(record.read_text())
     done["nb"] = nbformat.reads(done["nb"], as_version=4)
     return done
+
+
+def _cell_seconds(cell) -> float:
+    """The time the kernel took to run ``cell`` (nbclient's timing: its input received, its reply sent)."""
+    from datetime import datetime
+    timing = cell.get("metadata", {}).get("execution", {})
+    try:
+        began, ended = timing["iopub.execute_input"], timing["shell.execute_reply"]
+    except KeyError:
+        return 0.0
+    return max(0.0, (datetime.fromisoformat(ended.replace("Z", "+00:00"))
+                     - datetime.fromisoformat(began.replace("Z", "+00:00"))).total_seconds())
+
+
+def _record_times(src: str, nb, seconds: float) -> None:
+    """For tools/timed.py (TIMED_NOTEBOOK_TIMES, JSON lines): the notebook's whole run and the part
+    of it its demos took (the cells that run a demo), so that the suite's time per page can tell
+    the demos' second run from what every page pays whatever it holds (a kernel's start)."""
+    path = os.environ.get("TIMED_NOTEBOOK_TIMES")
+    if not path:
+        return
+    demos = sum(_cell_seconds(c) for c in nb.cells[:-1]            # the last: the test's probe
+                if c.cell_type == "code" and not c.source.startswith(("%", "# Setup")))
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"page": src, "run_s": round(seconds, 3), "demos_s": round(demos, 3)}) + "\n")
 
 
 def _printed(cell) -> str:

@@ -181,9 +181,10 @@ def test_the_run_shown_by_loops():
     from esm.sweeps import record
     rec = record("sgns")
     assert all(math.isclose(rec.per_seed[ns["SEED"]][q], v, abs_tol=1e-12) for q, v in by_loop.items())
-    for name in ("true_mean", "true_below", "cross_score", "same_score", "best_below", "sweep_sgns", "same_lo",
-                 "cross_hi", "gap_lo", "cone_hi", "span_lo", "cross_run", "cross_centred"):
+    for name in ("true_mean", "true_below", "cross_score", "same_score", "best_below", "n_rec", "gap_run",
+                 "gap_lo", "cone_hi", "span_run", "cross_run", "cross_centred"):
         assert "{{" + name + "}}" in PAGE, name
+    assert "make sweep" not in PAGE and "recorded on" not in PAGE     # the record's provenance is in the checks
 
 
 def test_the_free_optimum_of_a_pair():

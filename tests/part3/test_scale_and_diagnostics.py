@@ -86,6 +86,8 @@ def test_outliers_and_padding_claims():
     flagged = sorted(int(i) + 1 for i in np.where(np.abs(z) > 3)[0])
     assert flagged == [101, 202, 303, 450]
     assert not np.any(ns["E_after"][ns["PAD"]]) and not np.any(ns["grad_E"][ns["PAD"]])
+    # A tied head reaches the padding row (p_pad h per scored position) unless its logit is masked.
+    assert np.abs(ns["g_tied"]).max() > 1e-6 and np.abs(ns["g_tied_masked"]).max() == 0.0
     # Row gradients by finite differences for every coordinate of every row the batch uses.
     loss, eps = ns["loss"], 1e-6
     for v in np.unique(ns["ids"]):

@@ -48,7 +48,7 @@ print(check_close(f"row {rep} appears at positions {at}: its gradient is the sum
 fd_err = float(np.abs(G - G_fd).max())
 
 print(glue("oh_unused", ", ".join(map(str, unused[:-1])) + " and " + str(unused[-1])))
-print(glue("oh_rep", rep))
+print(glue("oh_rep", rep), glue("oh_V", V), glue("oh_d", d))
 print(glue("oh_rep_at", " and ".join(map(str, at))))
 
 fig, ax = figure(size=(5.2, 2.6))

@@ -66,6 +66,10 @@ print(table(["the worked example, step by step", "value"], [
     ("$\\mathbf p=\\operatorname{softmax}(\\mathbf z)$", vec(p, ".3f")),
     (f"target $y={y}$: $\\mathbf p-\\mathbf e_y$", vec(g, "+.3f")),
 ]))
+for r in range(V):
+    print(glue(f"tied_E{r}", E[r], "g"))
+print(glue("tied_z", z, "g"))
+print(glue("tied_p", p, ".3f"))
 print(glue("tied_i", i))
 print(glue("tied_y", y))
 print(glue("tied_gout_i", G_out[i], "+.3f"))

@@ -107,7 +107,7 @@ print(shape_table({"(L+1)": L + 1, "T": T, "d": d, "V": V}, [
 ]))
 
 t = a.index("bank")   # "bank" sits at the same position in both texts
-print(check_equal("'bank' is at the same position in both texts", b.index("bank"), t))
+assert b.index("bank") == t   # a precondition of the comparison below, true by the choice of texts, not a finding
 
 
 def states_by_loop(words):
@@ -156,9 +156,25 @@ print(glue("ctx_text_a", " ".join(a)))
 print(glue("ctx_text_b", " ".join(b)))
 for l in (1, 3):                                  # the layers the prose quotes
     print(glue(f"ctx_cos_bank_{l}", cos_by_layer[l], ".4f"))
-nonmonotone = any(np.diff(cos_by_layer[1:]) > 0)
-print(glue("ctx_depth_note", "though not by an amount that grows with depth" if nonmonotone
-           else "further with every layer"))
+rises = [l + 2 for l, step in enumerate(np.diff(cos_by_layer[1:])) if step > 0]   # layers that bring them closer
+ordinal = {2: "second", 3: "third"}
+print(glue("ctx_depth_note", f"and the {ordinal[rises[0]]} layer even brings them a little closer again" if rises
+           else "though each layer pushes them a little further"))
+# Why they part less than in the hand example: there the layer added to 'bank' a vector twice as long as
+# its row; here every layer adds to every state a vector shorter than that state (the random maps are
+# small). Over seeds 0-199 the largest ratio is 0.83; the bound 1 is the claim itself.
+def added_ratio(H):
+    """max over layers and positions of |h^(l) - h^(l-1)| / |h^(l-1)|, by a loop."""
+    return max(math.sqrt(sum((x - y) ** 2 for x, y in zip(H[l, tt], H[l - 1, tt])))
+               / math.sqrt(sum(y ** 2 for y in H[l - 1, tt])) for l in range(1, len(H)) for tt in range(H.shape[1]))
+
+
+print(check_close("in the hand example the layer adds to 'bank' a vector twice as long as its row: |(2,0)| / |(1,0)|",
+                  float(np.linalg.norm(H1a[2] - Xa[2]) / np.linalg.norm(Xa[2])), 2.0, atol=1e-12))
+ratio_worst = max(added_ratio(np.concatenate([states(a, *draw(s)), states(b, *draw(s))], axis=1))
+                  for s in [SEED] + others)
+print(check_less(f"here every layer adds to every state a vector shorter than that state (largest ratio, this draw "
+                 f"and the {len(others)} others, both texts)", ratio_worst, 1.0, names=("largest ratio", "1")))
 
 fig, ax = figure(size=(5.2, 2.8))
 ax.plot(range(L + 1), cos_by_layer, "o-", color=PALETTE[0], label="'bank' (position 2)")

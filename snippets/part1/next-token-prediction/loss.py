@@ -44,8 +44,12 @@ p_loop = [e / total for e in exps]
 print(check_close("p = softmax(z), against exp(z_j) / sum_j' exp(z_j') term by term", p, p_loop,
                   atol=1e-12, eq="softmax"))
 print(check_close("the probabilities sum to 1 (math.fsum)", math.fsum(p), 1.0, atol=1e-12, eq="softmax"))
-print(check_close("adding 7 to every logit leaves every probability unchanged: softmax(z + 7) vs the unshifted "
-                  "exp(z_j) / sum_j' exp(z_j') above", softmax(z + 7), p_loop, atol=1e-12, eq="softmax"))
+# The helper's softmax subtracts the largest logit first, so softmax(z + 7) would be bitwise softmax(z)
+# and could not test the shift; the shifted probabilities are formed here without any max shift.
+exps_7 = [math.exp(zj + 7) for zj in z_loop]
+p_shift = [e / math.fsum(exps_7) for e in exps_7]
+print(check_close("adding 7 to every logit leaves every probability unchanged: exp(z_j + 7) / sum_j' exp(z_j' + 7) "
+                  "(no max shift) vs exp(z_j) / sum_j' exp(z_j') above", p_shift, p_loop, atol=1e-12, eq="softmax"))
 lse = -z_loop[y] + math.log(total)
 print(check_close("cross-entropy: -log p_y equals the log-sum-exp form -z_y + log sum_j exp(z_j)",
                   loss, lse, atol=1e-12, eq="cross-entropy"))

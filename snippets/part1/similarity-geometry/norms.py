@@ -61,8 +61,11 @@ print(table(("token", "count", r"$\lVert\mathbf w_j\rVert$", r"$\cos\theta_j$", 
 
 fig, ax = figure(size=(5.4, 3.0))
 sc = ax.scatter(cos_j, z, s=30 + 40 * norm, c=[PALETTE[1] if c > 100 else PALETTE[0] for c in counts])
+points = {}                                   # tokens on the same point share one label ("and, delta": cos 0, logit 0)
 for w, x, y in zip(words, cos_j, z):
-    ax.annotate(w, (x, y), xytext=(4, 3), textcoords="offset points", fontsize=8)
+    points.setdefault((round(float(x), 9), round(float(y), 9)), []).append(w)
+for (x, y), ws in points.items():
+    ax.annotate(", ".join(ws), (x, y), xytext=(4, 3), textcoords="offset points", fontsize=8)
 grid = np.linspace(0.1, 1.0, 50)
 for s in (norm.min(), norm.max()):
     ax.plot(grid, r * s * grid, "--", lw=1, color=PALETTE[2], alpha=0.7)
@@ -73,7 +76,8 @@ print(svg(fig, alt=f"Scatter of logit against cosine with h for {V} tokens: "
                    + ", ".join(f"{words[j]} (cos {cos_j[j]:.2f}, logit {z[j]:.2f})" for j in order)
                    + ". Long frequent rows sit above short rare ones at similar cosine.",
           caption="Each token's cosine with $\\mathbf h$ against its logit. Dashed lines: "
-                  "$z=\\lVert\\mathbf h\\rVert s\\cos\\theta$ for the shortest and longest row length $s$. "
+                  "$z=\\lVert\\mathbf h\\rVert\\,\\lVert\\mathbf w\\rVert\\cos\\theta$ with $\\lVert\\mathbf w\\rVert$ "
+                  "the shortest and the longest row length. "
                   "Orange: frequent tokens."))
 
 j_creek, j_river = (words.index(w) for w in ("creek", "river"))

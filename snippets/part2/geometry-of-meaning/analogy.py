@@ -32,7 +32,8 @@ def vt(v):
 
 print(glue("hand_rows", ", ".join(f"{w} {vt(hand[w])}" for w in names_h[:-1]) + f" and {names_h[-1]} {vt(hand['apple'])}"),
       glue("t_h", vt(t_h)), glue("best_all_h", best_all), glue("best_excl_h", best_excl),
-      glue("cos_queen_h", f"$\\tfrac{{{dot_h['queen']}}}{{{int(np.sqrt(t2))}\\sqrt{{{sq_h['queen']}}}}}$"))
+      glue("cos_queen_h", f"$\\tfrac{{{dot_h['queen']}}}{{{int(np.sqrt(t2))}\\sqrt{{{sq_h['queen']}}}}}"
+                          f"\\approx{dot_h['queen'] / np.sqrt(t2 * sq_h['queen']):.3f}$"))
 
 # The parallelogram: the four words as arrows from the origin, the offset woman - man drawn
 # twice, at man and at king; its second copy ends at the target, on king's own line.
@@ -83,9 +84,11 @@ SEED = 40
 d, sd_own = 128, 0.125
 # A toy vocabulary built from three latent directions (royal, gender, young) plus a
 # word-specific part, the "own" part of each row (squared length about d sd_own^2 = 2). The
-# lengths make the claims below hold in every draw (measured over 500 seeds): gender is short, so
-# the planted relation is shorter than the own parts; young is long, so princess, which is queen
-# plus young, does not crowd queen out.
+# lengths make the claims below hold in most draws, not all: gender is short, so the planted
+# relation is shorter than the own parts; young is long, so princess, which is queen plus young,
+# rarely crowds queen out. Over seeds 0-2999 the two claims (queen found with the inputs excluded,
+# an input on top with them left in) fail in 6: seeds 286 (prince), 430 (queen on top, just above
+# king), 597 (princess), 1520, 2896 and 2943. The demo counts them over its own 500 draws below.
 lengths = {"royal": 2.0, "gender": 0.5, "young": 4.0}
 words = ["man", "woman", "king", "queen", "boy", "girl", "prince", "princess",
          "uncle", "aunt", "apple", "river", "stone", "music"]
@@ -154,8 +157,9 @@ print(check_true("every word above queen is an input: queen loses only to the in
 print(glue("cos_king", scores[c], ".3f"), glue("cos_queen", scores[idx["queen"]], ".3f"),
       glue("queen_rank", queen_rank), glue("top_all", ranked[0]), glue("top_excl", words[answer]))
 
-# The same two claims in other draws of the table (own parts, latent directions).
-draws = range(SEED + 1, SEED + 51)
+# The same two claims in other draws of the table (own parts, latent directions). They are not
+# guaranteed by the construction: the demo counts the draws where they hold and names the others.
+draws = range(SEED + 1, SEED + 501)
 
 
 def claims_hold(seed):
@@ -164,9 +168,17 @@ def claims_hold(seed):
     return found == "queen" and words[int(np.argmax(sc))] in inputs
 
 
-print(check_equal(f"queen found, and an input on top with the inputs left in, in each of {len(draws)} other draws",
-                  share_of_seeds(claims_hold, draws), 1.0))
-print(glue("an_draws", len(draws)))
+misses = [s for s in draws if not claims_hold(s)]
+n_hold = len(draws) - len(misses)
+# Measured on these 500 draws: 498 hold (misses 286, 430); the bound, 1% of the draws, sits above the
+# measured 0.4% and the 0.2% of seeds 0-2999.
+print(check_less(f"queen found, and an input on top with the inputs left in: the draws among {len(draws)} "
+                 "where this fails, fewer than 1%", len(misses), 0.01 * len(draws),
+                 names=(f"misses (seeds {', '.join(map(str, misses))})", "1% of the draws")))
+# Independent of the count: one draw the construction does not save, seed 286, answers prince.
+print(check_equal("not every draw: in seed 286's table man : woman :: king : ? answers prince",
+                  solve("man", "woman", "king", table_of(286)[0])[0], "prince"))
+print(glue("an_draws", len(draws)), glue("an_hold", n_hold))
 
 # Why the input wins: the planted relation is shorter than what king and queen do not share.
 planted = E - own                                     # the latent part of every row

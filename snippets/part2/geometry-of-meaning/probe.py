@@ -62,7 +62,8 @@ print(check_close(f"sampling error of an accuracy on {n_test} vectors: sqrt(p(1-
 
 
 # How far a fitted probe's accuracy strays from the Bayes rate depends on the draw (sampling error, and
-# the fit's own error): the whole construction drawn again with 50 seeds, the deviations in sampling errors.
+# the fit's own error): the whole construction drawn again with 50 other seeds (the shown draw, seed 42,
+# left out, so the bound is set without it), the deviations in sampling errors.
 def deviation(seed):
     r = np.random.default_rng(seed)
     u_s = r.normal(0, 1, d)
@@ -72,13 +73,17 @@ def deviation(seed):
     return abs(accuracy(*fit_probe(X_s[train], y_s[train]), X_s[test], y_s[test]) - bayes) / acc_se
 
 
-draws = range(50)
+draws = [s for s in range(51) if s != 42]
 z_max = max(deviation(s) for s in draws)
-n_se = math.ceil(z_max)                                  # above the largest deviation of the 50 draws
-print(check_close(f"the draw shown is one of the {len(draws)}: seed 42 drawn again gives its deviation",
-                  deviation(42), abs(acc - bayes) / acc_se, atol=1e-12))
+n_se = math.ceil(z_max)                                  # above the largest deviation of the 50 other draws
+# deviation() is written apart from the draw above; rebuilding seed 42 with it ties the two together.
+print(check_close("deviation(), written apart from the shown draw, rebuilds it: seed 42 gives the shown draw's "
+                  "deviation", deviation(42), abs(acc - bayes) / acc_se, atol=1e-12))
 print(check_less(f"the probe's held-out accuracy is within {n_se} sampling errors of the Bayes rate (the largest "
-                 f"deviation over {len(draws)} draws, {z_max:.2f}, rounded up)", abs(acc - bayes), n_se * acc_se))
+                 f"deviation over {len(draws)} other draws, seed 42 not among them, {z_max:.2f}, rounded up)",
+                 abs(acc - bayes), n_se * acc_se))
+print(check_less("on this one test set the probe lands above the Bayes rate, which bounds the accuracy only on "
+                 "average over test sets", bayes, acc, names=("Phi(margin)", "held-out accuracy")))
 print(glue("acc_se", acc_se, ".2f"))
 cos_bu = abs(cosine(beta, u))
 print(check_true("the probe's weight vector points along the planted direction", cos_bu > 0.9,

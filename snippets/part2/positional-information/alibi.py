@@ -106,12 +106,19 @@ cb = fig.colorbar(im, cax=axes[1])
 cb.outline.set_visible(False)
 dist = np.arange(0, 513)
 for hh in range(H):
-    axes[2].plot(dist, -m[hh] * dist, color=matplotlib.colormaps["viridis"](0.2 + 0.65 * hh / (H - 1)),
-                 label=f"h = {hh}")
+    colour = matplotlib.colormaps["viridis"](0.2 + 0.65 * hh / (H - 1))
+    axes[2].plot(dist, -m[hh] * dist, color=colour)
+    end = min(dist[-1], 10 / m[hh])                           # where the line leaves the panel
+    if end < dist[-1]:                                        # at the bottom: the head right of its end
+        left = hh == 0                                        # head 1's line runs just right of head 0's end
+        axes[2].annotate(str(hh), (end, -10), xytext=(-2 if left else 2, 1), textcoords="offset points",
+                         ha="right" if left else "left", va="bottom", fontsize=8, color=colour)
+    else:                                                     # at the right edge: the head beside it
+        axes[2].annotate(str(hh), (end, -m[hh] * end), xytext=(3, 0), textcoords="offset points",
+                         ha="left", va="center", fontsize=8, color=colour)
 axes[2].set_ylim(-10, 0.3)
 axes[2].set_xlabel("distance t - s")
-axes[2].set_title(f"all {H} heads: bias vs distance")
-axes[2].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+axes[2].set_title(f"all {H} heads, h at each line's end: bias vs distance", fontsize=9)
 print(svg(fig, alt=f"Left, a heatmap of the ALiBi bias of head 0 on a {T} x {T} block, from 0 on the diagonal down to "
           f"{-m[0] * (T - 1):.1f} in the corner, the upper triangle blank; right, the bias of all {H} heads against "
           f"distance up to {dist[-1]}: head 0 reaches -10 at distance {10 / m[0]:.0f}, head {H - 1} only "

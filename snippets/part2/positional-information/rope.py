@@ -99,7 +99,7 @@ print(check_close("for q = k = 1: q^T R_k q = 2 sum_j cos(k omega_j)", curve,
 fig, ax = figure(size=(6.4, 2.6))
 ax.plot(offsets, curve, color=PALETTE[0])
 ax.set_xlabel("offset s - t")
-ax.set_ylabel(r"$(R_t q)^\top(R_s q)$")
+ax.set_ylabel(r"$(R_t q)^\top(R_s k)$")
 print(svg(fig, alt=f"Line plot of the RoPE score of the all-ones vector with itself against the offset 0 to "
           f"{offsets[-1]}: {curve[0]:.0f} at offset 0, then oscillating lower, down to {curve.min():.1f} at offset "
           f"{int(np.argmin(curve))}", caption=f"The score of $\\mathbf q=\\mathbf k=\\mathbf 1$ ($d_k={d}$) as a function "

@@ -74,10 +74,11 @@ rng = np.random.default_rng(531)
 d = 2
 C, Ct = rng.normal(0, 1, (V, d)), rng.normal(0, 1, (V, d))
 b, bt = rng.normal(0, 1, V), rng.normal(0, 1, V)
-print(check_close("the exponential turns a difference into a ratio: exp((C_ice - C_steam) . C~_j) = "
-                  "exp(C_ice . C~_j) / exp(C_steam . C~_j), each exponential by math.exp",
-                  np.exp((C[ice] - C[steam]) @ Ct.T),
-                  [math.exp(float(C[ice] @ Ct[j])) / math.exp(float(C[steam] @ Ct[j])) for j in range(V)],
+# (exp-ratio) as the text uses it: shares proportional to exp(C_i . C~_j), normalised by a loop.
+Z_ice, Z_steam = (math.fsum(math.exp(float(C[i] @ Ct[k])) for k in range(V)) for i in (ice, steam))
+shares = [math.exp(float(C[ice] @ Ct[j])) / Z_ice / (math.exp(float(C[steam] @ Ct[j])) / Z_steam) for j in range(V)]
+print(check_close("if p(j|i) is proportional to exp(C_i . C~_j), p(j|ice) / p(j|steam) = exp((C_ice - C_steam) . C~_j) "
+                  "times Z_steam / Z_ice for every j", shares, np.exp((C[ice] - C[steam]) @ Ct.T) * Z_steam / Z_ice,
                   atol=0.0, rtol=1e-12, eq="exp-ratio"))
 model = np.exp(C @ Ct.T + b[:, None] + bt[None, :])          # the counts the model implies, exp(log #_ij)
 left, log_ratio = [], []
@@ -95,9 +96,9 @@ print(check_close("under the model, log(p(j|ice) / p(j|steam)) - (C_ice - C_stea
 # every context row and -C_i . u to every b_i leaves every fitted log count, so every ratio, as it was,
 # and moves every projection on C_ice - C_steam by the same amount, (C_ice - C_steam) . u.
 u = rng.normal(0, 1, d)
-moved = C @ (Ct + u).T + (b - C @ u)[:, None] + bt[None, :]
-print(check_close("shifting every context row by u and each b_i by -C_i . u leaves every fitted log count",
-                  moved, C @ Ct.T + b[:, None] + bt[None, :], atol=1e-12, eq="glove-model"))
+moved = [[math.exp(float(C[i] @ (Ct[j] + u)) + b[i] - float(C[i] @ u) + bt[j]) for j in range(V)] for i in range(V)]
+print(check_close("shifting every context row by u and each b_i by -C_i . u leaves every fitted count (by math.exp)",
+                  moved, model, atol=0.0, rtol=1e-12, eq="glove-model"))
 print(check_equal("solid, gas, water and fashion in the order of their ratio under the model (a loop over its counts) "
                   "are in the order of their context rows' projections on C_ice - C_steam",
                   sorted(probes, key=lambda j: log_ratio[idx[j]]),

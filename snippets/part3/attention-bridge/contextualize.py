@@ -4,7 +4,7 @@ import numpy as np
 
 import re
 
-from esm import (PALETTE, attention, causal_mask, check_close, check_less, cosine, drawing, glue,
+from esm import (PALETTE, attention, causal_mask, check_close, check_less, check_true, cosine, drawing, glue,
                  figure, layer_norm, shape_table, sinusoidal_positions, svg, table)
 
 rng = np.random.default_rng(73)
@@ -40,19 +40,25 @@ print(shape_table({"(L+1)": L + 1, "T": T, "d": d, "V": Vsz}, [
     ("state of id 7", r"\mathbf h^{(L)}_2", a[-1, 2], "d", "position 2 after the last layer"),
 ]))
 
-# Independent: recompute layer 1 of text A position by position with explicit sums.
-p = layers[0]; H0 = a[0]; Z = layer_norm(H0)
-rows = []
-for t in range(T):
-    q = Z[t] @ p["WQ"]
-    sc = [q @ (Z[s] @ p["WK"]) / np.sqrt(d) for s in range(t + 1)]      # only s <= t
-    w = np.exp(np.array(sc) - max(sc)); w /= w.sum()
-    att = sum(w[s] * (Z[s] @ p["WV"]) for s in range(t + 1)) @ p["WO"]
-    ht = H0[t] + att
-    z2 = (ht - ht.mean()) / np.sqrt(((ht - ht.mean()) ** 2).mean() + 1e-5)
-    rows.append(ht + np.tanh(z2 @ p["W1"]) @ p["W2"])
+# Independent: a block position by position with explicit sums; it also returns the weights of the
+# last position's query.
+def block_loop(H0, p):
+    Z = layer_norm(H0)
+    rows = []
+    for t in range(T):
+        q = Z[t] @ p["WQ"]
+        sc = [q @ (Z[s] @ p["WK"]) / np.sqrt(d) for s in range(t + 1)]      # only s <= t
+        w = np.exp(np.array(sc) - max(sc)); w /= w.sum()
+        att = sum(w[s] * (Z[s] @ p["WV"]) for s in range(t + 1)) @ p["WO"]
+        ht = H0[t] + att
+        z2 = (ht - ht.mean()) / np.sqrt(((ht - ht.mean()) ** 2).mean() + 1e-5)
+        rows.append(ht + np.tanh(z2 @ p["W1"]) @ p["W2"])
+    return np.array(rows), w
+
+
+rows, _ = block_loop(a[0], layers[0])
 print(check_close("layer 1 equals X + Attn(LN X) followed by + MLP(LN .), computed position by position",
-                  a[1], np.array(rows), atol=1e-12, eq="residual-update"))
+                  a[1], rows, atol=1e-12, eq="residual-update"))
 
 # The block as the stream sees it: a line running up (x = 124), and two sublayers, each reading at one
 # height (y, in points, downwards), going through its box on the right and adding back at a plus.
@@ -90,8 +96,21 @@ print(drawing(pic, size=(263, 210),
 
 cos_last = np.array([cosine(a[l, 2], b[l, 2]) for l in range(L + 1)])
 # At layer 0 position 2 is E[7] + P[2] in both texts (same id, same position): the same sum twice, so not a check.
-print(check_less(f"after {L} layers the two states of id 7 at position 2 differ", cos_last[-1], 1.0,
-                 names=("cos", "1")))
+loop, read1 = {}, {}                             # both texts, every block by the loop; w[1]: weight on position 1
+for name, ids in ctx.items():
+    Hm, read1[name] = E[ids] + P, []
+    for p in layers:
+        Hm, w = block_loop(Hm, p)
+        read1[name].append(w[1])
+    loop[name] = Hm[2]
+print(check_close(f"cos at position 2 after {L} blocks, each block rerun position by position", cos_last[-1],
+                  cosine(loop["text A"], loop["text B"]), atol=1e-12))
+drops = -np.diff(cos_last)
+print(check_true("the cosine falls at every block, least in block 1", bool(np.all(drops > 0) and np.argmin(drops) == 0),
+                 "drops " + ", ".join(f"{x:.4f}" for x in drops)))
+w_first = max(read1[n][0] for n in ctx)
+print(check_less("position 2's weight on position 1, both texts: block 1 < block 2", w_first,
+                 min(read1[n][1] for n in ctx), names=("block 1", "block 2")))
 print(check_close("position 0 (id 0) is identical in both texts at every layer: it cannot see ahead",
                   a[:, 0], b[:, 0], atol=0.0))
 print(table(["layer"] + [str(l) for l in range(L + 1)], [["cos, position 2"] + [f"{c:.3f}" for c in cos_last]]))
@@ -107,5 +126,6 @@ ax.set_xticks(range(L + 1))
 ax.legend(fontsize=8, loc="lower left", frameon=False)
 print(svg(fig, alt="Cosine between the two texts' states of id 7 at position 2 by layer: "
                    + ", ".join(f"{c:.3f}" for c in cos_last) + "; position 0 stays at 1 at every layer",
-          caption="Same id, two texts: the state at position 2 starts identical and drifts apart with "
-                  "each block; position 0, which sees nothing of the difference, stays identical."))
+          caption=f"Same id, two texts: the state at position 2 starts identical and drifts apart block by "
+                  f"block, least in block 1, where it gives position 1, the one that differs, at most "
+                  f"{w_first:.2f} of its weight; position 0, which sees nothing of the difference, stays identical."))

@@ -6,7 +6,7 @@ import math
 import matplotlib
 import numpy as np
 
-from esm import check_close, check_equal, check_less, glue, minilm_attention
+from esm import check_close, check_equal, check_less, glue, minilm_attention, table
 from esm.explore import DIGITS, Control, bar, explorable, heatmap, out
 
 TEXT = "The cat sat on the mat because it was warm."      # the sentence of the demo above
@@ -38,7 +38,7 @@ for (l, h), v in states.items():                           # what a screen reade
 default = (0, 2)
 dft = states[default]
 names = [f"weight on {n}" for n in ("the previous token", "itself", "the next token", "[CLS]", "[SEP]")]
-rows = [f'<span class="esm-explore__head">averaged over the {T} rows</span><span class="esm-explore__head">bar</span>'
+rows = [f'<span class="esm-explore__head">mean over the rows</span><span class="esm-explore__head">bar</span>'
         '<span class="esm-explore__head">value</span>']
 rows += [f'<span>{n}</span>{bar(6 + k, dft[6 + k])}{out(k, dft[k])}' for k, n in enumerate(names)]
 rows.append(f'<span>weight on the heaviest column, {out(12, dft[12], tag="b")}</span>{bar(14, dft[14])}{out(13, dft[13])}')
@@ -59,6 +59,11 @@ print(explorable(controls, body, states=states, heat=(palette, codes),
                          f"previous and the next token over the {T - 1} rows that have one) and may overlap: the "
                          f"first row's own key is [CLS]. Weight bars span 0 to 1, entropy's 0 to ln {T} = {top:.2f} "
                          f"nats, a row that reads all {T} keys alike."))
+
+# The layers side by side: the mean over its heads of the weight on [CLS] and of a row's entropy.
+print(table(["layer"] + [str(l) for l in range(1, L + 1)],
+            [["weight on [CLS], mean over the heads"] + [f"{x:.2f}" for x in stats[..., 3].mean(axis=1)],
+             ["entropy of a row, nats, mean over the heads"] + [f"{x:.2f}" for x in stats[..., 5].mean(axis=1)]]))
 
 # The six means by a loop over query rows, entry by entry; the colour codes decoded back.
 loop = np.array([[[sum(A[l, h, t, t - 1] for t in range(1, T)) / (T - 1), sum(A[l, h, t, t] for t in range(T)) / T,
@@ -92,6 +97,4 @@ print(check_less("the two heads of next-token weight after layer 2, head 8 give 
                  float(stats[..., 3].ravel()[mixed].min()), names=("0.4", "their smaller [CLS] weight")))
 print(glue("mlx_wide", " and ".join(name(i) for i in wide)), glue("mlx_mixed", " and ".join(name(i) for i in mixed)), sep="")
 print(glue("mlx_heads", L * H), glue("mlx_cls_heads", len(heads(3))), glue("mlx_sep_bound", math.ceil(100 * float(stats[..., 4].max())) / 100, ".2f"),
-      glue("mlx_T", T), glue("mlx_top", top, ".2f"),
-      glue("mlx_cls_layers", [float(x) for x in stats[..., 3].mean(axis=1)], ".2f"),
-      glue("mlx_ent_layers", [float(x) for x in stats[..., 5].mean(axis=1)], ".2f"), sep="")
+      glue("mlx_T", T), glue("mlx_top", top, ".2f"), sep="")

@@ -51,7 +51,7 @@ print(check_less("PC3, with a small share of the variance, separates them", 5.0,
                  names=("5", "separation on PC3")))
 
 print(glue("pca_k", k), glue("pca_r1", ratio[0], ".1%"), glue("pca_r2", ratio[1], ".1%"),
-      glue("pca_r3", ratio[2], ".1%"), glue("pca_sep12_max", max(sep[0], sep[1]), ".1%"), glue("pca_sep3", sep[2], ".1f"), sep="")
+      glue("pca_r3", ratio[2], ".1%"), glue("pca_sep12_max", np.ceil(1000 * max(sep[0], sep[1])) / 1000, ".3f"), glue("pca_sep3", sep[2], ".1f"), sep="")
 
 fig, axes = figure(1, 2, size=(6.4, 2.8))
 for c in range(k):

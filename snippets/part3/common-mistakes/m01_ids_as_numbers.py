@@ -10,8 +10,12 @@ target = np.array([1.0, -1.0, 1.0, -1.0])      # any per-token value the model s
 A = np.stack([ids, np.ones(len(ids))], axis=1).astype(float)
 coef, *_ = np.linalg.lstsq(A, target, rcond=None)
 wrong = A @ coef
-# Right: a lookup table of one trainable number per id (d = 1) can hold any target exactly.
-E = target[:, None].copy()
+# Right: a lookup table of one trainable number per id (d = 1). A lookup is a linear layer whose
+# input is one-hot (2.2), so its best table is the least-squares fit over the one-hot codes, found
+# by the same solver as the line's.
+onehot = (ids[:, None] == np.arange(ids.max() + 1)[None, :]).astype(float)
+E, *_ = np.linalg.lstsq(onehot, target, rcond=None)
+E = E[:, None]
 right = E[ids, 0]
 
 print(table(("model", "fitted values for ids 0, 1, 2, 3", "squared error"),
@@ -24,6 +28,7 @@ Sxy = sum((x - xm) * (y - ym) for x, y in zip(ids, target))
 Syy = sum((y - ym) ** 2 for y in target)
 print(check_close(f"wrong: the best line through (id, target) misses by SS_yy - SS_iy^2/SS_ii of SS_yy = {Syy:g}",
                   float(np.sum((wrong - target) ** 2)), Syy - Sxy ** 2 / Sxx, atol=1e-12))
-print(check_close("right: a lookup fits every token's value exactly", right, target, atol=0.0))
+print(check_close("right: the least-squares lookup table fits every token's value (residual at rounding level)",
+                  right, target, atol=1e-12))
 print(glue("m1_err", float(np.sum((wrong - target) ** 2)), ".1f"), glue("m1_total", float(Syy), ".0f"),
       glue("m1_ids", ids), sep="")

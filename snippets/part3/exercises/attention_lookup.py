@@ -53,6 +53,37 @@ print(check_true("(c) premise: every term exp(-g_s/tau*) lies in (0, exp(-g/tau*
                       and math.isclose(terms.max(), math.exp(-g / ts), rel_tol=1e-12)),
                  f"terms up to {terms.max():.6g}, exp(-g/tau*) = {math.exp(-g / ts):.6g}"))
 lower, upper = g / math.log((T - 1) * TARGET / (1 - TARGET)), g / math.log(TARGET / (1 - TARGET))
+
+
+def tau_star(gs):
+    """Bisection for the temperature at which keys with scaled gaps gs leave the best key TARGET of the weight."""
+    a_, b_ = 1e-6, 1e3
+    for _ in range(200):
+        m_ = math.sqrt(a_ * b_)
+        a_, b_ = (m_, b_) if 1.0 / (1.0 + np.exp(-gs / m_).sum()) > TARGET else (a_, m_)
+    return math.sqrt(a_ * b_)
+
+
+print(check_close("(c) every gap equal to g puts tau* on the lower bound (bisection vs g / log(9 (T - 1)))",
+                  tau_star(np.full(T - 1, g)), lower, atol=1e-9))
+FAR = 3
+far = np.where(gaps == g, g, FAR * gaps)
+tau_far = tau_star(far)
+print(check_true("(c) the nearest rival kept, the other gaps multiplied by 3: tau* lies below the upper bound, within 2% of the bracket from it",
+                 ts < tau_far < upper and upper - tau_far < 0.02 * (upper - lower),
+                 f"{ts:.4f} < {tau_far:.6f} < {upper:.6f}"))
+# (c) how far the upper end can sit above tau*: bisection with every gap equal to g, against
+# log(9 (T - 1)) / log 9, here and for many keys; random gaps no smaller than g never do worse.
+T_BIG = 1024
+ratio_tied = [(g / math.log(9)) / tau_star(np.full(n - 1, g)) for n in (T, T_BIG)]
+print(check_close("(c) all gaps equal to g: upper end / tau* (bisection) is log(9 (T - 1)) / log 9, at T = 8 and 1,024",
+                  ratio_tied, [math.log(9 * (n - 1)) / math.log(9) for n in (T, T_BIG)], atol=1e-8))
+spread = np.random.default_rng(5)
+worst = max(upper / tau_star(np.r_[g, g * (1 + spread.exponential(size=T - 2))]) for _ in range(200))
+print(check_true("(c) 200 random gap sets with smallest gap g: upper end / tau* stays at or below the tied case's",
+                 worst <= ratio_tied[0] * (1 + 1e-9), f"{worst:.4f} <= {ratio_tied[0]:.4f}"))
+print(glue("e11_ratio", ratio_tied[0], ".2f"), glue("e11_ratio_big", ratio_tied[1], ".2f"), glue("e11_T_big", T_BIG, ","),
+      sep="")
 print(glue("e11_T", T), glue("e11_dk", d_k), glue("e11_target", TARGET, ".0%"), glue("e11_tau", ts, ".3f"),
       glue("e11_gap", g, ".3f"), glue("e11_lower", lower, ".3f"), glue("e11_upper", upper, ".3f"),
-      glue("e11_tau_a", tau_a, "g"), sep="")
+      glue("e11_tau_a", tau_a, "g"), glue("e11_far", FAR), glue("e11_tau_far", tau_far, ".3f"), sep="")

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import attention, check_close, check_less, check_true, glue, numerical_grad
+from esm import attention, check_close, check_equal, check_less, check_true, glue, numerical_grad
 
 T, d_k = 6, 4
 rng = np.random.default_rng(72)
@@ -52,4 +52,19 @@ print(check_close("(c) the largest weight is 1 / sum_j exp((s_j - s_max)/tau) (c
                   top, [1.0 / np.exp((s - s.max()) / t).sum() for t in grid], atol=1e-12))
 print(check_true("(c) ... and falls at every step of a grid of 60 temperatures from 0.05 to 50", bool(np.all(np.diff(top) < 0)),
                  f"from {top[0]:.4f} to {top[-1]:.4f} (1/T = {1 / T:.4f})"))
-print(glue("ht_tau", tau, "g"), glue("ht_err", err, ".1e"), glue("ht_bound", bound, ".1e"), sep="")
+# (c) da_j/dtau = a_j (<s> - s_j) / tau^2 (against finite differences), and which keys rise then fall: predicted from the
+# scores (above the plain mean, below the maximum), observed on a fine grid of temperatures.
+tau_c = 1.0
+a_c = weights(tau_c)
+fd_a = np.array([(weights(tau_c + 1e-6)[j] - weights(tau_c - 1e-6)[j]) / 2e-6 for j in range(T)])
+print(check_close("(c) da_j/dtau = a_j (<s> - s_j) / tau^2 at tau = 1 (closed form vs finite differences)", fd_a,
+                  a_c * (a_c @ s - s) / tau_c ** 2, atol=1e-6))
+fine = np.geomspace(1e-3, 1e3, 4001)
+W_f = np.array([weights(t) for t in fine])
+d_w = np.diff(W_f, axis=0)
+peaked = [j for j in range(T) if np.any(d_w[:, j] > 0) and np.any(d_w[:, j] < 0)
+          and np.argmax(d_w[:, j] < 0) > np.argmax(d_w[:, j] > 0) and np.all(d_w[np.argmax(d_w[:, j] < 0):, j] <= 0)]
+predicted = [j for j in range(T) if s.mean() < s[j] < s.max()]
+print(check_equal("(c) keys whose weight rises then falls on a grid of 4,001 temperatures = keys scoring between the mean and the "
+                  "maximum", peaked, predicted))
+print(glue("ht_n_peak", len(peaked)), glue("ht_T", T), glue("ht_tau", tau, "g"), glue("ht_err", err, ".1e"), glue("ht_bound", bound, ".1e"), sep="")

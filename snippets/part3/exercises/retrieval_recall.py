@@ -1,7 +1,7 @@
 """Exercise: recall@k of a small dense retriever, and how it falls as documents get noisier."""
 import numpy as np
 
-from esm import check_close, check_equal, cosine_matrix, glue, shape_table, share_of_seeds, top_k
+from esm import check_close, check_equal, check_true, cosine_matrix, glue, shape_table, share_of_seeds, top_k
 
 TOPICS, PER, d = 4, 3, 16
 N = TOPICS * PER
@@ -31,14 +31,30 @@ for k in (1, 3, 5):
     loop = [len(set(top_k(S[q], k)) & set(np.flatnonzero(topic == q))) / PER for q in range(TOPICS)]
     print(check_close(f"(b) recall@{k} per query equals |relevant and top-{k}| / |relevant| (sets)", recall(S, k), loop, atol=0.0))
 r1, r3, r5 = recall(S, 1).mean(), recall(S, 3).mean(), recall(S, 5).mean()
-# recall@1 <= 1/3 is a theorem (one slot, three relevant documents), so its check is the proof's premise.
+# (a) the bounds max(0, k - (N - PER)) / PER <= recall@k <= min(k, PER) / PER are a theorem: its checks are the
+# proof's premise, the two extreme rankings (which must reach the bounds), and the bounds on the draws of (c).
 print(check_equal("(a) premise: every query has exactly 3 relevant documents (count per topic)",
                   [int(np.sum(topic == q)) for q in range(TOPICS)], [PER] * TOPICS))
+ks = np.arange(1, N + 1)
+ceiling = np.minimum(ks, PER) / PER
+floor = np.maximum(0, ks - (N - PER)) / PER
+relevant = (topic[None, :] == np.arange(TOPICS)[:, None]).astype(float)
+S_first, S_last = relevant, -relevant                  # relevant documents ranked first, or last (ties by index)
+print(check_close("(a) relevant documents ranked first: recall@k = min(k, 3)/3 at every k = 1..12 (the ceiling)",
+                  [recall(S_first, k).tolist() for k in ks], [[c] * TOPICS for c in ceiling], atol=1e-12))
+print(check_close("(a) relevant documents ranked last: recall@k = max(0, k - 9)/3 at every k (the floor)",
+                  [recall(S_last, k).tolist() for k in ks], [[f] * TOPICS for f in floor], atol=1e-12))
+guaranteed = int(ks[floor > 0][0])
 seeds = range(SEED, SEED + 50)
+inside = all(np.all((recall(retrieve(s, nz)[2], k) >= lo - 1e-12) & (recall(retrieve(s, nz)[2], k) <= hi + 1e-12))
+             for s in seeds for nz in (NOISE, 2 * NOISE) for k, lo, hi in zip(ks, floor, ceiling))
+print(check_true("(a) every query of seeds 112..161, at both noise levels, lies between the floor and the ceiling at every k",
+                 inside, f"recall positive for every embedding from k = {guaranteed}"))
 drop = share_of_seeds(lambda s: recall(retrieve(s, 2 * NOISE)[2], 3).mean() <= recall(retrieve(s, NOISE)[2], 3).mean(), seeds)
-print(check_equal("(c) over 50 seeds, doubling the noise never raises the mean recall@3", drop, 1.0))
+print(check_equal("(c) over seeds 112..161, doubling the noise never raises the mean recall@3", drop, 1.0))
 mean_r3 = float(np.mean([recall(retrieve(s, NOISE)[2], 3).mean() for s in seeds]))
 mean_r3_noisy = float(np.mean([recall(retrieve(s, 2 * NOISE)[2], 3).mean() for s in seeds]))
 print(glue("e12_N", N), glue("e12_topics", TOPICS), glue("e12_per", PER), glue("e12_d", d), glue("e12_noise", NOISE, "g"),
       glue("e12_r1", r1, ".2f"), glue("e12_r3", r3, ".2f"), glue("e12_r5", r5, ".2f"),
-      glue("e12_mean_r3", mean_r3, ".2f"), glue("e12_mean_r3_noisy", mean_r3_noisy, ".2f"), sep="")
+      glue("e12_mean_r3", mean_r3, ".2f"), glue("e12_mean_r3_noisy", mean_r3_noisy, ".2f"),
+      glue("e12_guar", guaranteed), sep="")

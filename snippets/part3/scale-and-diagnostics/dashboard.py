@@ -73,4 +73,4 @@ print(svg(fig, alt=f"Dashboard of a {V}-row table: norm histogram (median {np.me
                    f"cosines of random pairs raw (mean {raw:.3f}) and centred (mean {cen:+.4f}), "
                    "and norm rising with the logarithm of the frequency rank",
           caption="A dashboard for one table: the spread of row norms, random-pair cosines before "
-                  "and after centring, and norm against frequency rank."))
+                  "and after centring, and norm against frequency rank (rarer rows longer, as the demo built them)."))

@@ -49,5 +49,7 @@ body = (f'<div class="esm-explore__rows esm-explore__rows--stack">{"".join(rows)
         f'a row and its copy: {out(1, dft[1])}; the table is {out(3, dft[3])} times smaller than in float32.</p>')
 print(explorable(controls, body, states=states,
                  caption=f"A {V:,} × {d} table quantised in groups of G entries of a row, b bits per code and one "
-                         "float32 scale per group: symmetric, codes −(2^(b−1)−1) … 2^(b−1)−1, the relative error "
-                         f"in the Frobenius norm over the table. The error bar spans 0 to {top}, the bytes bar 0 to 4."))
+                         "float32 scale per group, with a symmetric code: the integers from −(2ᵇ⁻¹ − 1) to "
+                         f"2ᵇ⁻¹ − 1 (at b = 4, {-(2 ** 3 - 1)} to {2 ** 3 - 1}; Q4_0's lopsided code is −8 to 7). The "
+                         f"error is relative, in the Frobenius norm over the table; its bar spans 0 to {top}, the "
+                         "bytes bar 0 to 4."))

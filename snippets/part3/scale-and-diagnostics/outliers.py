@@ -1,5 +1,5 @@
-"""8.4 Outlier and special tokens: norm z-scores flag the odd rows; the padding row stays zero
-because no gradient reaches it."""
+"""8.4 Outlier and special tokens: norm z-scores flag the odd rows; with an untied read-out the
+padding row stays zero because no gradient reaches it; a tied head reaches it unless its logit is masked."""
 import numpy as np
 
 from esm import check_close, check_equal, check_less, glue, numerical_grad, shape_table, table
@@ -36,7 +36,7 @@ print(table(("row", "norm", "z-score", "what it is"),
 ids = np.array([[5, 17, 17, 9], [42, 8, PAD, PAD]])
 mask = (ids != PAD).astype(float)
 B, T = ids.shape
-w = rng.normal(0.0, 0.3, d)                    # a linear read-out standing in for the model
+w = rng.normal(0.0, 0.3, d)                    # a linear read-out standing in for the model (untied)
 X = E[ids]
 
 def loss(table_):
@@ -58,7 +58,7 @@ eps, v, j = 1e-6, 17, 3                         # row 17 is used twice: its grad
 Ep, Em = E.copy(), E.copy(); Ep[v, j] += eps; Em[v, j] -= eps
 print(check_close("row 17 (used at two positions): summed gradient (2.2's sum) equals finite differences",
                   grad_E[v, j], (loss(Ep) - loss(Em)) / (2 * eps), atol=1e-8))
-print(check_close("the padding row gets a zero gradient (its positions are masked), by the sum and by finite differences",
+print(check_close("untied read-out: the padding row gets a zero gradient (its positions are masked), by the sum and by finite differences",
                   np.stack([grad_E[PAD], numerical_grad(lambda row: loss(np.vstack([row[None], E[1:]])), E[PAD].copy())]),
                   np.zeros((2, d)), atol=0.0))
 E_after = E - 0.5 * grad_E
@@ -147,9 +147,35 @@ print(check_close("padding masked as keys and out of the loss: the padding row's
 print(check_less("padding out of the loss but NOT masked as keys: real positions attend to it, "
                  "and its row gets a gradient", 1e-6, float(np.abs(g_open).max()),
                  names=("1e-6", "max |gradient|")))
+# A tied head scores every row with the same table, so the padding row gets the output term of
+# (2.6), p_pad h, from every scored position (it is never a target), unless its logit is set to -inf.
+h_ids = ids[mask > 0]                          # the six real positions, no layers: h = E[i_t]
+y_tied = np.array([17, 17, 9, 42, 8, 5])       # their targets; none is the padding id
+
+
+def tied_loss(table_, mask_pad_logit):
+    Z = table_[h_ids] @ table_.T               # tied: the head is the table itself
+    if mask_pad_logit:
+        Z[:, PAD] = -np.inf
+    Zm = Z.max(axis=1, keepdims=True)
+    lse = Zm[:, 0] + np.log(np.exp(Z - Zm).sum(axis=1))
+    return float(np.mean(lse - Z[np.arange(len(y_tied)), y_tied]))
+
+
+Zt = E[h_ids] @ E.T
+P_t = np.exp(Zt - Zt.max(axis=1, keepdims=True)); P_t /= P_t.sum(axis=1, keepdims=True)
+g_tied = numerical_grad(lambda row: tied_loss(np.vstack([row[None], E[1:]]), False), E[PAD].copy())
+g_tied_masked = numerical_grad(lambda row: tied_loss(np.vstack([row[None], E[1:]]), True), E[PAD].copy())
+print(check_close("tied head: the padding row's gradient is the mean over scored positions of p_pad h "
+                  "(the output term of (2.6)), by finite differences", g_tied,
+                  (P_t[:, PAD, None] * E[h_ids]).mean(axis=0), atol=1e-8))
+print(check_less("tied head: so the padding row moves although no position reads it", 1e-6,
+                 float(np.abs(g_tied).max()), names=("1e-6", "max |gradient|")))
+print(check_close("tied head with the padding logit set to -inf: its gradient is zero again (finite differences)",
+                  g_tied_masked, np.zeros(d), atol=1e-12))
 print(glue("ol_loud_factor", LOUD, "g"), glue("ol_z", [z[i] for i in loud], "+.1f"),
       glue("ol_z_dead", z[dead[0]], "+.1f"), glue("ol_zr", [float(zr[i - 1]) for i in loud], "+.1f"),
       glue("ol_zr_dead", float(zr[dead[0] - 1]), "+.1f"), glue("ol_sd", sd, ".3f"),
       glue("ol_sd_clean", sd_clean, ".3f"), glue("ol_flag_plain", flag_plain), glue("ol_odd", len(odd)),
-      glue("ol_fp_share", fp_share, ".0%"),
+      glue("ol_fp_share", fp_share, ".0%"), glue("ol_draws", len(draws)),
       glue("ol_normal", len(rows_real) - len(odd)), glue("ol_g_open", float(np.abs(g_open).max()), ".2f"), sep="")

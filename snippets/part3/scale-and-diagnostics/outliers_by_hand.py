@@ -24,4 +24,4 @@ print(check_close("the largest possible z with n = 5 rows is sqrt(n - 1) = 2, ap
                       for big in (1e3, 1e6, 1e9)), math.sqrt(n - 1), atol=1e-6))
 print(check_equal("median 2, absolute deviations 1, 0, 0, 1, 10, so MAD = 1", [med, mad], [2.0, 1.0]))
 print(table(["norm", *(f"{x:g}" for x in rho)], [["plain z", *(f"{x:+.2f}" for x in z)], ["robust z", *(f"{x:+.2f}" for x in zr)]]))
-print(glue("obh_z", z[-1], ".1f"), glue("obh_zr", zr[-1], ".1f"), glue("obh_zmax", math.sqrt(n - 1), "g"), sep="")
+print(glue("obh_z", z[-1], ".3f"), glue("obh_zr", zr[-1], ".1f"), glue("obh_zmax", math.sqrt(n - 1), "g"), sep="")

@@ -16,7 +16,7 @@ z = gpt_forward(context, model)[-1]                 # logits of the token after 
 p = softmax(z)
 order = np.argsort(-p, kind="stable")               # tokens from most to least likely
 tau, k, xi = 0.5, 5, 0.9                           # the settings shown
-print(glue("tau", tau, ".1f"), glue("k", k), glue("xi", xi, ".1f"), glue("ctx", context), glue("V", V))
+print(glue("k", k), glue("xi", xi, ".1f"), glue("V", V))
 
 # Greedy: the most likely token.
 greedy = int(np.argmax(z))

@@ -70,6 +70,6 @@ print(check_true("(c) the scaled entropy moves less across all d_k than the unsc
                  f"{raw_means[0] - raw_means[1]:.3f}"))
 print(glue("e16_T", T), glue("e16_dims", list(DIMS)), glue("e16_vars", variances, ".1f"),
       glue("e16_raw", [mean_raw[k] for k in DIMS], ".2f"), glue("e16_scaled", [mean_scaled[k] for k in DIMS], ".2f"),
-      glue("e16_logT", math.log(T), ".2f"), glue("e16_samples", SAMPLES, ","), glue("e16_falls", falls, ".0%"),
+      glue("e16_samples", SAMPLES, ","), glue("e16_falls", falls, ".0%"),
       glue("e16_jac_raw", jac[0], ".3f"), glue("e16_jac_scaled", jac[1], ".3f"), glue("e16_dmax", DIMS[-1]),
       sep="")

@@ -84,7 +84,7 @@ print(table(["model", "$L$", "$d$", "context $T$", "KV cache, one sequence", "we
 g_cache, g_w = out["GPT-2 small"]
 l_cache, l_w = out["Llama 2 7B"]
 print(glue("kv_gpt2", g_cache / 1e6, ",.0f"), glue("w_gpt2", g_w / 1e6, ",.0f"), glue("kv_llama", l_cache / 1e9, ".1f"),
-      glue("w_llama", l_w / 1e9, ".1f"), glue("kv_share_llama", l_cache / l_w, ".0%"),
+      glue("w_llama", l_w / 1e9, ".1f"),
       glue("batch_even", int(np.ceil(l_w / l_cache))))
 per_token = 2 * MODELS["Llama 2 7B"]["L"] * MODELS["Llama 2 7B"]["d"] * b     # bytes per token: formula, no check
 print(glue("per_token_kb", per_token / 1e3, ".0f"), glue("T_llama", MODELS["Llama 2 7B"]["T"], ","),

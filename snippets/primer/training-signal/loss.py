@@ -23,7 +23,7 @@ def loss_of(Z):
 trace = {}
 Z = gpt_forward(inputs, model, trace=trace)
 loss = loss_of(Z)
-print(glue("T", T), glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
+print(glue("seq", seq), glue("loss", loss, ".3f"), glue("logV", math.log(V), ".3f"),
       glue("ppl", math.exp(loss), ".1f"), glue("V_size", V))
 
 # The initial loss depends on the init scale. The tiny model draws its weights with std 0.3 (init_gpt's default);
@@ -65,7 +65,7 @@ mu, sd = XL.mean(-1, keepdims=True), np.sqrt(XL.var(-1, keepdims=True) + 1e-5)
 xhat = (XL - mu) / sd
 dXf = G @ model["E"]                                        # tied head: Z = X_f E^T
 grads = {"beta_f": dXf.sum(0), "g_f": (dXf * xhat).sum(0)}
-gh = dXf * model["g_f"]                                     # layer-norm backward
+gh = dXf * model["g_f"]                                     # layer-norm backward [ln-backward]
 dXL = (gh - gh.mean(-1, keepdims=True) - xhat * (gh * xhat).mean(-1, keepdims=True)) / sd
 grads["b_2"] = dXL.sum(0)                                   # X^(L) = U + hidden W_2 + b_2
 grads["W_2[0:4, 0:4]"] = (hidden.T @ dXL)[0:4, 0:4]

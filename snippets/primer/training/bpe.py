@@ -18,7 +18,7 @@ def shown(s):
 print(table(["rank", "pair merged", "new token", "count"],
             [[r + 1, f"{shown(a)} + {shown(b)}", shown(a + b), f"{c:,}"]
              for r, ((a, b), c) in enumerate(zip(merges[:10], counts[:10]))]))
-print(glue("first_count", counts[0], ","), glue("the_rank", merges.index((" t", "he")) + 1))
+print(glue("first_count", counts[0], ","))
 
 # [bpe-merge]: the same merges, in the same order, from Hugging Face's tokenizers (Rust) trained on
 # the same text with the same pre-tokenisation and vocabulary size.

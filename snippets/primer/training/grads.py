@@ -78,7 +78,7 @@ print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {l
                   moved, closed, atol=1e-12, eq="adamw"))
 g_all = np.concatenate([grads[k].ravel() for k in param_arrays(model)])
 share = float(np.mean(np.abs(g_all) >= 1e-5))          # |g| >= 1000 eps: the move is lr sign(g) to 0.1%
-print(glue("sign_share", share, ".1%"), glue("sign_tol", 1e-8 / 1e-5, ".1%"))      # eps / |g| at the threshold
+print(glue("sign_share", share, ".1%"))      # eps / |g| at the threshold
 
 # Which entries have no gradient in this batch? Predicted without the backward pass: the rows of P
 # past the window length (the windows read positions 0..7 only), and every b_K, because adding the
@@ -102,10 +102,9 @@ print(check_close("moving block 1's b_K by a random vector of entries ~1 leaves 
 n_small = int(np.sum((np.abs(g_all) >= 1e-15) & (np.abs(g_all) < 1e-5)))
 print(glue("n_p_rows", param_arrays(model)["P"].shape[0] - T_b),
       glue("n_bK", sum(a.size for k, a in param_arrays(model).items() if k.endswith(".b_K"))),
-      glue("n_small", n_small, ","), glue("n_entries", g_all.size, ","))
+      glue("n_small", n_small, ","))
 b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
-print(glue("beta1", b1, ".2g"), glue("beta2", b2, ".2g"), glue("adam_eps", eps, ".0e"))
-print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"), glue("wd", wd, ".1f"), glue("clip_at", TRAIN["clip"], ".1f"),
+print(glue("lr", lr, ".3g"), glue("min_lr", TRAIN["min_lr"], ".1g"),
       glue("warmup", TRAIN["warmup"]), glue("batch", TRAIN["batch"]), glue("steps", TRAIN["steps"]))
 print(table(("setting", "symbol", "value", "what it sets"), [
     ("peak learning rate", "$\\eta$", f"{lr:.3g}", f"the step size after {TRAIN['warmup']} steps of linear warm-up"),

@@ -19,7 +19,7 @@ p = {name: rng.normal(size=shape) * 0.3 for name, shape in {
     "g_1": (d,), "beta_1": (d,), "g_2": (d,), "beta_2": (d,)}.items()}
 p["g_1"] += 1.0
 p["g_2"] += 1.0
-print(glue("T", T), glue("d", d), glue("H", H), glue("d_k", d_k), glue("d_ff", d_ff))
+print(glue("T", T), glue("d", d), glue("H", H))
 X = rng.normal(size=(T, d))
 mask = causal_mask(T)
 

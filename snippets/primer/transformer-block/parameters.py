@@ -26,8 +26,8 @@ print(check_equal("counted arrays of a built block equal 12 d^2 + 13 d for d = 1
 d = widths[-1]
 parts = {k: sum(a.size for a in v) for k, v in build_block(d).items()}
 total = counted[-1]
-print(glue("d_big", d), glue("n_block", total, ","), glue("n_attn", parts["attention"], ","),
-      glue("n_ffn", parts["feed-forward"], ","), glue("n_ln", parts["layer norms"], ","),
+print(glue("d_big", d), glue("n_block", total, ","),
+      glue("n_ln", parts["layer norms"], ","),
       glue("attn_frac", parts["attention"] / total, ".1%"), glue("ffn_frac", parts["feed-forward"] / total, ".1%"))
 print(table(("component", "closed form", f"parameters at $d={d}$", "share"),
             [(k, f, f"{parts[k]:,}", f"{parts[k] / total:.2%}") for k, f in
