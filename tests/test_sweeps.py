@@ -31,6 +31,7 @@ def test_a_record_is_well_formed_and_names_its_command(path):
     assert re.fullmatch(r"\d+\.\d+\.\d+\S*", rec["numpy"])
     assert rec["seeds"] == sweep["seeds"]() and len(rec["seeds"]) >= 20
     assert rec["settings"] == sweep["settings"](), "the settings changed since the sweep: run its command"
+    assert rec.get("agreement") == sweep.get("agreement")
     assert rec["quantities"] == sweep["quantities"]
     assert set(rec["per_seed"]) == {str(s) for s in rec["seeds"]}
     for values in rec["per_seed"].values():
@@ -56,6 +57,22 @@ def test_matches_a_recorded_seed_only_with_its_recorded_value():
     assert rec.matches(2, {"x": 3.0 * (1 + 1e-12)})[0]
     ok, detail = rec.matches(2, {"x": 2.0})                 # inside the spread, but not seed 2's value
     assert not ok and "stale" in detail and "make sweep SWEEP=f" in detail
+
+
+def test_a_recorded_seed_agrees_to_the_records_bound():
+    rec = _fake()
+    assert not rec.matches(2, {"x": 3.0 * (1 + 1e-8)})[0]          # no bound recorded: 1e-9
+    rec = sweeps.Record({**rec.data, "agreement": {"rtol": 1e-6}})
+    assert rec.rtol == 1e-6 and "rtol 1e-06" in rec.matches(2, {"x": 3.0})[1]
+    assert rec.matches(2, {"x": 3.0 * (1 + 5e-7)})[0]
+    assert not rec.matches(2, {"x": 3.0 * (1 + 2e-6)})[0]
+    assert not rec.matches(2, {"x": 3.0 * (1 + 2e-6)}, rtol=1e-9)[0]
+
+
+@pytest.mark.parametrize("name", [n for n in seed_sweep.SWEEPS if "agreement" in seed_sweep.SWEEPS[n]])
+def test_a_records_bound_leaves_room_over_its_measured_spread_and_stays_below_a_pages_digits(name):
+    bound = seed_sweep.SWEEPS[name]["agreement"]
+    assert 100 * bound["measured"] <= bound["rtol"] <= 1e-5
 
 
 def test_matches_another_seed_inside_the_recorded_spread():

@@ -363,6 +363,13 @@ SWEEPS = {
         "seeds": _p11_seeds,
         "quantities": P11_QUANTITIES,
         "settings": _p11_settings,
+        # 2,500 steps of training carry one CPU path's rounding (about 1e-16) up to about 1e-9: seed
+        # 35 under the five x86 paths of `make portable` (tools/portable.py), measured 2026-11-29,
+        # differed from the record by at most 5.4e-9 relative (Haswell 5.3e-9, 31 of 59 values;
+        # Prescott 2.1e-9, 29; Zen 2.2e-16, 4; SapphireRapids none; the record is SkylakeX's). The
+        # bound keeps a factor of about 200 over that and sits far below the 3 decimals a page
+        # prints; a change to the code or the data moves the values by far more.
+        "agreement": {"rtol": 1e-6, "measured": 5.4e-9, "paths": 5},
         "about": "P11's training run (docs/primer/training.md) repeated with 20 seeds: the page's seed "
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
@@ -445,6 +452,7 @@ def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
         "cpu_seconds": round(cpu, 1),
         "wall_seconds": round(time.time() - t0, 1),
         "settings": sweep["settings"](),
+        **({"agreement": sweep["agreement"]} if "agreement" in sweep else {}),
         "seeds": seeds,
         "quantities": sweep["quantities"],
         "per_seed": per_seed,

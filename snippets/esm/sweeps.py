@@ -31,6 +31,10 @@ class Record:
         self.commit, self.numpy = data["commit"], data["numpy"]
         self.seeds = [int(s) for s in data["seeds"]]
         self.per_seed = {int(s): v for s, v in data["per_seed"].items()}
+        #: How closely a build's run of a recorded seed must agree with the record (relative, per
+        #: value): the sweep's measured spread across CPU paths with a margin (``agreement`` in the
+        #: record, set in tools/seed_sweep.py), or 1e-9 where rounding cannot build up.
+        self.rtol = float(data.get("agreement", {}).get("rtol", 1e-9))
 
     def values(self, q: str) -> dict[int, float]:
         """The quantity ``q`` of every recorded seed."""
@@ -57,11 +61,13 @@ class Record:
         """How the prose cites the record: its seeds, date and command."""
         return f"{len(self.seeds)} seeds, recorded on {self.date} by `{self.command}`"
 
-    def matches(self, seed: int, measured: dict[str, float], rtol: float = 1e-9) -> tuple[bool, str]:
+    def matches(self, seed: int, measured: dict[str, float], rtol: float | None = None) -> tuple[bool, str]:
         """Whether this build's run agrees with the record: when ``seed`` is a recorded seed, every
-        value of ``measured`` is the recorded one (to ``rtol``, far below the digits any page shows);
+        value of ``measured`` is the recorded one (to ``rtol``, by default the record's `rtol`: far
+        below the digits any page shows, above what another CPU's rounding gives);
         otherwise each lies inside the recorded [min, max]. Returns (holds, a detail naming the
         quantities that do not)."""
+        rtol = self.rtol if rtol is None else rtol
         bad, n = [], f"{len(measured)} value" + "s" * (len(measured) != 1)
         if seed in self.per_seed:
             for q, v in measured.items():
