@@ -84,7 +84,7 @@ period = next(P for P in range(1, n_new // 3) if g[-3 * P:] == g[-P:] * 3)
 print(glue("n_new", n_new), glue("n_seeds", len(seeds)), glue("period", period))
 print(glue("real_cold", real["τ = 0.5"].mean(), ".0%"), glue("real_one", real["τ = 1 (plain sampling)"].mean(), ".0%"),
       glue("real_hot", real["τ = 1.5"].mean(), ".0%"), glue("real_topp", real["top-p, ξ = 0.8"].mean(), ".0%"),
-      glue("dist_greedy", distinct["greedy"].mean(), ".0%"), glue("dist_cold", distinct["τ = 0.5"].mean(), ".0%"),
+      glue("dist_cold", distinct["τ = 0.5"].mean(), ".0%"),
       glue("dist_one", distinct["τ = 1 (plain sampling)"].mean(), ".0%"))
 
 # The prose's reading of the table, on every sampling seed (seed by seed: the same seed under each rule).
