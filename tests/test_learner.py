@@ -240,3 +240,55 @@ def test_every_skill_check_value_reference_is_well_formed():
     for c in checks():
         for q in c["questions"]:
             skillchecks.check_references(c["file"], q)
+
+
+def _storage_keys(nav_order: list[str]) -> dict[str, set[str]]:
+    """The localStorage keys each primer page hands the browser (learner.js keeps a reader's
+    answers under a question's data-qid and notes under the panel's data-page), rendered with the
+    primer's pages in ``nav_order``: the page objects, their nav, the skill checks placed by on_nav."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.nav import get_navigation
+
+    from mkdocs_esm import notes
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    primer = next(item["Transformer primer"] for item in config.nav
+                  if isinstance(item, dict) and "Transformer primer" in item)
+    assert sorted(primer) == sorted(nav_order)
+    primer[:] = nav_order
+    files = get_files(config)
+    nav = get_navigation(files, config)
+    sc = skillchecks.SkillChecks()
+    sc.all_checks = skillchecks.load_checks(DOCS)
+    sc.on_files(files)
+    sc.on_nav(nav)
+    keys = {}
+    for page in nav.pages:
+        src = page.file.src_uri
+        if not src.startswith("primer/") or src not in sc.checks:
+            continue
+        html = skillchecks._skill_check_html(sc.checks[src], page, files, "../practice/") + notes._notes_html(page)
+        keys[src] = set(re.findall(r'data-(?:qid|page)="([^"]+)"', html))
+    return keys
+
+
+def test_moving_a_page_in_the_nav_keeps_its_saved_practice_keys():
+    """Issue 48 moved decoding after training. A reader's saved answers and notes stay theirs only
+    if the keys they are saved under do not depend on where a page stands in the nav (its chapter
+    number): the keys of every primer page are the same with decoding before and after training,
+    and learner.js reads its storage keys from those two attributes only."""
+    new = [p for p in nav_pages() if p.startswith("primer/")]
+    i, j = new.index("primer/training.md"), new.index("primer/decoding.md")
+    assert i < j, "decoding comes after training"
+    old = list(new)
+    old[i], old[j] = old[j], old[i]
+    before, after = _storage_keys(old), _storage_keys(new)
+    assert before == after and before["primer/decoding.md"] >= {"pr10-temperature", "primer/decoding.md"}
+    js = (DOCS / "javascripts" / "learner.js").read_text(encoding="utf-8")
+    assert set(re.findall(r"\brecords\[((?:[^\[\]]|\[[^\]]*\])+)\]", js)) <= {"qid", 'qs[i].getAttribute("data-qid")',
+                                                         'a.getAttribute("data-qid")', 'b.getAttribute("data-qid")',
+                                                         'q.getAttribute("data-qid")'}
+    assert set(re.findall(r"(?<![\w-])notes\[([^\]]+)\]", js)) == {"page"}
+    assert re.search(r'var qid = \w+\.getAttribute\("data-qid"\)', js)
+    assert set(re.findall(r'\bpage = (.+);', js)) == {'panel.getAttribute("data-page")'}
