@@ -4,8 +4,9 @@ import only what its first cell says to install; and what each demo prints there
 build ran for the page (the block's output in the session build's execution cache), not itself.
 
 Each page's notebook runs once per test session (a kernel of its own; pytest-xdist's workers
-share the executed notebooks through a folder of the run). P11's notebook trains its model once,
-as a reader's does (the build trained it once too).
+share the executed notebooks through a folder of the run). The training chapter's notebook trains
+its model once, as a reader's does (the build trained it once too); the other notebooks that use
+the trained model read the build's run instead of training it a third time (`_built_runs`).
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
                      " if importlib.util.find_spec(n)))\n"
                      "print('esm from:', esm.__file__)")
             nb.cells.append(nbformat.v4.new_code_cell(probe))
+            if _src(page) != TRAINS:
+                first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.id.startswith("demo-"))
+                nb.cells.insert(first, _built_runs(site))
             jupyter = nbtools.restricted_kernel(runs / f"{slug}-jupyter", tuple(_requirements(nb)))
             work = runs / f"{slug}-work"
             work.mkdir()
@@ -94,6 +98,34 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
     done = json.loads(record.read_text())
     done["nb"] = nbformat.reads(done["nb"], as_version=4)
     return done
+
+
+#: The page whose notebook trains P10's model from scratch, as a reader's does. The other pages'
+#: notebooks that use the model (decoding) read the run the session build made instead of training
+#: it again: a training run goes through the build once and through its own notebook once.
+TRAINS = "primer/training.md"
+
+
+def _built_runs(site):
+    """A cell that hands ``esm.train`` the session build's finished runs (mkdocs_esm.runs keeps
+    them in ``<cache>/train`` under their inputs' hash and the training code's salt); a run the
+    build did not make is trained as in a reader's kernel. It only reads."""
+    from mkdocs_esm.runs import Runs
+
+    runs = Runs(site.cache / "train", SNIPPETS / "esm")
+    code = ("import esm.train as _train, numpy as _np\n\n\n"
+            "class _BuiltRuns:                      # the test's, not the reader's: the build's runs, read\n"
+            "    def get(self, name, make):\n"
+            f"        path = {str(runs.folder)!r} + '/' + name + {'-' + runs.salt + '.npz'!r}\n"
+            "        try:\n"
+            "            with _np.load(path) as f:\n"
+            "                return {k: f[k] for k in f.files}\n"
+            "        except FileNotFoundError:\n"
+            "            return make()\n\n\n"
+            "_train.store = _BuiltRuns()")
+    cell = nbformat.v4.new_code_cell(code)
+    cell.id = "built-runs"
+    return cell
 
 
 def _cell_seconds(cell) -> float:
