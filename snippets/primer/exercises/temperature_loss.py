@@ -48,11 +48,14 @@ for name, tokens in (("val", D.val), ("train", D.train)):
     newton = 1 - d1 / d2
     print(check_close(f"({name}) the best tau on the grid (step 0.01) = Newton's step from 1, 1 - L'(1)/L''(1), within 0.03",
                       best[name], newton, atol=0.03))
-    print(glue(f"tl_{name}_d1", d1, "+.3f"), glue(f"tl_{name}_d2", d2, ".2f"), glue(f"tl_{name}_best", best[name], ".3f"),
-          glue(f"tl_{name}_newton", newton, ".3f"), glue(f"tl_{name}_L1", loss_at(Z, y, 1.0), ".3f"),
-          glue(f"tl_{name}_gain", loss_at(Z, y, 1.0) - min(grid), ".3f"), glue(f"tl_{name}_n", y.size, ","))
-# The reading over seeds 35-39 (scratch runs of the full training): on validation text the best tau lies above 1
-# on every one, on training text within 0.05 of 1.
-print(check_less("(c) on validation text the best temperature is above 1 (L'(1) < 0: the model is too confident)", 1.0,
-                 best["val"], names=("1", "best tau")))
-print(check_less("(c) on training text it is within 0.05 of 1", abs(best["train"] - 1), 0.05, names=("|best tau - 1|", "0.05")))
+    print(glue(f"tl_{name}_d1", d1, "+.3f"), glue(f"tl_{name}_best", best[name], ".2f"))
+    if name == "val":
+        print(glue("tl_val_d2", d2, ".2f"), glue("tl_val_newton", newton, ".3f"),
+              glue("tl_val_gain", loss_at(Z, y, 1.0) - min(grid), ".3f"), glue("tl_val_n", y.size, ","))
+# The reading over seeds 35-39 (scratch runs of the full training): on validation text the best tau lay between
+# 1.09 and 1.11, on training text between 0.96 and 0.98, on every one.
+print(check_less("(c) on validation text the best temperature is above 1 (L'(1) < 0)", 1.0, best["val"],
+                 names=("1", "best tau")))
+print(check_less("(c) on training text it is below 1 (L'(1) > 0)", best["train"], 1.0, names=("best tau", "1")))
+print(check_less("(c) and the training text's is the closer to 1", abs(best["train"] - 1), abs(best["val"] - 1),
+                 names=("|best tau - 1|, training", "validation")))
