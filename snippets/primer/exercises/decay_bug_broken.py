@@ -35,4 +35,11 @@ def run_broken():
     return check_decay(adamw_step)
 
 
+# The step runs: from zero moments Adam's first move of an entry is lr times the sign of its gradient (plus the decay).
+params = param_arrays(init_gpt2(0, 128, 16, 32, 2, 4))
+before = {k: v.copy() for k, v in params.items()}
+adamw_step(params, {k: np.random.default_rng(1).normal(size=v.shape) for k, v in params.items()}, {}, lr=0.01)
+moves = np.concatenate([np.abs(params[k] - before[k]).ravel() for k in params])
+print(check_close("the broken step runs: its first step moves every entry by lr = 0.01, up to the decay (0.1 lr |theta|)",
+                  moves, np.full(moves.shape, 0.01), atol=1.5 * 0.01 * 0.1 * max(float(np.abs(v).max()) for v in before.values())))
 print(expect_failure(run_broken))
