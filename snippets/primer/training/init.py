@@ -79,7 +79,7 @@ own_z = float(((zv_x - rest_mean) / rest_sd).mean())
 own_var = half_var - float(np.nanvar(rest, -1).mean() / 2)        # its part of half the variance
 own_lift = float(((zv_x - rest_mean) / V).mean())                 # how far it lifts the mean logit
 own_top = float((Zv.argmax(-1) == xs).mean())                     # where it is the largest logit
-print(glue("own_z", own_z, ".1f"), glue("own_zx", float(zv_x.mean()), ".2f"), glue("own_sd", float(rest_sd.mean()), ".2f"),
+print(glue("own_z", own_z, ".1f"),
       glue("own_var", own_var, ".4f"), glue("own_lift", own_lift, ".4f"), glue("own_top", own_top, ".0%"),
       glue("own_ideal", math.sqrt(d / 2), ".1f"), glue("same_share", float((xs == ys).mean()), ".1%"))
 print(check_less("the own-token logit stands more than 3 standard deviations above the other logits, on average over "
@@ -96,8 +96,7 @@ sweep = record("p11")
 (hv_lo, hv_hi), (gap_lo, gap_hi) = sweep.spread("half_var"), sweep.spread("gap_mean")
 gaps = sweep.values("gap_mean")
 print(glue("sweep_n", len(sweep.seeds)),
-      *(glue(name, x, ".4f") for name, x in zip(("hv_lo", "hv_hi", "gap_lo", "gap_hi"),
-                                                 (*sweep.spread("half_var", 4), *sweep.spread("gap_mean", 4)))),
+      *(glue(name, x, ".4f") for name, x in zip(("hv_lo", "hv_hi"), sweep.spread("half_var", 4))),
       glue("gap_pos", sum(g > 0 for g in gaps.values())))
 print(check_less(f"on every one of the {len(gaps)} recorded seeds, |mean of z̄ - z_y| is below half the logits' variance "
                  "(the largest of the one against the smallest of the other)", max(abs(g) for g in gaps.values()), hv_lo,

@@ -45,9 +45,8 @@ margin = math.floor(lo * 100) / 100
 print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", sweep.spread("margin", 3)[1], ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
       glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
-      glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
-      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]),
-      glue("n_scored", y.size, ","))
+      glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
+      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]))
 
 # What the training loss measures: windows drawn uniformly from the training tokens, which are
 # Hamlet and then the first scenes of Macbeth; over the run the model reads each token about
@@ -64,7 +63,7 @@ pieces = [bpe_decode([t], D.alphabet, D.merges) for t in range(V)]
 print(check_true("each training token's characters stand in the corpus at its offset (the summed lengths of the pieces before it)",
                  all(D.text.startswith(pieces[t], o) for t, o in zip(D.train.tolist(), offsets.tolist())),
                  f"{len(D.train):,} tokens"))
-print(glue("hamlet_share", hamlet_share, ".0%"), glue("n_train", len(D.train), ","), glue("seen", seen, ","),
+print(glue("hamlet_share", hamlet_share, ".0%"),
       glue("passes", seen / len(D.train), ".1f"))
 
 # Why the training loss ends below the validation loss: the play mix, or text seen against text unseen?
