@@ -26,8 +26,7 @@ print(glue("mid", mid, ".1f"), glue("mid_sd", mid * math.sqrt(d), ".1f"), glue("
 sweep = record("p11")
 dev = max(abs(v) for v in sweep.values("mid_dev").values())
 tol = math.ceil(dev * 10) / 10
-print(glue("mid_lo", sweep.spread("mid_loss", 2)[0], ".2f"), glue("mid_hi", sweep.spread("mid_loss", 2)[1], ".2f"),
-      glue("mid_tol", tol, ".1f"))
+print(glue("mid_lo", sweep.spread("mid_loss", 2)[0], ".2f"), glue("mid_hi", sweep.spread("mid_loss", 2)[1], ".2f"))
 print(check_close(f"initial loss at std {mid}, measured on the validation windows = the pencil estimate "
                   f"log|V| + d std^2 / 2, within {tol} nats (the largest deviation of the {len(sweep.seeds)} recorded "
                   f"seeds, {dev:.3f}, rounded up)", measured, pencil, atol=tol, eq="init-loss"))

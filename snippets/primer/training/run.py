@@ -10,7 +10,7 @@ from esm import PALETTE, check_close, check_equal, check_less, check_true, figur
 from esm.sweeps import record
 from esm.tokenizer import VOCAB_SIZE, bpe_decode, data
 from esm.optim import lr_at
-from esm.train import SNAPSHOTS, TRAIN, bigram_loss, eval_windows, sample_many, sample_tokens, trained, unigram_loss
+from esm.train import SNAPSHOTS, TRAIN, bigram_loss, eval_windows, evaluate, sample_many, sample_tokens, trained, unigram_loss
 
 D = data()
 V, steps = VOCAB_SIZE, TRAIN["steps"]
@@ -45,9 +45,8 @@ margin = math.floor(lo * 100) / 100
 print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", sweep.spread("margin", 3)[1], ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
       glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
-      glue("half", half), glue("val_start", float(evals[0, 2]), ".3f"), glue("ppl_final", math.exp(final_val), ".1f"),
-      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]),
-      glue("n_scored", y.size, ","))
+      glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
+      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]))
 
 # What the training loss measures: windows drawn uniformly from the training tokens, which are
 # Hamlet and then the first scenes of Macbeth; over the run the model reads each token about
@@ -64,8 +63,35 @@ pieces = [bpe_decode([t], D.alphabet, D.merges) for t in range(V)]
 print(check_true("each training token's characters stand in the corpus at its offset (the summed lengths of the pieces before it)",
                  all(D.text.startswith(pieces[t], o) for t, o in zip(D.train.tolist(), offsets.tolist())),
                  f"{len(D.train):,} tokens"))
-print(glue("hamlet_share", hamlet_share, ".0%"), glue("n_train", len(D.train), ","), glue("seen", seen, ","),
+print(glue("hamlet_share", hamlet_share, ".0%"),
       glue("passes", seen / len(D.train), ".1f"))
+
+# Why the training loss ends below the validation loss: the play mix, or text seen against text unseen?
+# Three texts scored on 256 evenly spaced windows each (esm.train.evaluate with 32 batches): Hamlet and the
+# first scenes of Macbeth, both trained on, and the last scenes of Macbeth, never seen (the validation
+# tokens). No window crosses from one text into another.
+k_ham = int(np.sum(offsets < play_start))                  # the training tokens of Hamlet come first
+parts = {"Hamlet (trained on)": D.train[:k_ham], "Macbeth, first scenes (trained on)": D.train[k_ham:],
+         "Macbeth, last scenes (never seen)": D.val}
+many = dict(TRAIN, eval_batches=32)
+n_part_win = many["eval_batches"] * many["batch"]
+part_steps = (2 * TRAIN["eval_every"], half, steps)
+part_loss = {(name, st): evaluate(snaps[st], toks, many) for name, toks in parts.items() for st in part_steps}
+ham, mac, unseen = parts
+print(table(["text", *(f"step {st}" for st in part_steps)],
+            [[name, *(f"{part_loss[name, st]:.3f}" for st in part_steps)] for name in parts]))
+print(check_less(f"at step {steps} the unseen scenes of Macbeth score above its seen ones by more than twice "
+                 "the difference between the two plays seen in training",
+                 2 * abs(part_loss[mac, steps] - part_loss[ham, steps]), part_loss[unseen, steps] - part_loss[mac, steps],
+                 names=("2 |Macbeth seen - Hamlet|", "unseen - seen")))
+print(check_less(f"the difference between unseen and seen Macbeth grows from step {part_steps[0]} to the end",
+                 part_loss[unseen, part_steps[0]] - part_loss[mac, part_steps[0]],
+                 part_loss[unseen, steps] - part_loss[mac, steps], names=(f"step {part_steps[0]}", f"step {steps}")))
+print(glue("n_part_win", n_part_win), glue("part_first", part_steps[0]),
+      glue("mix_end", abs(part_loss[mac, steps] - part_loss[ham, steps]), ".2f"),
+      glue("unseen_end", part_loss[unseen, steps] - part_loss[mac, steps], ".2f"),
+      glue("unseen_first", part_loss[unseen, part_steps[0]] - part_loss[mac, part_steps[0]], ".2f"),
+      glue("passes_first", part_steps[0] * TRAIN["batch"] * TRAIN["T"] / len(D.train), ".2f"))
 
 # [bigram] by another route: counts in a dictionary, one log per scored validation token.
 counts, totals = {}, {}
@@ -152,7 +178,8 @@ print(check_less("on every recorded seed the validation loss falls by more than 
 print(check_true(f"on every recorded seed the median norm over the last tenth is above c = {clip:g} and above the first "
                  "step's norm", all(lasts[s_] > max(clip, sweep.per_seed[s_]["gn_first"]) for s_ in sweep.seeds),
                  f"smallest median {min(lasts.values()):.3f}"))
-print(glue("gn_last_lo", sweep.spread("gn_last", 2)[0], ".2f"), glue("gn_last_hi", sweep.spread("gn_last", 2)[1], ".2f"))
+print(glue("gn_last_lo", sweep.spread("gn_last", 2)[0], ".2f"), glue("gn_last_hi", sweep.spread("gn_last", 2)[1], ".2f"),
+      glue("clipped_lo", sweep.spread("clipped_share", 2)[0], ".0%"), glue("clipped_hi", sweep.spread("clipped_share", 2)[1], ".0%"))
 
 print(check_less(f"final validation loss beats the bigram baseline by more than {margin} nats (the smallest margin of the "
                  f"{len(sweep.seeds)} recorded seeds, {lo:.4f}, rounded down)", final_val + margin, bi,
@@ -192,7 +219,17 @@ print(glue("xi", xi, ".1f"), glue("n_samp", n_samp), glue("real_0", real[0], ".0
       glue("real_end", real[steps], ".0%"))
 print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
                  names=("share at step 0", "at the end")))
-print(glue("real_end_mean", sweep.mean("real_end"), ".0%"), glue("real_end_lo", sweep.spread("real_end", 2)[0], ".0%"))
+print(glue("real_end_mean", sweep.mean("real_end"), ".0%"), glue("real_end_lo", sweep.spread("real_end", 2)[0], ".0%"),
+      glue("real_half_mean", sweep.mean("real_half"), ".0%"))
+# How spelling evolves, on every recorded run (each share the mean of 20 sampling seeds): most of the rise comes
+# in the first half, and the second half still adds to it.
+rise = {s_: (v["real_half"] - v["real_0"], v["real_end"] - v["real_half"]) for s_, v in sweep.per_seed.items()}
+print(check_less("on every recorded run the share of real words rises from half-way to the end",
+                 0.0, min(b for _, b in rise.values()), names=("0", "smallest rise, second half")))
+print(check_true("on every recorded run it rises more in the first half than in the second",
+                 all(a > b for a, b in rise.values()),
+                 f"first half {min(a for a, _ in rise.values()):.3f} to {max(a for a, _ in rise.values()):.3f}, "
+                 f"second half {min(b for _, b in rise.values()):.3f} to {max(b for _, b in rise.values()):.3f}"))
 # This build's run against the record: its seed is one of the recorded ones, so every value is the recorded one.
 print(check_true(f"this run (seed {TRAIN['seed']}) = the record's run of that seed ({sweep.cited()})",
                  *sweep.matches(TRAIN["seed"], {"unigram": uni, "bigram": bi, "val_start": float(evals[0, 2]),
