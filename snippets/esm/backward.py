@@ -53,10 +53,10 @@ def forward(model, ids, *, keep=False):
             A_in = ln1 = Q = K = Vh = A = O = None
             U = X
         M, ln2 = layer_norm(U, p["g_2"], p["beta_2"])
-        Hid = M @ p["W_1"] + p["b_1"]
-        F, tanh = gelu(Hid)
+        Y = M @ p["W_1"] + p["b_1"]
+        F, tanh = gelu(Y)
         X = U + F @ p["W_2"] + p["b_2"]
-        caches.append((A_in, ln1, Q, K, Vh, A, O, M, ln2, Hid, F, tanh))
+        caches.append((A_in, ln1, Q, K, Vh, A, O, M, ln2, Y, F, tanh))
     Xf, lnf = layer_norm(X, model["g_f"], model["beta_f"])
     Z = Xf @ model["E"].T                            # tied head
     return (Z, (ids, caches, Xf, lnf)) if keep else Z
@@ -98,12 +98,12 @@ def loss_and_grads(model, inputs, targets):
     dX, g["g_f"], g["beta_f"] = layer_norm_back(dZ @ model["E"], lnf)   # final layer norm
     for ell in range(len(model["blocks"]), 0, -1):   # the blocks, last first
         p, k = model["blocks"][ell - 1], f"block{ell}."
-        A_in, ln1, Q, K, Vh, A, O, M, ln2, Hid, F, tanh = caches[ell - 1]
-        # feed-forward: X = U + GELU(M W_1 + b_1) W_2 + b_2, M = LN_2(U)
+        A_in, ln1, Q, K, Vh, A, O, M, ln2, Y, F, tanh = caches[ell - 1]
+        # feed-forward: X = U + F W_2 + b_2, F = GELU(Y), Y = M W_1 + b_1, M = LN_2(U)
         g[k + "W_2"], g[k + "b_2"] = outer(F, dX), dX.sum((0, 1))
-        dHid = (dX @ p["W_2"].T) * gelu_back(Hid, tanh)
-        g[k + "W_1"], g[k + "b_1"] = outer(M, dHid), dHid.sum((0, 1))
-        dM, g[k + "g_2"], g[k + "beta_2"] = layer_norm_back(dHid @ p["W_1"].T, ln2)
+        dY = (dX @ p["W_2"].T) * gelu_back(Y, tanh)
+        g[k + "W_1"], g[k + "b_1"] = outer(M, dY), dY.sum((0, 1))
+        dM, g[k + "g_2"], g[k + "beta_2"] = layer_norm_back(dY @ p["W_1"].T, ln2)
         dU = dX + dM                                 # the residual path adds
         if A is None:                                # the ablation: attention's arrays get 0
             for n in ("Q", "K", "V", "O"):
