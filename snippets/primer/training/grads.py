@@ -25,7 +25,20 @@ print(check_close("the forward pass above = P7's batched forward (esm.gpt_forwar
 
 # [softmax-back] and the rest of backpropagation: 3 entries of every array, each moved by +-1e-6 in
 # the whole model, against the hand-written backward pass.
-worst, n_checked = 0.0, 0
+worst, n_checked = {}, 0
+
+
+def rests_on(name):                                      # the page's equations an array's gradient passes last
+    last = name.rsplit(".", 1)[-1]
+    if name in ("E", "P"):
+        return ["embedding-back"]
+    if last[-1:] in "QK" and last[:2] in ("W_", "b_"):
+        return ["softmax-back", "attention-back"]
+    if last in ("W_V", "b_V"):
+        return ["attention-back"]
+    return ["linear-back"] if last[:2] in ("W_", "b_") else ["ln"]
+
+
 for name, a in param_arrays(model).items():
     picks = [tuple(int(i) for i in np.unravel_index(k, a.shape))
              for k in rng.choice(a.size, size=min(3, a.size), replace=False)]
@@ -44,13 +57,20 @@ for name, a in param_arrays(model).items():
         return out
     fd = numerical_grad(loss_at, np.array([a[p] for p in picks]))
     bp = np.array([grads[name][p] for p in picks])
-    worst = max(worst, float(np.abs(fd - bp).max()))
+    for eq in rests_on(name) + ["all"]:
+        worst[eq] = max(worst.get(eq, 0.0), float(np.abs(fd - bp).max()))
     n_checked += len(picks)
 n_arrays = len(grads)
 print(glue("n_arrays", n_arrays), glue("n_fd", n_checked))
 # (b_K's picks test a zero: see the shift-invariance check below.)
-print(check_close(f"backpropagation = central differences through the whole model, {n_checked} entries of all "
-                  f"{n_arrays} arrays (largest difference)", worst, 0.0, atol=1e-8, eq="softmax-back"))
+print(check_close(f"backward pass = central differences through the whole model, {n_checked} entries of all "
+                  f"{n_arrays} arrays (largest difference)", worst["all"], 0.0, atol=1e-8))
+what = {"embedding-back": "E and P (the scatter into the rows read)",
+        "softmax-back": "the query and key weights and biases (through the attention softmax)",
+        "attention-back": "the query, key and value weights and biases",
+        "linear-back": "W_O, W_1, W_2 and their biases"}
+for eq, text in what.items():
+    print(check_close(f"... of which the entries of {text}", worst[eq], 0.0, atol=1e-8, eq=eq))
 print(check_equal("every array has its gradient, of its own shape", all(grads[k].shape == a.shape for k, a in param_arrays(model).items()),
                   True))
 
