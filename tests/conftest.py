@@ -87,7 +87,7 @@ def _demo_blocks() -> dict[Path, tuple[str, str, str]]:
         if code in found:
             out[path] = found[code]
         else:                        # P11's page code (esm.backward, esm.optim, esm.loop) then its demo
-            out |= {path: b for c, b in shown.items() if c.endswith("\n" + code)}
+            out |= {path: b for c, b in shown.items() if c.endswith("\n\n" + code)}
     return out
 
 
