@@ -1,5 +1,6 @@
-"""P11's training loop: the run's settings, evaluation on fixed windows, the loop itself, the
-baselines the run is measured against, and sampling from the trained model.
+"""P11's training run: its settings, the baselines the run is measured against, sampling from the
+trained model, and the plumbing around the page's loop (`esm.loop`, whose `train`, `evaluate`
+and `eval_windows` are importable from here with the run's settings by default).
 
 A module of the esm package that its ``__init__`` does not re-export (demos import it as
 ``esm.train``). Every function is deterministic: fixed seeds, no clock, one BLAS thread.
@@ -13,9 +14,11 @@ import json
 
 import numpy as np
 
-from .backprop import forward, init_gpt2, loss_and_grads, param_arrays
-from .math import log_softmax, softmax
-from .optim import adamw_step, clip_grads, lr_at
+from . import loop as _loop
+from .backprop import init_gpt2, param_arrays
+from .backward import forward, loss_and_grads  # noqa: F401 (the modules the loop runs, for whoever follows relative imports)
+from .math import softmax
+from .optim import adamw_step, clip_grads, lr_at  # noqa: F401
 from .weights import one_blas_thread
 
 __all__ = ["unigram_loss", "bigram_loss", "top_p_keep", "sample_tokens", "sample_many", "TRAIN", "ABLATION", "POSITION_BATCHES", "SNAPSHOTS", "eval_windows",
@@ -112,61 +115,27 @@ POSITION_BATCHES = 32
 SNAPSHOTS = (0, TRAIN["eval_every"], 2 * TRAIN["eval_every"], TRAIN["steps"] // 2)
 
 
-def _windows(tokens, starts, T):
-    x = np.stack([tokens[s:s + T] for s in starts])
-    y = np.stack([tokens[s + 1:s + T + 1] for s in starts])
-    return x, y
-
-
 def eval_windows(tokens, cfg=TRAIN):
-    """The fixed, evenly spaced windows `evaluate` scores: inputs and targets, each (n, T)."""
-    n = cfg["eval_batches"] * cfg["batch"]
-    return _windows(tokens, np.linspace(0, len(tokens) - cfg["T"] - 2, n).astype(int), cfg["T"])
+    """The fixed, evenly spaced windows `evaluate` scores: inputs and targets, each (n, T)
+    (`esm.loop.eval_windows`, the page's, with the run's settings by default)."""
+    return _loop.eval_windows(tokens, cfg)
 
 
 def evaluate(model, tokens, cfg=TRAIN, *, by_position: bool = False):
     """Mean loss on fixed, evenly spaced windows of ``tokens`` (the same windows at every step);
-    with ``by_position``, the mean loss at each position of the window instead (an array of T)."""
-    X, Y = eval_windows(tokens, cfg)
-    losses = []
-    for i in range(0, len(X), cfg["batch"]):
-        x, y = X[i:i + cfg["batch"]], Y[i:i + cfg["batch"]]
-        losses.append(-np.take_along_axis(log_softmax(forward(model, x)), y[..., None], -1)[..., 0])
-    if by_position:
-        return np.concatenate(losses).mean(0)
-    return float(np.mean([float(l.mean()) for l in losses]))
+    with ``by_position``, the mean loss at each position of the window instead (an array of T).
+    The page's `esm.loop.evaluate`, with the run's settings by default."""
+    return _loop.evaluate(model, tokens, cfg, by_position=by_position)
 
 
 def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=(), trace: dict | None = None):
-    """Train from `init_gpt2` with AdamW on random windows of ``train_tokens``. Returns the model,
-    the training loss at every step, ``(step, train loss, val loss)`` every ``eval_every`` steps
-    (on fixed windows) and copies of the model at the steps in ``snapshots``. With ``trace`` (a
-    dict), each step's learning rate and global gradient norm (before clipping) are appended to
-    its lists ``"lr"`` and ``"grad_norm"``."""
+    """The page's loop (`esm.loop.train`) on one BLAS thread, as the published run had: returns
+    the model, the training loss at every step, ``(step, train loss, val loss)`` every
+    ``eval_every`` steps and copies of the model at the steps in ``snapshots``; with ``trace`` (a
+    dict), each step's learning rate and gradient norm (before clipping) in its lists ``"lr"`` and
+    ``"grad_norm"``."""
     one_blas_thread()
-    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64,
-                      attention=cfg.get("attention", True))
-    params = param_arrays(model)
-    rng = np.random.default_rng(cfg["seed"] + 1)
-    state: dict = {}
-    curve, evals, snaps = [], [], {}
-    for step in range(cfg["steps"] + 1):
-        if step in snapshots:
-            snaps[step] = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in param_arrays(model).items()}
-        if step % cfg["eval_every"] == 0 or step == cfg["steps"]:
-            evals.append((step, evaluate(model, train_tokens, cfg), evaluate(model, val_tokens, cfg)))
-        if step == cfg["steps"]:
-            break
-        starts = rng.integers(0, len(train_tokens) - cfg["T"] - 1, size=cfg["batch"])
-        loss, grads = loss_and_grads(model, *_windows(train_tokens, starts, cfg["T"]))
-        curve.append(loss)
-        norm = clip_grads(grads, cfg["clip"])
-        lr = lr_at(step, cfg)
-        adamw_step(params, grads, state, lr, weight_decay=cfg["weight_decay"])
-        if trace is not None:
-            trace.setdefault("lr", []).append(lr)
-            trace.setdefault("grad_norm", []).append(norm)
-    return model, np.array(curve), np.array(evals), snaps
+    return _loop.train(train_tokens, val_tokens, V, cfg, snapshots=snapshots, trace=trace)
 
 
 #: Where finished runs are kept between processes: None keeps each run in this process (a reader's

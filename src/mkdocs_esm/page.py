@@ -233,8 +233,12 @@ def exec_blocks(page: PageSource | str, src: str, snippet_dirs: list[Path] | Pat
         missing = None
         first = None
         includes = {inc.line: inc for inc in page.includes_in(fence)}
-        for k in range(fence.start + 1, fence.end):
+        blank = False           # pymdownx.snippets ends a pasted file that ends in a newline with an
+        for k in range(fence.start + 1, fence.end):     # empty line (dropped at the fence's end)
             inc = includes.get(k)
+            if blank:
+                body.append(inc.space if inc is not None else "")
+                blank = False
             if inc is None:
                 body.append(page.lines[k])
                 continue
@@ -243,7 +247,9 @@ def exec_blocks(page: PageSource | str, src: str, snippet_dirs: list[Path] | Pat
             if path is None:
                 missing = (snippet_dirs[0] if snippet_dirs else Path(".")) / inc.path
                 break
-            body += [inc.space + x for x in path.read_text(encoding="utf-8").splitlines()]
+            text = path.read_text(encoding="utf-8")
+            body += [inc.space + x for x in text.splitlines()]
+            blank = text.endswith(("\n", "\r"))
         indent = len(fence.indent)
         code = "\n".join(x[indent:] if x[:indent].strip() == "" else x.lstrip() for x in body) + "\n"
         out.append(ExecBlock(fence.start, code, block_id, fence.option("session") not in (None, ""), missing,

@@ -287,7 +287,7 @@ def test_the_helper_modules_and_requirements_follow_the_code():
     assert "train.py" not in helpers.modules([plain])
     assert "tokenizer.py" in helpers.modules(["from esm.tokenizer import corpus\n"])
     trains = helpers.modules(["from esm.train import trained\n"])
-    assert {"train.py", "backprop.py", "optim.py"} <= set(trains) and "tokenizer.py" not in trains
+    assert {"train.py", "backprop.py", "backward.py", "optim.py", "loop.py"} <= set(trains) and "tokenizer.py" not in trains
     assert "runs" not in " ".join(trains) and "filelock" not in "".join((esm / m).read_text() for m in trains)
     assert helpers.requirements([plain]) == ([], [])
     packages, data = helpers.requirements(["from esm import glove\nE = glove().E\n"])

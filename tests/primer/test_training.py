@@ -10,6 +10,8 @@ import pytest
 
 import esm
 import esm.backprop as bp
+import esm.backward as bw
+import esm.loop as lp
 import esm.optim as op
 import esm.tokenizer as tk
 import esm.train as et
@@ -79,11 +81,77 @@ def _tiny(seed=0, std=0.3):
 
 def test_gelu_matches_esm_and_its_derivative_finite_differences():
     x = np.linspace(-5, 5, 201)
-    y, t = bp._gelu(x)
+    y, t = bw.gelu(x)
     assert np.allclose(y, esm.gelu_tanh(x), atol=1e-15)
     h = 1e-6
     fd = (esm.gelu_tanh(x + h) - esm.gelu_tanh(x - h)) / (2 * h)
-    assert np.allclose(bp._gelu_back(x, t), fd, atol=1e-8)
+    assert np.allclose(bw.gelu_back(x, t), fd, atol=1e-8)
+
+
+def test_page_layer_norm_and_its_backward_against_esm_and_central_differences():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(2, 3, 5)) * 2 + 1
+    g, b, dy = 1 + 0.3 * rng.normal(size=5), rng.normal(size=5), rng.normal(size=(2, 3, 5))
+    y, cache = bw.layer_norm(x, g, b)
+    assert np.allclose(y, esm.layer_norm(x, g, b), atol=1e-14)
+    dx, dg, db = bw.layer_norm_back(dy, cache)
+
+    def loss(x_, g_=g, b_=b):
+        return float((dy * esm.layer_norm(x_, g_, b_)).sum())
+    assert np.allclose(dx, esm.numerical_grad(loss, x), atol=1e-7)
+    assert np.allclose(dg, esm.numerical_grad(lambda v: loss(x, v), g), atol=1e-7)
+    assert np.allclose(db, esm.numerical_grad(lambda v: loss(x, g, v), b), atol=1e-7)
+
+
+def test_page_attention_pieces_against_esm():
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(2, 4, 6))
+    assert np.array_equal(bw.split_heads(X, 3), esm.split_heads(X, 3))
+    assert np.array_equal(bw.merge_heads(bw.split_heads(X, 3)), X)
+    assert np.allclose(bw.softmax(X), esm.softmax(X), atol=1e-15)
+    A, dY = rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 4, 5))
+    assert np.allclose(bw.outer(A, dY), np.einsum("bti,btj->ij", A, dY), atol=1e-13)
+
+
+def test_the_page_code_is_the_code_that_trains():
+    """One copy: the names other code imports are the page's functions, and P11 shows those
+    files whole (each block pastes one, then its checks)."""
+    assert bp.forward is bw.forward and bp.loss_and_grads is bw.loss_and_grads
+    assert et.loss_and_grads is bw.loss_and_grads and et.adamw_step is op.adamw_step and et.lr_at is op.lr_at
+    assert lp.loss_and_grads is bw.loss_and_grads and lp.adamw_step is op.adamw_step and lp.clip_grads is op.clip_grads
+    page = (Path(__file__).resolve().parents[2] / "docs" / "primer" / "training.md").read_text(encoding="utf-8")
+    for name in ("backward", "optim", "loop"):
+        assert f'--8<-- "esm/{name}.py"' in page, name
+
+
+@pytest.mark.parametrize("name, allowed", [("backward", {"math", "numpy"}), ("optim", {"math", "numpy"}),
+                                           ("loop", {"numpy", "esm.backprop", "esm.backward", "esm.optim"})])
+def test_the_page_code_is_plain_numpy(name, allowed):
+    """What a reader copies runs in an empty file: no relative imports, nothing but numpy and math
+    (and, for the loop, the blocks above it, as esm holds them)."""
+    import ast
+    tree = ast.parse((Path(bw.__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{name}.py: a relative import cannot be pasted into a page"
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    assert found <= allowed, found - allowed
+
+
+@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "backprop.py", "train.py"])
+def test_an_edit_to_the_page_code_trains_afresh(tmp_path, name):
+    """The run store's file names hash the code that trains: an edit to any of the page's files
+    (which the build's blocks include, and esm.train imports) must not serve a stale run."""
+    import shutil
+    package = tmp_path / "esm"
+    shutil.copytree(Path(et.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "records"))
+    before = Runs(tmp_path / "runs", package).salt
+    path = package / name
+    path.write_text(path.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert Runs(tmp_path / "runs", package).salt != before
 
 
 def test_forward_is_p7s_forward():
