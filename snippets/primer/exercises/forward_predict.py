@@ -1,12 +1,12 @@
-"""Exercise: predictions about the forward pass of P7, run on the primer's tiny model: the shape of
+"""Exercise: predictions about the forward pass of the full-model chapter, run on the primer's tiny model: the shape of
 the logits and the longest input the position table allows; position 0 sees only itself, so its
 attention output is its own value row and row 0 of the logits does not depend on the query and key
 weights at all; and a mask that hides the diagonal turns position 0's weights, then the whole
 output, into NaN."""
 import numpy as np
 
-from esm import (TINY, block_forward, causal_mask, check_close, check_equal, check_true, feed_forward, glue, gpt_forward,
-                 layer_norm, tiny_gpt)
+from esm import (TINY, block_forward, causal_mask, check_close, check_equal, check_true, feed_forward, glue,
+                 gpt_forward, layer_norm, tiny_gpt)
 
 model = tiny_gpt()
 V, T_max, H, L = TINY["V"], TINY["T_max"], TINY["n_heads"], TINY["L"]
