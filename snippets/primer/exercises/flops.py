@@ -28,7 +28,7 @@ def gelu(x):
 
 
 def forward(ids, m):
-    """P7's batched forward pass, every @ through mm."""
+    """The full-model chapter's batched forward pass, every @ through mm."""
     B, T = ids.shape
     H, d = m["n_heads"], m["E"].shape[1]
     x = m["E"][ids] + m["P"][:T]                                   # a lookup: no products
@@ -51,7 +51,7 @@ def per_token(L, d, V, T):
 model = tiny_gpt()
 rng = np.random.default_rng(36)
 ids = rng.integers(0, TINY["V"], size=(3, TINY["T_max"]))
-print(check_close("the counting forward pass is P7's (its logits = esm.gpt_forward's)", forward(ids, model),
+print(check_close("the counting forward pass gives the logits of esm.gpt_forward", forward(ids, model),
                   gpt_forward(ids, model), atol=1e-10))
 # Two configurations, three window lengths each: the count pins down every term of the closed form.
 for cfg in (TINY, dict(seed=1, V=70, T_max=12, d=48, L=3, n_heads=6)):
@@ -66,11 +66,11 @@ for cfg in (TINY, dict(seed=1, V=70, T_max=12, d=48, L=3, n_heads=6)):
     print(check_equal(f"operations per token counted product by product = 24 L d^2 + 4 L T d + 2 d |V|, at T = 1, 5, "
                       f"{cfg['T_max']} (L = {L}, d = {d}, |V| = {V})", counted, closed))
 
-# GPT-2 small (P8's configuration) at its full context.
+# GPT-2 small (the configuration of the chapter that counts it) at its full context.
 L2, d2, V2, T2 = 12, 768, 50257, 1024
 weights, scores, head = 24 * L2 * d2 ** 2, 4 * L2 * T2 * d2, 2 * d2 * V2
 total = weights + scores + head
-n_params = V2 * d2 + T2 * d2 + L2 * (12 * d2 ** 2 + 13 * d2) + 2 * d2     # P8's count
+n_params = V2 * d2 + T2 * d2 + L2 * (12 * d2 ** 2 + 13 * d2) + 2 * d2     # that chapter's count
 print(glue("fl_total", total / 1e6, ".0f"), glue("fl_weights", weights / 1e6, ".0f"), glue("fl_scores", scores / 1e6, ".1f"),
       glue("fl_head", head / 1e6, ".1f"), glue("fl_share_scores", scores / total, ".0%"), glue("fl_share_head", head / total, ".0%"),
       glue("fl_2n", 2 * n_params / 1e6, ".0f"), glue("fl_T_even", 6 * d2, ","), glue("fl_T_even_causal", 12 * d2, ","))

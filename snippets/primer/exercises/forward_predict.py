@@ -1,11 +1,12 @@
-"""Exercise: predictions about the forward pass of P7, run on the primer's tiny model: the shape of
+"""Exercise: predictions about the forward pass of the full-model chapter, run on the primer's tiny model: the shape of
 the logits and the longest input the position table allows; position 0 sees only itself, so its
-logits depend on the first token alone; and a mask that hides the diagonal turns position 0's
-weights, then the whole output, into NaN."""
+attention output is its own value row and row 0 of the logits does not depend on the query and key
+weights at all; and a mask that hides the diagonal turns position 0's weights, then the whole
+output, into NaN."""
 import numpy as np
 
-from esm import (TINY, block_forward, causal_mask, check_close, check_equal, check_true, glue, gpt_forward, layer_norm,
-                 tiny_gpt)
+from esm import (TINY, block_forward, causal_mask, check_close, check_equal, check_true, feed_forward, glue,
+                 gpt_forward, layer_norm, tiny_gpt)
 
 model = tiny_gpt()
 V, T_max, H, L = TINY["V"], TINY["T_max"], TINY["n_heads"], TINY["L"]
@@ -23,17 +24,29 @@ print(check_equal(f"(a) T = {T_max + 1} fails: P[:T] has only {T_max} rows, and 
                   "ValueError"))
 print(glue("fm_T_max", T_max), glue("fm_V", V))
 
-# (b) position 0 attends to itself only, so its logits are those of the one-token sequence, whatever follows.
+# (b) position 0 attends to itself only, with weight 1 whatever its score: the queries and keys cannot reach row 0.
 Z = gpt_forward(ids, model)
-print(check_close("(b) row 0 of the logits = the logits of the first token alone (each of the 4 sequences)",
-                  Z[:, 0], gpt_forward(ids[:, :1], model)[:, 0], atol=1e-12))
-same_start = ids.copy()
-same_start[:, 0] = ids[0, 0]
-Z_same = gpt_forward(same_start, model)
-print(check_close("(b) four different sequences that start with the same token: the same row 0", Z_same[:, 0],
-                  np.broadcast_to(Z_same[0, 0], Z_same[:, 0].shape), atol=1e-12))
-later = float(np.abs(Z_same[1:, 1:] - Z_same[0, 1:]).max())
-print(check_true("(b) ... and different later rows", later > 0.1, f"largest difference {later:.3g}"))
+scrambled = dict(model, blocks=[dict(p, **{k: rng.normal(size=p[k].shape) for k in ("W_Q", "W_K", "b_Q", "b_K")})
+                                for p in model["blocks"]])
+Z_scr = gpt_forward(ids, scrambled)
+print(check_close("(b) W_Q, W_K, b_Q, b_K of every block replaced by random ones: row 0 of the logits unchanged",
+                  Z_scr[:, 0], Z[:, 0], atol=1e-12))
+later = float(np.abs(Z_scr[:, 1:] - Z[:, 1:]).max())
+print(check_true("(b) ... while every later row moves", bool((np.abs(Z_scr[:, 1:] - Z[:, 1:]).max(-1) > 1e-3).all()),
+                 f"largest change {later:.3g}"))
+
+
+# The second route: row 0 by hand, each block's attention reduced to its value row through W_O (no scores, no softmax).
+def row0(token):
+    x = model["E"][token] + model["P"][0]
+    for p in model["blocks"]:
+        x = x + (layer_norm(x, p["g_1"], p["beta_1"]) @ p["W_V"] + p["b_V"]) @ p["W_O"] + p["b_O"]
+        x = x + feed_forward(layer_norm(x, p["g_2"], p["beta_2"]), p)
+    return layer_norm(x, model["g_f"], model["beta_f"]) @ model["E"].T
+
+
+print(check_close("(b) row 0 = the first token through blocks whose attention is x -> LN(x) W_V W_O (+ biases)",
+                  Z[:, 0], row0(ids[:, 0]), atol=1e-12))
 
 
 # (c) a mask that hides the diagonal too: row 0 sees no key at all.

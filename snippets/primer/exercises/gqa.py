@@ -30,7 +30,7 @@ dk, per = d // H, H // G
 X = rng.normal(size=(T, d))
 W_Q, W_K, W_V = rng.normal(size=(d, d)), rng.normal(size=(d, G * dk)), rng.normal(size=(d, G * dk))
 out, (K, V) = gqa(X, W_Q, W_K, W_V, H, G)
-# The second route: multi-head attention (P5) with each key-value head's columns copied for its H/G query heads.
+# The second route: esm.multi_head_attention with each key-value head's columns copied for its H/G query heads.
 cols = np.concatenate([np.arange(g * dk, (g + 1) * dk) for g in range(G) for _ in range(per)])
 print(check_close(f"(b) GQA with H = {H}, G = {G} = multi-head attention with W_K, W_V copied group by group",
                   out, multi_head_attention(X, W_Q, W_K[:, cols], W_V[:, cols], np.eye(d), H, mask=causal_mask(T)),

@@ -49,8 +49,9 @@ print(check_close(f"(c) row {j} of dl/dE sums to the derivative of the loss alon
 print(check_less("(c) ... which is not zero: the rows of dl/dE do not sum to zero", 0.01, float(rows_E.max()),
                  names=("0.01", "largest |row sum| / row norm")))
 print(glue("sh_rowsum", float(rows_E.max()), ".2f"))
-# With gamma_f = 1 and beta_f = 0 (P11's initialisation) the final state's coordinates sum to 0, and so do E's rows.
+# With gamma_f = 1 and beta_f = 0 (the training chapter's initialisation) the final state's coordinates sum to 0,
+# and so do the rows of dl/dE.
 fresh = init_gpt2(0, V, T, TINY["d"], TINY["L"], H)
 g0 = loss_and_grads(fresh, x, y)[1]["E"]
-print(check_less("(c) at P11's initialisation (gamma_f = 1, beta_f = 0) the rows of dl/dE sum to zero too",
+print(check_less("(c) at the training chapter's initialisation (gamma_f = 1, beta_f = 0) the rows of dl/dE sum to 0 too",
                  float((np.abs(g0.sum(-1)) / np.linalg.norm(g0, axis=-1)).max()), 1e-10, names=("largest", "bound")))

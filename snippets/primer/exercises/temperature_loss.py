@@ -1,8 +1,9 @@
-"""Exercise: the expected loss of the trained model as a function of the decoding temperature tau,
-L(tau) = mean of log sum_j exp(z_j / tau) - z_y / tau over scored tokens. Its derivative at tau = 1
-is the mean of z_y - E_p[z], its second derivative the mean variance of the logits under p plus
-twice minus that; both checked against central differences, and the best tau found on a grid,
-on validation windows (unseen text) and on training windows (text the model was fitted to)."""
+"""Exercise: the loss of the trained model as a function of the decoding temperature tau,
+L(tau) = mean over the scored tokens of log sum_j exp(z_j / tau) - z_y / tau. At tau = 1 its
+derivative is the mean of z_y - E_p[z], and its second derivative the mean of Var_p(z) plus twice
+the mean of E_p[z] - z_y, with p = softmax(z); both are checked against central differences, and
+the best tau is found on a grid, on validation windows (unseen text) and on training windows (text
+the model was fitted to)."""
 import numpy as np
 
 from esm import check_close, check_less, glue
