@@ -99,7 +99,8 @@ mutate: deps
 # measured over many seeds and written, with the date, the command, the commit and numpy's version,
 # to snippets/esm/records/<name>.json, which is committed (the one generated file that is); the
 # page reads it (esm.sweeps) and its build checks its own run against it. P11's: 20 runs, about
-# 7 CPU-min; sgns (5.2's learned space): 200 runs, about 10 CPU-s. SWEEP=name runs one sweep
+# 57 CPU-min; ex37 (exercise 37): 32 paired runs, about 2 CPU-min; sgns (5.2's learned space):
+# 200 runs, about 10 CPU-s. SWEEP=name runs one sweep
 # (default: all); SWEEP_JOBS worker processes.
 SWEEP ?=
 SWEEP_JOBS ?= 2

@@ -355,6 +355,42 @@ def _sgns_settings() -> dict:
     return {k: ns[k] for k in ("V", "d", "window", "N_neg", "n_sent", "length", "lr", "epochs", "batch")}
 
 
+EX37_DEMO = ROOT / "snippets" / "primer" / "exercises" / "decay_bug_fix.py"
+
+EX37_QUANTITIES = {
+    "ratio_minus_pull": "mean layer-norm gain with the bug / mean gain fixed, minus the product of (1 - lr_t wd) "
+                        "over the steps (the pull of decay alone)",
+    "val_diff": "validation loss with the bug minus the fixed run's, same initialisation and batches, nats",
+    "val_fixed": "validation loss of the fixed run, nats",
+}
+
+
+def _ex37_demo() -> dict:
+    """The definitions of exercise 37's solution demo (everything before its line ``SEED = ``)."""
+    src = EX37_DEMO.read_text(encoding="utf-8")
+    head, found, _ = src.partition("\nSEED = ")
+    if not found:
+        raise RuntimeError(f"{EX37_DEMO}: no line 'SEED = ...' ends the definitions the sweep runs")
+    ns: dict = {"__name__": "ex37_demo", "__file__": str(EX37_DEMO)}
+    exec(compile(head, str(EX37_DEMO), "exec"), ns)      # noqa: S102 - the repository's own demo
+    return ns
+
+
+def ex37(seed: int) -> dict[str, float]:
+    """Exercise 37's paired run for one seed: the demo's paired_run(seed, seed + 1), bug against fix."""
+    ns = _ex37_demo()
+    run = ns["paired_run"](seed, seed + 1)
+    (gain_fixed, val_fixed), (gain_bug, val_bug) = run[False], run[True]
+    return {"ratio_minus_pull": gain_bug / gain_fixed - ns["pull"], "val_diff": val_bug - val_fixed,
+            "val_fixed": val_fixed}
+
+
+def _ex37_settings() -> dict:
+    cfg = _ex37_demo()["cfg"]
+    return {k: cfg[k] for k in ("d", "L", "n_heads", "T", "batch", "steps", "lr", "warmup", "min_lr",
+                                "weight_decay", "clip")}
+
+
 #: The named sweeps: what runs for one seed, which seeds, what each quantity is, the settings
 #: held fixed (read when the sweep runs), and what the sweep is about.
 SWEEPS = {
@@ -374,6 +410,16 @@ SWEEPS = {
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
                  "checks and sentences rely on, computed as its demos compute them.",
+    },
+    "ex37": {
+        "measure": ex37,
+        "seeds": lambda: list(range(32)),
+        "quantities": EX37_QUANTITIES,
+        "settings": _ex37_settings,
+        "sources": [EX37_DEMO],
+        "about": "Exercise 37 (docs/primer/exercises.md, demo decay_bug_fix.py): the short run with weight decay on "
+                 "every array against the fixed step, from the same initialisation (seed s) and batches (seed "
+                 "s + 1), for s = 0 to 31; the page's run is s = 0.",
     },
     "sgns": {
         "measure": sgns,
