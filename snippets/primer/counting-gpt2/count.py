@@ -42,14 +42,15 @@ print(check_equal("each component: the sum over its named arrays (shapes typed f
                   parts, closed))
 print(check_equal("blocks from chapter P6's array list: L (12 d^2 + 13 d)", L * sum(math.prod(s) for s in block_shapes(d).values()),
                   L * (12 * d * d + 13 * d), eq="gpt2-total"))
+# Routes 1 and 2 both start from cfg: they catch a slip in either, not a wrong configuration. The one outside route is
+# the published total (what Hugging Face Transformers reports for the gpt2 checkpoint, the tied matrix counted once).
 print(check_equal("total = the published 124,439,808 (the released '124M' checkpoint)", total, 124_439_808, eq="gpt2-total"))
 print(table(("component", "formula", "parameters", "share"),
             [(k, formula[k], f"{v:,}", share(v)) for k, v in parts.items()]
             + [("total", "", f"**{total:,}**", "100%")]))
 
 print(glue("V", V, ","), glue("T_max", T_max, ","), glue("d", d), glue("L", L), glue("H", H), glue("total", total, ","))
-print(glue("n_blocks", L * (12 * d * d + 13 * d), ","), glue("n_tables", V * d + T_max * d, ","),
-      glue("tok_share", V * d / total, ".0%"), glue("ffn_share", closed["feed-forward"] / total, ".0%"),
+print(glue("tok_share", V * d / total, ".0%"), glue("ffn_share", closed["feed-forward"] / total, ".0%"),
       glue("attn_share", closed["attention"] / total, ".0%"),
       glue("rest_share", (T_max * d + L * 4 * d + 2 * d) / total, ".0%"))
 

@@ -1,6 +1,6 @@
 """P7 The full model: ids in, next-token distribution out. The batched forward pass of a tiny
 GPT-2-shaped model written out in plain numpy (random weights, fixed seed), checked against the
-helper esm.gpt_forward and against a token-by-token loop with a key-value cache."""
+helper esm.gpt_forward and against a token-by-token loop that keeps the keys and values of earlier positions."""
 import numpy as np
 
 
@@ -97,8 +97,8 @@ print(check_close("X^(0) = one-hot(ids) E + P[0:T] (matrix products, not indexin
                   eq="model-input", atol=1e-12))
 
 
-# Route 2: one sequence at a time and one token at a time, as generation runs, with a key-value cache and
-# attention, layer norm, GELU and softmax written as plain sums over the tokens seen so far.
+# Route 2: one sequence at a time and one token at a time, as generation runs: each position appends its key and
+# value to a list, and attention, layer norm, GELU and softmax are plain sums over the tokens seen so far.
 def ln_row(x, g, b, eps=1e-5):
     mu = sum(x) / len(x)
     var = sum((v - mu) ** 2 for v in x) / len(x)
@@ -109,20 +109,20 @@ def gelu_row(x):
     return np.array([0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3))) for v in x])
 
 
-def step(token, t, cache):
-    """Logits for position t, given the keys and values cached from positions 0..t-1."""
+def step(token, t, seen):
+    """Logits for position t, given the keys and values kept from positions 0..t-1."""
     x = model["E"][token] + model["P"][t]
     for ell, p in enumerate(model["blocks"]):
         n = ln_row(x, p["g_1"], p["beta_1"])
         q = n @ p["W_Q"] + p["b_Q"]
-        cache[ell]["k"].append(n @ p["W_K"] + p["b_K"])
-        cache[ell]["v"].append(n @ p["W_V"] + p["b_V"])
+        seen[ell]["k"].append(n @ p["W_K"] + p["b_K"])
+        seen[ell]["v"].append(n @ p["W_V"] + p["b_V"])
         heads = []
         for h in range(H):
             c = slice(h * d_k, (h + 1) * d_k)
-            s = [float(q[c] @ k[c]) / math.sqrt(d_k) for k in cache[ell]["k"]]
+            s = [float(q[c] @ k[c]) / math.sqrt(d_k) for k in seen[ell]["k"]]
             e = [math.exp(v - max(s)) for v in s]
-            heads.append(sum(w / sum(e) * v[c] for w, v in zip(e, cache[ell]["v"])))
+            heads.append(sum(w / sum(e) * v[c] for w, v in zip(e, seen[ell]["v"])))
         x = x + np.concatenate(heads) @ p["W_O"] + p["b_O"]
         x = x + gelu_row(ln_row(x, p["g_2"], p["beta_2"]) @ p["W_1"] + p["b_1"]) @ p["W_2"] + p["b_2"]
     xf = ln_row(x, model["g_f"], model["beta_f"])
@@ -130,12 +130,13 @@ def step(token, t, cache):
 
 
 def one_sequence(seq):
-    cache = [{"k": [], "v": []} for _ in range(L)]
-    return np.array([step(tok, t, cache) for t, tok in enumerate(seq)])
+    seen = [{"k": [], "v": []} for _ in range(L)]
+    return np.array([step(tok, t, seen) for t, tok in enumerate(seq)])
 
 
 Z_loop = np.stack([one_sequence(seq) for seq in ids])
-print(check_close("the batched forward = each sequence alone, one token at a time with a key-value cache (explicit sums)",
+print(check_close("the batched forward = each sequence alone, one token at a time, keys and values of earlier positions kept "
+                  "in lists (explicit sums)",
                   logits, Z_loop, eq="stack", atol=1e-10))
 print(check_close("logits: z_(t,j) = <x_f,t , E_j> by a dot product per token (tied head)", Z_loop,
                   trace["Xf"] @ model["E"].T, eq="logits", atol=1e-10))

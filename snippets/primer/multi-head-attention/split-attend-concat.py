@@ -12,9 +12,10 @@ T, d, H = 5, 768, 12
 d_k = d // H
 X = rng.normal(size=(T, d))
 W_Q, W_K, W_V, W_O = (rng.normal(size=(d, d)) / math.sqrt(d) for _ in range(4))
+b_Q, b_K, b_V, b_O = (0.1 * rng.normal(size=d) for _ in range(4))        # one bias per projection
 mask = causal_mask(T)
 
-Q, K, V = X @ W_Q, X @ W_K, X @ W_V                                        # (T, d) each
+Q, K, V = X @ W_Q + b_Q, X @ W_K + b_K, X @ W_V + b_V                      # (T, d) each; b added to every row
 # Split: cut each row into H consecutive blocks of d_k, then put the head axis first.
 Q_cut = Q.reshape(T, H, d_k)                                               # (T, H, d_k)
 Qh = Q_cut.transpose(1, 0, 2)                                              # (H, T, d_k)
@@ -22,7 +23,7 @@ Kh, Vh = K.reshape(T, H, d_k).transpose(1, 0, 2), V.reshape(T, H, d_k).transpose
 heads, A = attention(Qh, Kh, Vh, mask)                                     # every head at once
 # Merge: the inverse, head axis back behind the tokens, then the blocks side by side.
 concat = heads.transpose(1, 0, 2).reshape(T, d)                            # (H, T, d_k) -> (T, H, d_k) -> (T, d)
-out = concat @ W_O
+out = concat @ W_O + b_O
 print(glue("shape_q", list(Q.shape)), glue("shape_cut", list(Q_cut.shape)), glue("shape_heads", list(Qh.shape)),
       glue("shape_w", list(A.shape)))
 print(check_equal("the inline split and merge are esm.split_heads and esm.merge_heads, and merge undoes split",
@@ -40,23 +41,23 @@ print(shape_table({"T": T, "d": d, "H": H, "d_k": d_k}, [
     ("output", "\\operatorname{MHA}(X)", out, "T d", "same shape as the input"),
 ]))
 
-loop_q = np.stack([X @ W_Q[:, h * d_k:(h + 1) * d_k] for h in range(H)])
-print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 of W_Q, h = 0..11 (loop over heads)", Qh, loop_q,
-                  eq="split", atol=1e-12))
-loop_heads = [attention(X @ W_Q[:, c], X @ W_K[:, c], X @ W_V[:, c], mask)[0]
+loop_q = np.stack([X @ W_Q[:, h * d_k:(h + 1) * d_k] + b_Q[h * d_k:(h + 1) * d_k] for h in range(H)])
+print(check_close("head h's queries are X times columns h d_k .. (h+1) d_k - 1 of W_Q plus those entries of b_Q, "
+                  "h = 0..11 (loop over heads)", Qh, loop_q, eq="split", atol=1e-12))
+loop_heads = [attention(X @ W_Q[:, c] + b_Q[c], X @ W_K[:, c] + b_K[c], X @ W_V[:, c] + b_V[c], mask)[0]
               for c in (slice(h * d_k, (h + 1) * d_k) for h in range(H))]
 print(check_close("each head is an ordinary attention on its own projections (head 7 computed alone)", heads[7],
                   loop_heads[7], atol=1e-12))
-print(check_close("concatenate then project, equation (7.4): np.concatenate of the 12 heads times W_O", out,
-                  np.concatenate(loop_heads, axis=1) @ W_O, atol=1e-10))
+print(check_close("concatenate then project: np.concatenate of the 12 heads times W_O, plus b_O", out,
+                  np.concatenate(loop_heads, axis=1) @ W_O + b_O, eq="mha", atol=1e-10))
 print(check_close("the helper esm.multi_head_attention gives the same output", multi_head_attention(X, W_Q, W_K, W_V, W_O, H,
-                  mask), out, atol=1e-10))
+                  mask, b_Q, b_K, b_V, b_O), out, atol=1e-10))
 
 # Heads split the projections, not the embedding: head 0 reads every input coordinate.
 X2 = X.copy()
 X2[:, 700] += 1.0                                   # a coordinate far outside 'columns 0..63'
-moved = float(np.abs(attention(split_heads(X2 @ W_Q, H), split_heads(X2 @ W_K, H), split_heads(X2 @ W_V, H),
-                               mask)[0][0] - heads[0]).max())
+moved = float(np.abs(attention(split_heads(X2 @ W_Q + b_Q, H), split_heads(X2 @ W_K + b_K, H),
+                               split_heads(X2 @ W_V + b_V, H), mask)[0][0] - heads[0]).max())
 print(check_true("changing input coordinate 700 changes the output of head 0 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
 print(glue("moved", moved, ".2f"), glue("n_mha", 4 * d * d + 4 * d, ","))
 

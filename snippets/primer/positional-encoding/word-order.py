@@ -37,5 +37,6 @@ print(shape_table({"T": T, "d": d}, [
     ("first-layer input", "X^{(0)}", H1, "T d", "$X+P_{0:T,:}$"),
 ]))
 gap = float(np.linalg.norm(self_attn(H1)[1] - self_attn(H2)[4]))
-print(glue("cat_gap", gap, ".2f"))
+print(glue("cat_gap", gap, ".2f"), glue("cat_len_1", float(np.linalg.norm(self_attn(H1)[1])), ".2f"),
+      glue("cat_len_2", float(np.linalg.norm(self_attn(H2)[4])), ".2f"))
 print(check_true("with positions added, the two outputs for 'cat' differ", gap > 0.1, f"distance {gap:.3f} > 0.1"))

@@ -75,7 +75,6 @@ def attn(Xs, m=None):
 print(check_close("no mask: Attn(Pi X) = Pi Attn(X), the order of the rows is invisible", attn(Pi @ X), Pi @ attn(X),
                   atol=1e-12))
 order_gap = float(np.abs(attn(Pi @ X, mask) - Pi @ attn(X, mask)).max())
-print(glue("order_gap", order_gap, ".2f"))
 print(check_true("causal mask: Attn(Pi X) != Pi Attn(X), the same tokens in another order give other outputs",
                  order_gap > 0.1, f"max difference {order_gap:.3f}"))
 shuffle = np.array([2, 0, 4, 1, 3, 5])                # reorder tokens 0..4, keep the last one last

@@ -26,7 +26,11 @@ print(check_close("the scores (log 2, 0, 0) give the weights (1/2, 1/4, 1/4)", s
 print(check_close("the Jacobian there by finite differences = the fractions A_ts (delta_ss' - A_ts')",
                   np.stack([numerical_grad(lambda x: softmax(x)[i], s_hand) for i in range(3)]),
                   np.array(J_hand, dtype=float), atol=1e-9))
-print(check_equal("each row of the Jacobian sums to 0 (the weights always sum to 1)", [sum(r) for r in J_hand], [0, 0, 0]))
+# Row s of the Jacobian: weight s against every score; column s': every weight against score s'.
+print(check_equal("each column of the Jacobian sums to 0 (the weights always sum to 1)",
+                  [sum(J_hand[i][j] for i in range(3)) for j in range(3)], [0, 0, 0]))
+print(check_equal("each row sums to 0 (adding one number to every score leaves the weights unchanged)",
+                  [sum(r) for r in J_hand], [0, 0, 0]))
 print(glue("jac_00", str(J_hand[0][0])), glue("jac_01", str(J_hand[0][1])))
 
 # Saturation with and without the scaling, at d_k = 512 and 16 keys, 500 random queries.
@@ -41,7 +45,7 @@ for name, S in (("unscaled", Q @ K.T), ("scaled by 1/sqrt(d_k)", Q @ K.T / math.
 print(table(("scores", "std of scores", "mean largest weight", "median Jacobian norm $\\lVert J\\rVert_F$"),
             [(k, f"{v[0]:.2f}", f"{v[1]:.3f}", f"{v[2]:.2e}") for k, v in stats.items()]))
 (sd_u, top_u, jac_u), (sd_s, top_s, jac_s) = stats.values()
-print(glue("dk_sat", d_k), glue("sd_u", sd_u, ".1f"), glue("top_u", top_u, ".2f"),
+print(glue("dk_sat", d_k), glue("n_keys", T), glue("uniform_w", 1 / T, ".2f"), glue("sd_u", sd_u, ".1f"), glue("top_u", top_u, ".2f"),
       glue("top_s", top_s, ".2f"), glue("jac_ratio", jac_s / jac_u, ".0f"))
 print(check_less("unscaled scores pass a far smaller gradient (median Jacobian norm)",
                  stats["unscaled"][2], stats["scaled by 1/sqrt(d_k)"][2] / 100, names=("unscaled", "scaled / 100")))

@@ -53,6 +53,32 @@ G_fd = numerical_grad(loss_of, Z)
 print(check_close("dloss/dZ = (p_t - e_(y_t)) / T, against finite differences over all T x V logits", G, G_fd,
                   eq="grad-logits", atol=1e-8))
 
+
+def rel_err(g, g_fd):
+    """Relative error |g - g~| / max(|g|, |g~|): the measure the text uses, free of the gradient's scale."""
+    return float(np.linalg.norm(g - g_fd) / max(np.linalg.norm(g), np.linalg.norm(g_fd)))
+
+
+print(glue("h_used", 1e-6, ".0e"), glue("h_balance", np.finfo(float).eps ** (1 / 3), ".0e"),
+      glue("rel_err_wrong", rel_err(G * T, G_fd), ".2f"))
+print(check_less("the relative error of dloss/dZ against its central differences is below 1e-6", rel_err(G, G_fd), 1e-6,
+                 names=("relative error", "1e-6")))
+print(check_close("forgetting the 1/T gives a relative error of exactly 1 - 1/T (the wrong gradient is T times too long)",
+                  rel_err(G * T, G_fd), 1 - 1 / T, atol=1e-6))
+
+
+# [central-difference]: the error of (f(x + h) - f(x - h)) / 2h is O(h^2), so halving h quarters it. One logit, whose
+# exact derivative is G[0, y_0]; h large enough that rounding (about 1e-16 / h) is far below the h^2 term.
+def along(u):
+    Zu = Z.copy()
+    Zu[0, targets[0]] += u
+    return loss_of(Zu)
+
+
+cd_err = [abs((along(h) - along(-h)) / (2 * h) - G[0, targets[0]]) for h in (1e-2, 5e-3)]
+print(check_close("halving h from 1e-2 to 5e-3 divides the central-difference error by 4 (error O(h^2))",
+                  cd_err[0] / cd_err[1], 4.0, eq="central-difference", rtol=0.01))
+
 # Backpropagation by hand to the last parameters: the final layer norm and the last block's W_2, b_2.
 last = model["blocks"][-1]
 X_prev = trace[f"X{TINY['L'] - 1}"]                         # the stream entering the last block
@@ -68,7 +94,7 @@ grads = {"beta_f": dXf.sum(0), "g_f": (dXf * xhat).sum(0)}
 gh = dXf * model["g_f"]                                     # layer-norm backward [ln-backward]
 dXL = (gh - gh.mean(-1, keepdims=True) - xhat * (gh * xhat).mean(-1, keepdims=True)) / sd
 grads["b_2"] = dXL.sum(0)                                   # X^(L) = U + hidden W_2 + b_2
-grads["W_2[0:4, 0:4]"] = (hidden.T @ dXL)[0:4, 0:4]
+grads["W_2"] = hidden.T @ dXL                               # every entry; the check below samples a corner
 print(shape_table({"T": T, "V": V, "d": d, "d_ff": 4 * d}, [
     ("inputs", "(i_0,\\dots,i_{T-1})", inputs, "T", "the sequence without its last token"),
     ("targets", "(i_1,\\dots,i_T)", targets, "T", "the sequence shifted by one"),
@@ -95,22 +121,21 @@ def loss_with(name, value):
 
 current = {"beta_f": model["beta_f"], "g_f": model["g_f"], "b_2": last["b_2"], "W_2[0:4, 0:4]": last["W_2"][0:4, 0:4]}
 errs = []
+# Each entry costs two passes of the model: the check takes beta_f, g_f, b_2 whole and a 4 x 4 corner of W_2.
 for name, value in current.items():
     fd = numerical_grad(lambda v, n=name: loss_with(n, v), value)
-    errs.append(float(np.abs(grads[name] - fd).max()))
+    derived = grads["W_2"][0:4, 0:4] if name == "W_2[0:4, 0:4]" else grads[name]
+    errs.append(float(np.abs(derived - fd).max()))
     print(check_close(f"dloss/d{name} by backpropagation = finite differences through the whole model ({value.size} entries)",
-                      grads[name], fd, eq="grad-params", atol=1e-8))
-print(glue("n_checked", sum(v.size for v in current.values())))
+                      derived, fd, eq="grad-params", atol=1e-8))
 
 # A step against the gradient lowers the loss by about eta |g|^2 (first order).
 eta = 1e-3
 g2 = sum(float((g ** 2).sum()) for g in grads.values())
-stepped = {n: v - eta * grads[n] for n, v in current.items()}
-m = {**model, "beta_f": stepped["beta_f"], "g_f": stepped["g_f"], "blocks": [dict(b) for b in model["blocks"]]}
-m["blocks"][-1]["b_2"] = stepped["b_2"]
-W = last["W_2"].copy()
-W[0:4, 0:4] = stepped["W_2[0:4, 0:4]"]
-m["blocks"][-1]["W_2"] = W
+m = {**model, "beta_f": model["beta_f"] - eta * grads["beta_f"], "g_f": model["g_f"] - eta * grads["g_f"],
+     "blocks": [dict(b) for b in model["blocks"]]}
+m["blocks"][-1]["b_2"] = last["b_2"] - eta * grads["b_2"]
+m["blocks"][-1]["W_2"] = last["W_2"] - eta * grads["W_2"]                 # all of the last W_2
 drop = loss - loss_of(gpt_forward(inputs, m))
 predicted = eta * g2
 print(glue("eta", eta, ".0e"), glue("drop", drop, ".2e"), glue("predicted", predicted, ".2e"))

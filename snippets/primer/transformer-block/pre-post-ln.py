@@ -26,7 +26,7 @@ print(check_close("zeroed sublayers: the pre-LN block returns X exactly", pre0, 
 print(check_close("zeroed sublayers: the post-LN block returns LN_2(LN_1(X)), two layer norms applied row by row",
                   post0, np.array([layer_norm(layer_norm(x, p["g_1"], p["beta_1"]), p["g_2"], p["beta_2"]) for x in X]),
                   atol=1e-12))
-print(glue("post_off", off, ".2f"))
+print(glue("post_off", off, ".2f"), glue("x_rms", float(np.sqrt((X ** 2).mean())), ".1f"))
 
 # A deep stack of random blocks: the scale (RMS) of the stream, layer by layer.
 L = 24
