@@ -10,7 +10,7 @@
 * ``math``: the math more than one lesson needs (similarity, softmax and loss, positions,
   attention, transformer pieces, finite differences, table diagnostics), each function saying
   which lesson introduces it;
-* ``model``: a whole GPT-style model in numpy (primer chapters P6 to P10);
+* ``model``: a whole GPT-style model in numpy (the primer from the transformer block on);
 * ``weights``: real pretrained weights (GloVe, all-MiniLM-L6-v2) read with numpy.
 
 Demos import from the package (``from esm import check_close, glue``) and print what the

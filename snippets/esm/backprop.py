@@ -1,4 +1,4 @@
-"""P11's model: GPT-2's initialisation of P7's tiny GPT and its arrays by name; the forward pass
+"""The training chapter's model: GPT-2's initialisation of P7's tiny GPT and its arrays by name; the forward pass
 that keeps what the backward pass needs and the backward pass are the page's code
 (`esm.backward`), importable from here too.
 
@@ -26,7 +26,7 @@ def init_gpt2(seed: int, V: int, T_max: int, d: int, L: int, n_heads: int, std: 
     that write into the residual stream (W_O, W_2) scaled by 1/sqrt(2L). (The released code,
     openai/gpt-2 src/model.py, does not apply that scaling and draws the position table with std
     0.01.) The head is tied to E. A model `esm.gpt_forward` runs. With ``attention`` False, the
-    ablation of P11: the same arrays drawn the same way, but `forward` skips every attention
+    ablation of the training chapter: the same arrays drawn the same way, but `forward` skips every attention
     sublayer (as if W_O and b_O were 0), so that each position sees its own token only."""
     rng = np.random.default_rng(seed)
     blocks = []
@@ -59,5 +59,5 @@ def param_arrays(model) -> dict[str, np.ndarray]:
 
 
 # The forward pass that keeps what the backward pass needs, and the backward pass itself, are
-# P11's page code (esm.backward, shown on the page whole); importable from here as before.
+# The training chapter's page code (esm.backward, shown on the page whole); importable from here as before.
 from .backward import forward, loss_and_grads  # noqa: E402

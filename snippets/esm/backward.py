@@ -1,4 +1,4 @@
-"""P11's backward pass, as the page shows it: P7's batched forward pass, keeping what the
+"""The training chapter's backward pass, as the page shows it: P7's batched forward pass, keeping what the
 backward pass needs, then the chain rule through the whole model in reverse."""
 import math
 
@@ -49,7 +49,7 @@ def forward(model, ids, *, keep=False):
             A = softmax(np.where(mask, S, -np.inf))  # attention weights (B, H, T, T)
             O = merge_heads(A @ Vh)
             U = X + O @ p["W_O"] + p["b_O"]
-        else:                                        # P11's ablation: no attention sublayer
+        else:                                        # the training chapter's ablation: no attention sublayer
             A_in = ln1 = Q = K = Vh = A = O = None
             U = X
         M, ln2 = layer_norm(U, p["g_2"], p["beta_2"])

@@ -9,7 +9,7 @@ mkdocs_esm/explore.py). The script only copies the numbers
 of the chosen setting into the figure: element ``[data-o=i]`` gets the state's i-th string as
 its text, or, with ``data-a="style.width"`` (any ``style.x`` or attribute name), as that
 property. A heat map's cells (``heatmap``) take their colours from the build's palette, one
-code per cell and state (``heat=``). Kind ``"decode"`` (P10) is the one figure whose numbers
+code per cell and state (``heat=``). Kind ``"decode"`` (the decoding chapter) is the one figure whose numbers
 the script computes from the build's logits (softmax with temperature, top-k, top-p); a
 browser test compares them with numpy's.
 

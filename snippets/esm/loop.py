@@ -1,4 +1,4 @@
-"""P11's training loop, as the page shows it: random windows of the training text, the backward
+"""The training chapter's loop, as the page shows it: random windows of the training text, the backward
 pass, clipping, the schedule and AdamW at every step, the loss on fixed windows every so often."""
 import numpy as np
 

@@ -298,7 +298,7 @@ def mean_pairwise_cosine(X, center=None, chunk: int = 65_536) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rank correlation (introduced in 5.4; P11 uses it too)
+# Rank correlation (introduced in 5.4; the training chapter uses it too)
 # ---------------------------------------------------------------------------------------------
 
 def average_ranks(a) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""A whole GPT-style model in numpy (primer chapters P6 to P10): GELU, a block, its
+"""A whole GPT-style model in numpy (the primer from the transformer block on): GELU, a block, its
 initialisation and shapes, the tiny GPT of the primer and its forward pass."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .math import causal_mask, floats, layer_norm, multi_head_attention
 __all__ = ['gelu', 'GELU_C', 'gelu_tanh', 'block_shapes', 'init_block', 'feed_forward', 'block_forward', 'init_gpt', 'TINY', 'tiny_gpt', 'gpt_forward']
 
 # ---------------------------------------------------------------------------------------------
-# A whole GPT-style model in numpy (primer chapters P6 to P10)
+# A whole GPT-style model in numpy (the primer from the transformer block on)
 # ---------------------------------------------------------------------------------------------
 
 def gelu(x) -> np.ndarray:
@@ -89,7 +89,7 @@ def init_gpt(seed: int, V: int, T_max: int, d: int, L: int, n_heads: int,
             "n_heads": n_heads}
 
 
-#: The tiny model of the primer's last chapters (P7 to P10): one configuration, one seed.
+#: The tiny model of the primer's last chapters (from the full model on): one configuration, one seed.
 TINY = {"seed": 7, "V": 50, "T_max": 16, "d": 32, "L": 2, "n_heads": 4}
 
 

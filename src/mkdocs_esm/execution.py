@@ -118,7 +118,7 @@ def before_block(runs_folder: Path | None) -> None:
     """What the build hands the book's helpers before a block runs, outside its recording: BLAS
     on one thread whatever ran before in this process (``esm.one_blas_thread``: a sum split over
     threads is added in another order, so a printed difference could depend on which blocks ran
-    first), and where P11's training runs are kept (runs.py). Nothing without ``esm`` on the
+    first), and where the training chapter's runs are kept (runs.py). Nothing without ``esm`` on the
     python_path."""
     try:
         from esm import one_blas_thread
@@ -328,7 +328,7 @@ class Execution:
         mx.use_python_formatter(self.format)
         self.cache = execcache.ExecCache(state.cache_dir)
         self.html_cache = execcache.ExecCache(state.cache_dir)
-        self.runs = state.cache_dir / "train" if state.cache_dir else None    # P11's training runs
+        self.runs = state.cache_dir / "train" if state.cache_dir else None    # the training chapter's runs
         self.md_salt = _markdown_salt(config)
 
     def on_pre_build(self) -> None:

@@ -13,7 +13,7 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
   with its ``pip install`` line.
 - Setup cells that embed the site's helper package ``esm`` whole, as the theory notebook's do
   (nbmake.setup_cells: the modules the demos need, copied verbatim, and the seed-sweep records
-  they read). Nothing is written outside a temporary folder (P11's training run is kept in the
+  they read). Nothing is written outside a temporary folder (the training chapter's run is kept in the
   kernel's memory: its cells share one run).
 - Then each demo, in page order: a Markdown cell with the headings it sits under (those not yet
   given) and, before the first demo of a section, the section's first paragraph of prose, its

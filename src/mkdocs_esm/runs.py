@@ -1,6 +1,6 @@
 """Training runs kept between the build's processes.
 
-P11's blocks ask `esm.train.trained` for the same run; the build runs them side by side in
+The training chapter's blocks ask `esm.train.trained` for the same run; the build runs them side by side in
 worker processes and again in later builds. `Runs` keeps each finished run as an ``.npz`` in a
 folder of the execution cache (``<cache_dir>/train``), made once under a lock, so that a block
 that asks while another process trains waits for that run instead of repeating it; `hand_over`
