@@ -2,6 +2,8 @@
 distribution. The figure shows tau = 0.5, k = 5, xi = 0.9 (the settings of the demo above);
 the browser computes the other settings from these logits (docs/javascripts/explore.js), and a
 browser test compares them with numpy's (tests/browser/test_explore.py)."""
+import collections
+
 import numpy as np
 
 from esm import TINY, check_equal, gpt_forward, softmax, tiny_gpt
@@ -56,13 +58,29 @@ print(explorable(controls, body, kind="decode", data={"z": z.tolist(), "order": 
                          "A token is kept when it is among the k most likely and the more likely tokens "
                          "hold less than ξ of the mass of p_τ = softmax(z / τ); the kept tokens are "
                          "renormalised to q."))
-# The kept set, found by a second route: sort the kept tokens' own probabilities with a loop.
-p = softmax(z, temperature=0.5)
-loop, mass = [], 0.0
-for j in sorted(range(V), key=lambda j: -p[j])[:5]:
-    loop.append(j)
-    mass += p[j]
-    if mass >= 0.9:
-        break
-print(check_equal("kept set at tau = 0.5, k = 5, xi = 0.9 = the one found by a loop over sorted tokens",
-                  int(default[0]), len(loop)))
+# The kept set and the rule that binds, found by a second route at every setting of the controls: the
+# tokens sorted by a Python sort, then kept one by one until k are kept or their mass reaches xi. Where
+# at most N tokens are kept, the set is read off the figure's own "dropped" flags; elsewhere the count.
+same, binds = 0, collections.Counter()
+for tau in taus:
+    p = softmax(z, temperature=tau)
+    for k in ks:
+        for xi in xis:
+            loop, mass = [], 0.0
+            for j in sorted(range(V), key=lambda j: (-p[j], j)):
+                loop.append(j)
+                mass += p[j]
+                if len(loop) == k or mass >= xi:
+                    break
+            shown = state(tau, k, xi)
+            by_k, by_p = len(loop) == k and k < V, mass >= xi and xi < 1
+            rule = ("top-k and top-p bind together" if by_k and by_p else "top-k binds" if by_k
+                    else "top-p binds" if by_p else "neither rule binds")
+            kept = ({int(order[r]) for r in range(N) if shown[5 + 4 * r] == "0"} if len(loop) <= N
+                    else int(shown[0]))
+            same += kept == (set(loop) if len(loop) <= N else len(loop)) and shown[-1] == rule
+            binds[rule] += 1
+settings = len(taus) * len(ks) * len(xis)
+print(check_equal(f"kept set and binding rule = those found by a loop over sorted tokens, at every one of the "
+                  f"{settings} settings ({', '.join(f'{r}: {n}' for r, n in sorted(binds.items()))})",
+                  same, settings))

@@ -116,12 +116,13 @@ n_tests = sum(int(((q > 0) & (q < 1)).sum()) for q, _ in methods.values())   # t
 alpha = 1e-3                                          # the chance allowed for a correct sampler to fail
 level = alpha / n_tests
 bounds = {name: count_bounds(q, N, level) for name, (q, _) in methods.items()}
-# The chance that a correct sampler fails, summed token by token from the exact tails outside the bounds.
+# A check of count_bounds, not of the sampler: the chance that a correct sampler fails, summed token by
+# token from the exact tails outside the bounds, stays below alpha when each bound cuts at most level / 2.
 fail_sum = sum(float(binom.cdf(lo - 1, N, q).sum() + binom.sf(hi, N, q).sum())
                for (q, _), (lo, hi) in zip(methods.values(), bounds.values()))
-print(check_less(f"a correct sampler fails any of the {n_tests} counts with probability at most alpha = {alpha:g}: "
-                 f"summed exact binomial tails outside the bounds (Bonferroni)", fail_sum, alpha,
-                 names=("sum of tails", "alpha")))
+print(check_less(f"count_bounds (a check of the bounds, not of the sampler): a correct sampler fails any of the "
+                 f"{n_tests} counts with probability at most alpha = {alpha:g}, the summed exact binomial tails "
+                 f"outside the bounds (Bonferroni)", fail_sum, alpha, names=("sum of tails", "alpha")))
 print(glue("N", N, ","))
 rows = []
 for name, (q, keep) in methods.items():

@@ -1,5 +1,5 @@
 """P12 The modern block: RMSNorm against layer norm, SwiGLU against the GELU MLP (formula and
-parameter count), RoPE inside causal attention, and one Llama-style block at d = 48, not P11's 64: the
+parameter count), RoPE inside causal attention, and one Llama-style block at d = 48, not P10's 64: the
 SwiGLU width that matches GPT-2's parameter count, 8d/3, is whole at 48 and not at 64."""
 import math
 
@@ -12,7 +12,7 @@ from esm.train import TRAIN
 rng = np.random.default_rng(12)
 d, H, T = 48, 4, 10                                    # a width where 8d/3 is whole, 4 heads, a short window
 d_k = d // H
-print(check_true(f"8d/3 is whole at d = {d} and not at P11's d = {TRAIN['d']}", 8 * d % 3 == 0 and 8 * TRAIN["d"] % 3 != 0,
+print(check_true(f"8d/3 is whole at d = {d} and not at P10's d = {TRAIN['d']}", 8 * d % 3 == 0 and 8 * TRAIN["d"] % 3 != 0,
                  f"8d mod 3: {8 * d % 3} at {d}, {8 * TRAIN['d'] % 3} at {TRAIN['d']}"))
 print(glue("d_mod", d), glue("d_p11", TRAIN["d"]))
 

@@ -1,5 +1,6 @@
-"""P12 The key-value cache: built token by token for P11's model, its memory measured by the
-allocator against 2 L T d b, and the formula applied to GPT-2 small and Llama 2 7B."""
+"""P12 The key-value cache: built token by token for P10's trained model, its memory measured by the
+allocator against 2 L T d b, the logits' change from a 16-bit cache, and the formula applied to GPT-2
+small and Llama 2 7B."""
 import collections
 import math
 import tracemalloc
@@ -7,16 +8,18 @@ import tracemalloc
 import numpy as np
 
 from esm import check_close, check_equal, gelu_tanh, glue, layer_norm, softmax, table
-from esm.backprop import forward, init_gpt2
-from esm.tokenizer import VOCAB_SIZE
-from esm.train import TRAIN
+from esm.backprop import forward
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import SNAPSHOTS, TRAIN, trained
 
-# [kv-cache] on a real generation: P11's model (its initial weights) runs one token at a time;
-# each layer appends the new token's key and value to its cache and attends over the cache.
+# [kv-cache] on a real generation: P10's trained model (its run, as P10 makes it) reads the first T
+# tokens of the validation text one token at a time; each layer appends the new token's key and value
+# to its cache and attends over the cache.
+D = data()
+model, _, _, _, _ = trained(D.train, D.val, VOCAB_SIZE, TRAIN, snapshots=SNAPSHOTS, traces=True)
 L, d, T, H = TRAIN["L"], TRAIN["d"], TRAIN["T"], TRAIN["n_heads"]
 d_k = d // H
-model = init_gpt2(TRAIN["seed"], VOCAB_SIZE, T, d, L, H)
-ids = np.random.default_rng(12).integers(VOCAB_SIZE, size=T)
+ids = D.val[:T]
 Z_full = forward(model, ids[None])[0]                 # all positions at once, no cache
 
 
@@ -60,12 +63,13 @@ def cache_bytes(dtype):
 
 held64, worst64 = cache_bytes(np.float64)
 held16, worst16 = cache_bytes(np.float16)
-print(check_close(f"the cache, built token by token, gives the logits of all {T} positions at once (P11's forward, no cache)",
+print(check_close(f"the cache, built token by token, gives the logits of all {T} positions at once (esm.backprop.forward, no cache)",
                   worst64, 0.0, atol=1e-12))
 print(check_equal(f"memory held by the cache after {T} tokens, measured by the allocator (tracemalloc): "
                   f"float64 and float16 = 2 L T d n_bytes with n_bytes = 8 and 2",
                   [held64, held16], [2 * L * T * d * 8, 2 * L * T * d * 2], eq="kv-cache"))
-print(glue("kv_T", T), glue("kv_bytes16", held16, ","), glue("kv_err16", worst16, ".0e"))
+print(glue("kv_T", T), glue("kv_bytes16", held16, ","), glue("kv_err16", worst16, ".0e"),
+      glue("kv_logit_sd", float(Z_full.std()), ".1f"))
 
 # Published configurations: L, d, the context length, heads of keys and values = heads (both use
 # multi-head attention); parameter totals as P8 (GPT-2) and section 8.1 (Llama 2) count them. Sizes in
