@@ -58,12 +58,9 @@ print(glue("tok_share", V * d / total, ".0%"), glue("ffn_share", closed["feed-fo
 untied = total + d * V
 print(glue("n_head_matrix", d * V, ","), glue("untied", untied, ","), glue("untie_rise", untied / total - 1, ".1%"))
 
-# Heads cost nothing: 12 heads of 64 or 1 head of 768 hold the same W_Q, W_K, W_V, W_O.
-per_head = {h: h * 3 * (d * (d // h) + d // h) + d * d + d for h in (1, 12, 768)}
-print(check_equal("the attention count does not depend on H (1, 12 or 768 heads)", set(per_head.values()),
-                  {4 * d * d + 4 * d}))
+# (The number of heads does not enter: chapter P5 computes the layer from its per-head arrays for several H.)
 
-# GPT-3 175B with the same formula (Brown et al., 2020, Table 2.1: L = 96, d = 12,288, context 2,048).
+# GPT-3 175B with the same formula (Brown et al., 2020: L = 96 and d = 12,288 in Table 2.1, context 2,048 in § 2.1).
 gpt3 = 96 * (12 * 12288 ** 2 + 13 * 12288) + V * 12288 + 2048 * 12288 + 2 * 12288
 print(glue("gpt3", gpt3 / 1e9, ".1f"))
 print(check_close("GPT-3 by the same count, in billions, rounds to the published 175", gpt3 / 1e9, 175.0, atol=0.5))

@@ -61,14 +61,22 @@ moved = float(np.abs(attention(split_heads(X2 @ W_Q + b_Q, H), split_heads(X2 @ 
 print(check_true("changing input coordinate 700 changes the output of head 0 (columns 0..63)", moved > 1e-3, f"max change {moved:.3f}"))
 print(glue("moved", moved, ".2f"), glue("n_mha", 4 * d * d + 4 * d, ","))
 
-# Parameters do not depend on the number of heads: count the per-head arrays for each H.
-rows = []
+# The same parameters serve every number of heads. For each H, cut W_Q, W_K, W_V (columns), their
+# biases and W_O (rows) into H per-head arrays, compute the layer from those arrays alone (a loop over
+# heads, the output projection as a sum of per-head products), compare it with the H-head layer, and
+# count the numbers the per-head arrays hold.
+rows, worst = [], 0.0
 for n_heads in (1, 2, 4, 8, 12, 16):
     dk = d // n_heads
-    arrays = [np.empty(d)]                                          # b_O
-    for _ in range(n_heads):                                        # per head: W_Q, W_K, W_V, their biases, W_O rows
-        arrays += [np.empty((d, dk)) for _ in range(3)] + [np.empty(dk) for _ in range(3)] + [np.empty((dk, d))]
-    rows.append((n_heads, d // n_heads, f"{sum(a.size for a in arrays):,}"))
-print(table(("heads $H$", "head width $d_k=d/H$", "parameters (weights and biases)"), rows))
-print(check_equal("at d = 768 every choice of H counts 4 d^2 + 4 d = 2,362,368 parameters",
+    per_head = [[W[:, c] for W in (W_Q, W_K, W_V)] + [b[c] for b in (b_Q, b_K, b_V)] + [W_O[c, :]]
+                for c in (slice(h * dk, (h + 1) * dk) for h in range(n_heads))]
+    by_heads = b_O + sum(attention(X @ wq + bq, X @ wk + bk, X @ wv + bv, mask)[0] @ wo
+                         for wq, wk, wv, bq, bk, bv, wo in per_head)
+    layer = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask, b_Q, b_K, b_V, b_O)
+    worst = max(worst, float(np.abs(by_heads - layer).max()))
+    rows.append((n_heads, dk, f"{sum(a.size for arrays in per_head for a in arrays) + b_O.size:,}"))
+print(table(("heads $H$", "head width $d_k=d/H$", "parameters the per-head arrays and $\mathbf b_O$ hold"), rows))
+print(check_true("for every H the layer computed from its per-head arrays alone is the H-head layer",
+                 worst < 1e-10, f"largest difference {worst:.1e} over H = " + ", ".join(str(r[0]) for r in rows)))
+print(check_equal("so at d = 768 every choice of H uses 4 d^2 + 4 d = 2,362,368 parameters (the sizes of those arrays)",
                   {r[2] for r in rows}, {f"{4 * d * d + 4 * d:,}"}, eq="mha-params"))

@@ -2,7 +2,7 @@
 'the fish ate the cat'; adding a position vector to each row fixes that."""
 import numpy as np
 
-from esm import attention, check_close, check_true, glue, shape_table, sinusoidal_positions
+from esm import attention, check_close, check_true, glue, one_hot, shape_table, sinusoidal_positions
 
 rng = np.random.default_rng(2)
 vocab = {"the": 0, "cat": 1, "ate": 2, "fish": 3}
@@ -10,7 +10,7 @@ d = 8
 E = rng.normal(size=(len(vocab), d))
 W_Q, W_K, W_V = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(3))
 
-def self_attn(H):
+def self_attn(H):                       # no causal mask: every position sees every other
     return attention(H @ W_Q, H @ W_K, H @ W_V)[0]
 
 s1 = ["the", "cat", "ate", "the", "fish"]
@@ -23,14 +23,17 @@ perm = rng.permutation(T)
 Pi = np.eye(T)[perm]
 print(check_close("permuting the input rows permutes the output rows, nothing else (section 6.1)", self_attn(Pi @ X1), Pi @ self_attn(X1)))
 Z1, Z2 = self_attn(X1), self_attn(X2)
-print(check_close("without positions, 'cat' gets the same output in both sentences (position 1 vs 4)",
+print(check_close("without positions or a mask, 'cat' gets the same output in both sentences (position 1 vs 4)",
                   Z1[1], Z2[4]))
 print(glue("d_order", d))
 
 PE = sinusoidal_positions(T, d)
 H1, H2 = X1 + PE, X2 + PE
-loop = np.array([[X1[t, j] + PE[t, j] for j in range(d)] for t in range(T)])
-print(check_close("the input to the first layer is token row plus position row", H1, loop, eq="add-position"))
+# Another route to the same sum: one matrix product of the stacked one-hot codes of token and
+# position, [e_i, e_t], with the stacked tables [E; P].
+codes = np.hstack([one_hot([vocab[w] for w in s1], len(vocab)), one_hot(np.arange(T), T)])
+print(check_close("the input to the first layer is token row plus position row (vs one-hot codes times [E; P])",
+                  H1, codes @ np.vstack([E, PE]), eq="add-position"))
 print(shape_table({"T": T, "d": d}, [
     ("token rows", "X", X1, "T d", "row $t$ is $E_{i_t,:}$"),
     ("position rows", "P_{0:T,:}", PE, "T d", "row $t$ is $P_{t,:}$ (sinusoidal)"),

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, softmax
+from esm import check_close, check_true, softmax
 from esm.explore import Control, bar, explorable, out
 
 rng = np.random.default_rng(4)
@@ -38,10 +38,25 @@ controls = [Control("entry size σ of q and k", sigmas, default=3, say=[f"sigma 
 # same ratio as the default (sigma = 1, tau = 1), found from the lists, shows the same weights.
 twin = max(((i, j) for i, s in enumerate(sigmas) for j, t in enumerate(taus) if s * s / t == 1 and s != 1),
            key=lambda ij: sigmas[ij[0]])                # the largest sigma with that ratio
-print(check_close(f"sigma = {sigmas[twin[0]]:g}, tau = {taus[twin[1]]:g} gives the weights of sigma = 1, tau = 1 "
-                  "(softmax of sigma^2 q.k / tau recomputed at both)",
-                  softmax((sigmas[twin[0]] ** 2) * (K0 @ q0) / taus[twin[1]]), softmax(K0 @ q0), atol=1e-12))
 d = states[(3, 2)]
+same = sum(a == b for a, b in zip(states[twin], d))
+print(check_true(f"the figure shows the same numbers at sigma = {sigmas[twin[0]]:g}, tau = {taus[twin[1]]:g} "
+                 "as at sigma = 1, tau = 1", same == len(d) == len(states[twin]), f"{same} of {len(d)} shown numbers equal"))
+# The weights displayed at sigma = 1, tau = 1, against the twin setting's weights by another route:
+# a loop of dot products of the sigma-sized entries and math.exp, no softmax helper.
+sg, tg = sigmas[twin[0]], taus[twin[1]]
+
+
+def loop_weights(divide):
+    s_ = [sum((sg * q) * (sg * k) for q, k in zip(q0, K0[j])) / (divide * tg) for j in range(n)]
+    e_ = [math.exp(x - max(s_)) for x in s_]
+    return np.array([x / sum(e_) for x in e_])
+
+
+shown = np.array([[float(d[4 + 4 * j + c].rstrip("%")) / 100 for c in (0, 1)] for j in range(n)])
+print(check_close(f"the weights shown at sigma = 1, tau = 1 (orange, blue) = the weights at sigma = {sg:g}, tau = {tg:g} "
+                  "by a loop of dot products and exponentials, to the one decimal of a percent shown",
+                  shown, np.stack([loop_weights(1.0), loop_weights(math.sqrt(d_k))], axis=1), atol=0.0005 + 1e-9))
 rows = ['<span class="esm-explore__head">key</span><span class="esm-explore__head">orange: softmax(q·k/τ); '
         'blue: softmax(q·k/(√d<sub>k</sub> τ))</span><span class="esm-explore__head">weights: orange / blue</span>']
 for j in range(n):

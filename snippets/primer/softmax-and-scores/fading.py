@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_less, figure, glue, softmax, svg, table
+from esm import PALETTE, check_close, check_less, check_true, figure, glue, softmax, svg, table
 
 Ts = [10, 100, 1000, 10000]
 delta = 4.0
@@ -21,8 +21,12 @@ print(check_close("weight on the relevant key = e^D / (e^D + T - 1) for T = 10..
                   np.array([top_weight(T, delta) for T in Ts]), np.array(closed), eq="fading", atol=1e-12))
 print(glue("Ts", Ts), glue("delta", delta, ".0f"),
       glue("w_fixed_first", closed[0], ".2f"), glue("w_fixed_last", closed[-1], ".3f"), glue("T_last", Ts[-1], ","))
-print(check_less("with the fixed margin, T times the weight stays below e^D at every length (it falls like 1/T)",
-                 max(T * c for T, c in zip(Ts, closed)), math.exp(delta), names=("max T A_rel", "e^D")))
+# The rate itself, from the softmax: T times the weight approaches e^D, so the weight falls like 1/T.
+rate = [T * top_weight(T, delta) / math.exp(delta) for T in Ts]
+print(glue("rate_last", rate[-1], ".3f"))
+print(check_true("T times the softmax weight, over e^D, rises toward 1 with T and is within 1% of 1 at the last length",
+                 all(a < b for a, b in zip(rate, rate[1:])) and abs(rate[-1] - 1) < 0.01,
+                 "T A_rel / e^D = " + ", ".join(f"{r:.4f}" for r in rate)))
 rng = np.random.default_rng(6)
 rand = [float(softmax(rng.normal(size=(200, T)), axis=1).max(axis=1).mean()) for T in Ts]
 print(table(("sequence length $T$", "uniform weight $1/T$", "relevant key, margin 4",

@@ -4,19 +4,24 @@ import itertools
 
 import numpy as np
 
-from esm import check_close, check_equal, check_less, cosine, glue, one_hot, shape_table, table
+from esm import check_close, check_equal, check_less, check_true, cosine, glue, one_hot, shape_table, share_of_seeds, table
 
-rng = np.random.default_rng(1)
 vocab = ["cat", "dog", "quantum", "physics", "the"]
 V, d = len(vocab), 8
 ids = np.array([vocab.index(w) for w in ["the", "cat", "the", "dog"]])
 
 # A table we construct: rows of "cat" and "dog" share an animal direction, "quantum" and
-# "physics" a science direction; every row also gets its own random part.
+# "physics" a science direction; every row also gets its own random part, drawn with `seed`.
 animal, science = np.zeros(d), np.zeros(d)
 animal[0], science[1] = 1.0, 1.0
-own = 0.3 * rng.normal(size=(V, d))
-E = own + np.array([animal, animal, science, science, np.zeros(d)])
+
+
+def table_of(seed):
+    own = 0.3 * np.random.default_rng(seed).normal(size=(V, d))
+    return own + np.array([animal, animal, science, science, np.zeros(d)])
+
+
+E = table_of(1)                          # the draw shown
 
 X_onehot = one_hot(ids, V) @ E           # e_i^T E for each position
 X = E[ids]                               # row indexing
@@ -42,5 +47,12 @@ print(table(("pair", r"$\lvert i-j\rvert$ (ids)", "one-hot distance", "cosine of
 c = {r[0]: float(r[3]) for r in rows}
 print(glue("d", d), glue("ids", ids),
       glue("cos_cat_dog", cosine(E[0], E[1]), ".2f"), glue("cos_cat_quantum", cosine(E[0], E[2]), ".2f"))
-print(check_less("in E, cat is closer to dog than to quantum (cosine)", c["cat, quantum"], c["cat, dog"],
+print(check_less("in this draw of E, cat is closer to dog than to quantum (cosine)", c["cat, quantum"], c["cat, dog"],
                  names=("cos(cat, quantum)", "cos(cat, dog)")))
+
+# The shared direction makes that likely, not certain: the random parts can outweigh it.
+draws = range(1000)
+closer = share_of_seeds(lambda s: (lambda T: cosine(T[0], T[1]) > cosine(T[0], T[2]))(table_of(s)), draws)
+print(glue("n_draws", len(draws)), glue("closer_share", closer, ".0%"))
+print(check_true("over the draws, cat is closer to dog than to quantum in most but not all of them",
+                 0.5 < closer < 1, f"share {closer:.3f} of {len(draws)} draws"))
