@@ -49,7 +49,10 @@ def pages() -> list[Path]:
 
 
 def page_includes(page: Path) -> list[Path]:
-    return [SNIPPETS / inc for inc in INCLUDE.findall(page.read_text(encoding="utf-8"))]
+    """The demos a page includes, in order. A block may paste one of esm's page-code modules before
+    its demo (the training chapter's backward, optim and loop): that module is no demo of its own,
+    and the demo after it stands for the block (`_demo_blocks`)."""
+    return [SNIPPETS / inc for inc in INCLUDE.findall(page.read_text(encoding="utf-8")) if not inc.startswith("esm/")]
 
 
 def run_snippet(path: Path) -> str:
