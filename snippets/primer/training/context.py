@@ -59,9 +59,7 @@ print(glue("abl_val", abl_val, ".3f"), glue("ctx_gain", abl_val - final_val, ".2
 # The ablation's distance from the bigram (its loss minus the bigram's) over the recorded seeds, rounded outward.
 gaps = [-v for v in sweep.values("abl_margin").values()]
 print(glue("ctx_lo", sweep.spread("ctx_gain", 2)[0], ".2f"), glue("ctx_hi", sweep.spread("ctx_gain", 2)[1], ".2f"),
-      glue("abl_gap_lo", math.floor(min(gaps) * 100) / 100, "+.2f"), glue("abl_gap_hi", math.ceil(max(gaps) * 100) / 100, "+.2f"),
-      glue("pos0_lo", sweep.spread("pos0_gap", 2)[0], ".2f"), glue("pos0_hi", sweep.spread("pos0_gap", 2)[1], ".2f"),
-      glue("gain16_lo", sweep.spread("gain_16", 2)[0], ".2f"), glue("gain16_hi", sweep.spread("gain_16", 2)[1], ".2f"))
+      glue("abl_gap_lo", math.floor(min(gaps) * 100) / 100, "+.2f"), glue("abl_gap_hi", math.ceil(max(gaps) * 100) / 100, "+.2f"))
 
 fig, (ax_c, ax_p) = figure(1, 2, size=(7.4, 2.9))
 ax_c.plot(evals[:, 0], evals[:, 2], color=PALETTE[1], lw=1.2, label="with attention")

@@ -104,7 +104,6 @@ def own_token(model):
     gap = float((Z.mean(-1) - z_y).mean())
     return {"Z": Z, "half_var": float(Z.var(-1).mean() / 2), "gap": gap, "own": lift - lower, "rest": gap - (lift - lower),
             "lift": lift, "own_z": float(((z_x - rest_mean) / rest_sd).mean()), "r": r,
-            "own_var": float(Z.var(-1).mean() / 2 - np.nanvar(rest, -1).mean() / 2),
             "own_top": float((Z.argmax(-1) == xs).mean()),
             "lift_direct": float((Z.mean(-1) - rest_mean).mean())}
 
@@ -113,7 +112,7 @@ o = own_token(model)
 print(check_close("the own-token terms at this seed use the same logits as above", o["Z"], Zv, atol=1e-12))
 own_pred = math.sqrt(d / 2) / math.sqrt(1 + o["r"])
 print(glue("own_z", o["own_z"], ".1f"), glue("own_pred", own_pred, ".1f"), glue("blocks_var", o["r"], ".0%"),
-      glue("own_var", o["own_var"], ".4f"), glue("own_lift", o["lift"], ".4f"), glue("own_top", o["own_top"], ".0%"),
+      glue("own_top", o["own_top"], ".0%"),
       glue("own_ideal", math.sqrt(d / 2), ".1f"), glue("same_share", float((xs == ys).mean()), ".1%"),
       glue("inv_V", 1 / V, ".1%"), glue("own_net", o["own"], "+.4f"), glue("gap_rest", o["rest"], "+.4f"))
 print(check_close("the own-token logit's lift of the mean logit = (mean logit with it) - (mean logit without it), "
@@ -141,7 +140,7 @@ print(check_less(f"on every one of the {len(inits)} seeds sqrt(d/2) / sqrt(1 + r
 print(check_less("... and sqrt(d/2), its height if the blocks added nothing, is above every seed's height", max(q["own_z"]),
                  math.sqrt(d / 2), names=("largest height", "sqrt(d/2)")))
 gap_pos, rest_pos = sum(g > 0 for g in q["gap"]), sum(g > 0 for g in q["rest"])
-print(glue("sweep_n", len(sweep.seeds)), glue("run_seed", TRAIN["seed"]), glue("gap_pos", gap_pos), glue("rest_pos", rest_pos),
+print(glue("sweep_n", len(sweep.seeds)), glue("run_seed", TRAIN["seed"]), glue("rest_pos", rest_pos),
       glue("seed_first", min(sweep.seeds)), glue("seed_last", max(sweep.seeds)))
 print(check_less(f"on every one of the {len(inits)} seeds |mean of z̄ - z_y| is below half the logits' variance (the "
                  "largest of the one against the smallest of the other)", max(abs(g) for g in q["gap"]), min(q["half_var"]),

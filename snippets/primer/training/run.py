@@ -44,7 +44,7 @@ lo, hi = sweep.spread("margin")
 margin = math.floor(lo * 100) / 100
 print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", sweep.spread("margin", 3)[1], ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
-      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
+      glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
       glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]))
 
@@ -145,7 +145,7 @@ print(check_close("the learning rate of every step = the warm-up and cosine form
 clip = TRAIN["clip"]
 clipped = norms > clip
 tail = norms[-(steps // 10):]
-print(glue("clipped_share", float(clipped.mean()), ".0%"), glue("gn_first", float(norms[0]), ".2f"),
+print(glue("clipped_share", float(clipped.mean()), ".0%"),
       glue("gn_last", float(np.median(tail)), ".2f"), glue("clip_c", clip, ".1f"))
 # What the lower panel shows, read from the norms it draws: the spike of the first steps, a stretch below c, then a
 # rise. Medians over blocks of 100 steps: the first block whose median exceeds c, and the clipped share before and after.
