@@ -98,8 +98,9 @@ print(glue("n_part_win", n_part_win), glue("part_first", part_steps[0]),
       glue("unseen_end", part_loss[unseen, steps] - part_loss[mac, steps], ".2f"),
       glue("unseen_first", part_loss[unseen, part_steps[0]] - part_loss[mac, part_steps[0]], ".2f"),
       glue("unseen_half", part_loss[unseen, half] - part_loss[mac, half], ".2f"),
-      glue("train_many", train_many, ".3f"), glue("val_many", part_loss[unseen, steps], ".3f"),
-      glue("passes_first", part_steps[0] * TRAIN["batch"] * TRAIN["T"] / len(D.train), ".2f"))
+      glue("train_many", train_many, ".3f"), glue("val_many", part_loss[unseen, steps], ".3f"))
+print(check_less(f"step {part_steps[0]} comes in the first pass over the training text", part_steps[0] * TRAIN["batch"] * TRAIN["T"],
+                 len(D.train), names=("tokens read by then", "training tokens")))
 
 # [bigram] by another route: counts in a dictionary, one log per scored validation token.
 counts, totals = {}, {}
