@@ -12,7 +12,7 @@ import yaml
 
 from html import escape as html_escape
 
-from conftest import DOCS, ROOT, SNIPPETS, page_includes
+from conftest import DOCS, ROOT, page_includes
 
 from mkdocs_esm import glue, reading, skillchecks  # noqa: E402
 from printed import parse_value  # noqa: E402
@@ -148,9 +148,8 @@ def test_practice_page_holds_every_question_hidden(site, demo_output):
     for path, name, fmt in quoted:
         if fmt:
             continue
-        # (a fence may paste esm's page code before its demo: that code publishes nothing, its demo does)
-        lines = [line for inc in page_includes(DOCS / path) if inc.relative_to(SNIPPETS).parts[0] != "esm"
-                 for line in demo_output(inc).split("\n") if line.startswith(f"value {name} = ")]
+        lines = [line for inc in page_includes(DOCS / path) for line in demo_output(inc).split("\n")
+                 if line.startswith(f"value {name} = ")]
         assert len(lines) == 1, f"{path} publishes {name} {len(lines)} times when run on its own"
         printed = parse_value(lines[0])[1]    # as format() prints it: 4.5e-03 is 4.5×10⁻³
         shown = re.sub(r"[^(), ]+", lambda m: glue.as_text(m[0]), printed)
