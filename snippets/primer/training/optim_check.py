@@ -1,9 +1,9 @@
 # ---- Everything above needs numpy only. Below: the checks and the values the text quotes. ----
-# P11 Clipping, AdamW and the schedule above, each against its equation by another route: the
+# Clipping, AdamW and the schedule above, each against its equation by another route: the
 # clipped norm recomputed, AdamW entry by entry in plain Python, the schedule at chosen steps.
 import inspect  # noqa: E402
 
-from esm import check_close, check_equal, glue, table  # noqa: E402
+from esm import check_close, check_equal, check_less, glue, table  # noqa: E402
 from esm.backprop import init_gpt2, param_arrays  # noqa: E402
 from esm.backward import loss_and_grads  # noqa: E402
 from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402
@@ -26,8 +26,10 @@ norm = clip_grads(g, 0.1)
 after = math.sqrt(sum(float((v * v).sum()) for v in g.values()))
 print(check_close(f"after clipping at c = 0.1, the global norm is c (it was {norm:.3g})", after, 0.1, atol=1e-12,
                   eq="clip"))
-print(check_equal("below the threshold, clipping changes nothing", clip_grads({k: v.copy() for k, v in g.items()}, 1.0) < 1.0,
-                  True))
+below = {k: v.copy() for k, v in g.items()}                # norm 0.1 now
+clip_grads(below, 1.0)
+print(check_equal("below the threshold (norm 0.1, c = 1), clipping changes nothing: every array equal, entry for entry",
+                  all(np.array_equal(below[k], g[k]) for k in g), True, eq="clip"))
 
 # [adamw]: three steps on small arrays, against the equation written out entry by entry with floats.
 b1, b2 = inspect.signature(adamw_step).parameters["betas"].default
@@ -62,9 +64,17 @@ closed = np.concatenate([(lr * (grads[k] / (np.abs(grads[k]) + eps) + (wd * befo
 print(check_close(f"first AdamW step = lr (g/(|g|+eps) + lambda theta) on all {len(moved):,} entries: no moments, no bias corrections",
                   moved, closed, atol=1e-12, eq="adamw"))
 g_all = np.concatenate([grads[k].ravel() for k in param_arrays(model)])
-share = float(np.mean(np.abs(g_all) >= 1e-5))          # |g| >= 1000 eps: the move is lr sign(g) to 0.1%
-n_small = int(np.sum((np.abs(g_all) >= 1e-15) & (np.abs(g_all) < 1e-5)))
-print(glue("sign_share", share, ".1%"), glue("n_small", n_small, ","))
+cut = 1000 * eps                                       # |g| >= 1000 eps: the move is lr sign(g) to within 0.1%
+share = float(np.mean(np.abs(g_all) >= cut))
+n_small = int(np.sum((np.abs(g_all) >= 1e-15) & (np.abs(g_all) < cut)))
+print(glue("sign_share", share, ".1%"), glue("n_small", n_small, ","), glue("g_cut", cut, ".0e"))
+step_g = np.abs(moved - np.concatenate([(lr * wd * before[k] if a.ndim == 2 else 0 * a).ravel()
+                                        for k, a in param_arrays(model).items()]))
+print(check_less(f"where |g| >= {cut:.0e} (1000 eps) the first step moves the entry by lr to within 0.1%",
+                 float(np.max(np.abs(step_g[np.abs(g_all) >= cut] / lr - 1))), 1e-3, names=("largest relative shortfall", "0.001")))
+bK = np.concatenate([grads[k].ravel() for k in param_arrays(model) if k.endswith(".b_K")])
+print(check_less("the key biases' gradients are 0 up to rounding, so their first step is below lr by a factor of 1e6 or more",
+                 float(np.max(np.abs(bK) / (np.abs(bK) + eps))), 1e-6, names=("largest |g|/(|g|+eps) of b_K", "1e-6")))
 
 # [lr-schedule] at chosen steps, from what the formula must give there: 1/warmup of the peak at step
 # 0, the peak at the end of warm-up, halfway between peak and floor halfway through the cosine, the

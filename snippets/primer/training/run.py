@@ -1,4 +1,4 @@
-"""P11 The training run: loss curves against the unigram and bigram baselines of the same split, the
+"""The training run: loss curves against the unigram and bigram baselines of the same split, the
 learning rate and the gradient norm over the run, and samples decoded greedily and with top-p at the
 first step, half-way and at the end."""
 import math
@@ -44,7 +44,7 @@ lo, hi = sweep.spread("margin")
 margin = math.floor(lo * 100) / 100
 print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", sweep.spread("margin", 3)[1], ".3f"), glue("margin_mean", sweep.mean("margin"), ".3f"))
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
-      glue("final_train", final_train, ".3f"), glue("gain", bi - final_val, ".3f"),
+      glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
       glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]))
 
@@ -78,20 +78,29 @@ n_part_win = many["eval_batches"] * many["batch"]
 part_steps = (2 * TRAIN["eval_every"], half, steps)
 part_loss = {(name, st): evaluate(snaps[st], toks, many) for name, toks in parts.items() for st in part_steps}
 ham, mac, unseen = parts
+train_many = evaluate(model, D.train, many)                # the whole training text, on 256 windows too
 print(table(["text", *(f"step {st}" for st in part_steps)],
             [[name, *(f"{part_loss[name, st]:.3f}" for st in part_steps)] for name in parts]))
 print(check_less(f"at step {steps} the unseen scenes of Macbeth score above its seen ones by more than twice "
                  "the difference between the two plays seen in training",
                  2 * abs(part_loss[mac, steps] - part_loss[ham, steps]), part_loss[unseen, steps] - part_loss[mac, steps],
                  names=("2 |Macbeth seen - Hamlet|", "unseen - seen")))
-print(check_less(f"the difference between unseen and seen Macbeth grows from step {part_steps[0]} to the end",
-                 part_loss[unseen, part_steps[0]] - part_loss[mac, part_steps[0]],
-                 part_loss[unseen, steps] - part_loss[mac, steps], names=(f"step {part_steps[0]}", f"step {steps}")))
+diff = [part_loss[unseen, st] - part_loss[mac, st] for st in part_steps]
+print(check_true(f"in this run the difference between unseen and seen Macbeth grows from step {part_steps[0]} to "
+                 f"step {half} and from there to the end", diff[0] < diff[1] < diff[2],
+                 ", ".join(f"step {st}: {x:.3f}" for st, x in zip(part_steps, diff))))
+print(check_less("in this run, on 256 windows each, the unseen scenes score above the whole training text, and the "
+                 "unseen-seen difference within Macbeth is more than half that gap",
+                 (part_loss[unseen, steps] - train_many) / 2, part_loss[unseen, steps] - part_loss[mac, steps],
+                 names=("half the gap", "unseen - seen")))
 print(glue("n_part_win", n_part_win), glue("part_first", part_steps[0]),
       glue("mix_end", abs(part_loss[mac, steps] - part_loss[ham, steps]), ".2f"),
       glue("unseen_end", part_loss[unseen, steps] - part_loss[mac, steps], ".2f"),
       glue("unseen_first", part_loss[unseen, part_steps[0]] - part_loss[mac, part_steps[0]], ".2f"),
-      glue("passes_first", part_steps[0] * TRAIN["batch"] * TRAIN["T"] / len(D.train), ".2f"))
+      glue("unseen_half", part_loss[unseen, half] - part_loss[mac, half], ".2f"),
+      glue("train_many", train_many, ".3f"), glue("val_many", part_loss[unseen, steps], ".3f"))
+print(check_less(f"step {part_steps[0]} comes in the first pass over the training text", part_steps[0] * TRAIN["batch"] * TRAIN["T"],
+                 len(D.train), names=("tokens read by then", "training tokens")))
 
 # [bigram] by another route: counts in a dictionary, one log per scored validation token.
 counts, totals = {}, {}
@@ -137,8 +146,14 @@ print(check_close("the learning rate of every step = the warm-up and cosine form
 clip = TRAIN["clip"]
 clipped = norms > clip
 tail = norms[-(steps // 10):]
-print(glue("clipped_share", float(clipped.mean()), ".0%"), glue("gn_first", float(norms[0]), ".2f"),
+print(glue("clipped_share", float(clipped.mean()), ".0%"),
       glue("gn_last", float(np.median(tail)), ".2f"), glue("clip_c", clip, ".1f"))
+# What the lower panel shows, read from the norms it draws: the spike of the first steps, a stretch below c, then a
+# rise. Medians over blocks of 100 steps: the first block whose median exceeds c, and the clipped share before and after.
+med = np.median(norms[:steps // 100 * 100].reshape(-1, 100), axis=1)
+cross = 100 * int(np.argmax(med > clip))
+print(glue("gn_peak", float(norms.max()), ".2f"), glue("gn_peak_step", int(np.argmax(norms))), glue("gn_cross", cross),
+      glue("clip_before", float(clipped[:cross].mean()), ".0%"), glue("clip_after", float(clipped[cross:].mean()), ".0%"))
 # Drawn per block of 10 steps (the page stays light): the learning rate at the block's first step, and the
 # smallest and the largest gradient norm of the block, the band between them filled.
 k = 10
@@ -157,9 +172,9 @@ ax_gn.set_xlabel("step")
 drawn_lr, drawn_hi, drawn_lo = ax_lr.lines[0].get_ydata(), ax_gn.lines[0].get_ydata(), ax_gn.lines[1].get_ydata()
 print(svg(fig, alt=f"Two panels over the {steps} steps of the run. Top: the learning rate rises in a straight line to "
           f"{peak:g} over the first {warm} steps, then falls along a half cosine to {floor:g}. Bottom: the "
-          f"global gradient norm as a band from the smallest to the largest norm of each {k} steps: {norms[0]:.2f} at the "
-          f"first step, at most {norms.max():.2f}, and about {np.median(tail):.2f} over the last tenth of the run; a "
-          f"dashed line marks the clipping norm {clip:g}.",
+          f"global gradient norm as a band from the smallest to the largest norm of each {k} steps: a spike to "
+          f"{norms.max():.2f} in the first steps, then mostly below the dashed clipping norm {clip:g} until about step "
+          f"{cross}, then a steady rise to a median of {np.median(tail):.2f} over the last tenth of the run.",
           caption=f"The learning rate (top) and the global norm of the gradient before clipping (bottom: the range of "
           f"each {k} steps), with the clipping norm c = {clip:g} dashed."))
 print(check_true(f"the figure's curves are the run's recorded learning rates (every {k}th step) and the smallest and largest "
@@ -178,6 +193,13 @@ print(check_less("on every recorded seed the validation loss falls by more than 
 print(check_true(f"on every recorded seed the median norm over the last tenth is above c = {clip:g} and above the first "
                  "step's norm", all(lasts[s_] > max(clip, sweep.per_seed[s_]["gn_first"]) for s_ in sweep.seeds),
                  f"smallest median {min(lasts.values()):.3f}"))
+low = int(np.argmin(med))
+print(check_true(f"the largest norm of the run comes in its first {k} steps (the spike), and from the 100 steps with the "
+                 f"lowest median (from step {100 * low}) on, the median of every 100 steps is above the one before",
+                 int(np.argmax(norms)) < k and bool((np.diff(med[low:]) > 0).all()),
+                 f"peak {norms.max():.2f} at step {int(np.argmax(norms))}; medians per 100 steps: "
+                 + ", ".join(f"{m_:.2f}" for m_ in med)))
+print(glue("gn_low_step", 100 * low))
 print(glue("gn_last_lo", sweep.spread("gn_last", 2)[0], ".2f"), glue("gn_last_hi", sweep.spread("gn_last", 2)[1], ".2f"),
       glue("clipped_lo", sweep.spread("clipped_share", 2)[0], ".0%"), glue("clipped_hi", sweep.spread("clipped_share", 2)[1], ".0%"))
 
@@ -207,18 +229,26 @@ for step in (0, half, steps):
 # prompt, with each of 20 sampling seeds, at each of the three points; the share averaged over the 20.
 known = set(re.findall(r"[A-Za-z]+", bpe_decode(D.train, D.alphabet, D.merges)))
 n_samp = 20
-real, real_min = {}, {}
+real, real_min, real3, known1 = {}, {}, {}, {}
 for step in (0, half, steps):
-    shares = []
+    shares, long_hits, long_words, n_short, hits = [], 0, 0, 0, 0
     for row in sample_many(snaps[step], prompt, 240, range(n_samp), top_p=xi):
         words = re.findall(r"[A-Za-z]+", bpe_decode(row, D.alphabet, D.merges))
         shares.append(sum(w in known for w in words) / len(words))
+        long_hits += sum(w in known for w in words if len(w) >= 3)        # words of three letters or more
+        long_words += sum(len(w) >= 3 for w in words)
+        n_short += sum(w in known for w in words if len(w) == 1)          # known single letters ('s, o', &c)
+        hits += sum(w in known for w in words)
     real[step], real_min[step] = float(np.mean(shares)), min(shares)
+    real3[step], known1[step] = long_hits / long_words, n_short / hits
 val_half = float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2])      # the evaluation nearest the half-way step
 print(glue("xi", xi, ".1f"), glue("n_samp", n_samp), glue("real_0", real[0], ".0%"), glue("real_half", real[half], ".0%"),
       glue("real_end", real[steps], ".0%"))
 print(check_less("more of the sampled words are words of the text at the end than at step 0", real[0], real[steps],
                  names=("share at step 0", "at the end")))
+print(glue("real3_0", real3[0], ".0%"), glue("real3_end", real3[steps], ".0%"), glue("known1_0", known1[0], ".0%"))
+print(check_less("counting only words of three letters or more, the share at step 0 is below a third of the share over "
+                 "all words", real3[0], real[0] / 3, names=("3+ letters, step 0", "all words / 3")))
 print(glue("real_end_mean", sweep.mean("real_end"), ".0%"), glue("real_end_lo", sweep.spread("real_end", 2)[0], ".0%"),
       glue("real_half_mean", sweep.mean("real_half"), ".0%"))
 # How spelling evolves, on every recorded run (each share the mean of 20 sampling seeds): most of the rise comes
