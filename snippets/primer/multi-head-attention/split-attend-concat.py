@@ -75,7 +75,7 @@ for n_heads in (1, 2, 4, 8, 12, 16):
     layer = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads, mask, b_Q, b_K, b_V, b_O)
     worst = max(worst, float(np.abs(by_heads - layer).max()))
     rows.append((n_heads, dk, f"{sum(a.size for arrays in per_head for a in arrays) + b_O.size:,}"))
-print(table(("heads $H$", "head width $d_k=d/H$", "parameters the per-head arrays and $\mathbf b_O$ hold"), rows))
+print(table(("heads $H$", "head width $d_k=d/H$", r"parameters the per-head arrays and $\mathbf b_O$ hold"), rows))
 print(check_true("for every H the layer computed from its per-head arrays alone is the H-head layer",
                  worst < 1e-10, f"largest difference {worst:.1e} over H = " + ", ".join(str(r[0]) for r in rows)))
 print(check_equal("so at d = 768 every choice of H uses 4 d^2 + 4 d = 2,362,368 parameters (the sizes of those arrays)",
