@@ -78,9 +78,9 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
                      " if importlib.util.find_spec(n)))\n"
                      "print('esm from:', esm.__file__)")
             nb.cells.append(nbformat.v4.new_code_cell(probe))
-            if _src(page) != TRAINS:
-                first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.id.startswith("demo-"))
-                nb.cells.insert(first, _built_runs(site))
+            demos = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.id.startswith("demo-")]
+            if _src(page) != TRAINS and any("esm.train" in nb.cells[i].source for i in demos):
+                nb.cells.insert(demos[0], _built_runs(site))
             jupyter = nbtools.restricted_kernel(runs / f"{slug}-jupyter", tuple(_requirements(nb)))
             work = runs / f"{slug}-work"
             work.mkdir()
