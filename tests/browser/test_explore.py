@@ -225,7 +225,9 @@ def neighbours_values(i, j):
 
 
 PROBES = [" the", " and", " I", "ing", "ed", ",", ".", "A"]
-NEIGHBOUR_STEPS = [0, 50, 100, 250, 500]
+#: The steps the neighbours figure offers: the run's snapshots and its last step (explore_neighbours.py).
+from esm.train import SNAPSHOTS as _SNAPSHOTS, TRAIN as _TRAIN  # noqa: E402
+NEIGHBOUR_STEPS = [*_SNAPSHOTS, _TRAIN["steps"]]
 TAUS, XIS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0], [round(0.05 * i, 2) for i in range(1, 21)]
 KS = [*range(1, 13), 50]
 SIGMAS, SOFT_TAUS = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0], [0.25, 0.5, 1.0, 2.0, 4.0]
