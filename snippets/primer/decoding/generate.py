@@ -95,6 +95,8 @@ print(f"Each row shows the first {shown} tokens, greedy's first {loop_start + 2 
       f"{period} tokens starts and where it starts again. Real words: the share of the continuation's words that are "
       f"words of the training text; distinct tokens: the share of its {n_new} tokens that differ from each other. Both "
       f"are means over the {len(seeds)} sampling seeds {seeds[0]} to {seeds[-1]} (greedy has no seed).\n")
+print(glue("tau_cold", rules["τ = 0.5"]["temperature"], ".1f"), glue("tau_hot", rules["τ = 1.5"]["temperature"], ".1f"),
+      glue("xi_rule", rules["top-p, ξ = 0.8"]["top_p"], ".1f"))
 print(glue("real_cold", real["τ = 0.5"].mean(), ".0%"), glue("real_one", real["τ = 1 (plain sampling)"].mean(), ".0%"),
       glue("real_hot", real["τ = 1.5"].mean(), ".0%"), glue("real_topp", real["top-p, ξ = 0.8"].mean(), ".0%"),
       glue("dist_cold", distinct["τ = 0.5"].mean(), ".0%"),
@@ -196,9 +198,10 @@ print(check_equal("generate(stop = end of speech) = the same seed's continuation
 # How sure the model is, before and after training: the size of the top-p set at xi = 0.9 at every position of
 # the fixed validation windows, by esm.train.top_p_keep, for the initial weights and the trained ones.
 X, _ = eval_windows(D.val)
-sizes = {name: np.array([top_p_keep(p_, 0.9).sum() for p_ in softmax(forward(m, X)).reshape(-1, VOCAB_SIZE)])
+XI_NUC = 0.9
+sizes = {name: np.array([top_p_keep(p_, XI_NUC).sum() for p_ in softmax(forward(m, X)).reshape(-1, VOCAB_SIZE)])
          for name, m in (("init", snaps[0]), ("end", model))}
-print(glue("nuc_init", float(np.median(sizes["init"])), ".0f"), glue("nuc_end", float(np.median(sizes["end"])), ".0f"),
+print(glue("xi_nuc", XI_NUC, ".1f"), glue("nuc_init", float(np.median(sizes["init"])), ".0f"), glue("nuc_end", float(np.median(sizes["end"])), ".0f"),
       glue("nuc_V", VOCAB_SIZE))
 print(check_true("the trained model's top-p set (xi = 0.9) is smaller than the initial model's at every position",
                  bool((sizes["end"] < sizes["init"]).all()),

@@ -33,7 +33,9 @@ def derivatives(Z, y):
 
 
 cfg = dict(TRAIN, eval_batches=POSITION_BATCHES)
-taus = np.round(np.arange(0.85, 1.251, 0.01), 2)
+GRID_STEP = 0.01
+taus = np.round(np.arange(0.85, 1.251, GRID_STEP), 2)
+print(glue("tl_grid_step", GRID_STEP, ".2f"))
 best = {}
 for name, tokens in (("val", D.val), ("train", D.train)):
     x, y = eval_windows(tokens, cfg)
