@@ -2,22 +2,16 @@
 # Gradients of the whole model by the backward pass above, checked by central differences on
 # entries of every array; the forward pass above against P7's.
 from esm import check_close, check_equal, glue, gpt_forward, numerical_grad  # noqa: E402
-from esm.backprop import init_gpt2, param_arrays  # noqa: E402
-from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402
-from esm.train import TRAIN  # noqa: E402
+from esm.backprop import param_arrays  # noqa: E402
+from esm.train import TRAIN, nudged_batch  # noqa: E402
 
-D = data()
-V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
+d = TRAIN["d"]
 # The trained size, a short batch (fd_B windows of fd_T tokens), float64. Gains, shifts and biases start
 # at 1 and 0, where a backward pass that forgot a gain or a bias would still be right; a small random
 # nudge of every parameter makes such a mistake show.
-model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, L, H)
-rng = np.random.default_rng(0)
-for a in param_arrays(model).values():
-    a += rng.normal(size=a.shape) * 0.02
-fd_B, fd_T = 2, 8
-x = np.stack([D.train[s:s + fd_T] for s in (0, 500)])
-y = np.stack([D.train[s + 1:s + fd_T + 1] for s in (0, 500)])
+model, x, y = nudged_batch()
+fd_B, fd_T = x.shape
+rng = np.random.default_rng(1)                           # which entries the central differences check
 loss, grads = loss_and_grads(model, x, y)
 print(glue("fd_B", fd_B), glue("fd_T", fd_T))
 print(check_close("the forward pass above = P7's batched forward (esm.gpt_forward) on the same batch", forward(model, x),

@@ -4,20 +4,13 @@
 import inspect  # noqa: E402
 
 from esm import check_close, check_equal, check_less, glue, table  # noqa: E402
-from esm.backprop import init_gpt2, param_arrays  # noqa: E402
+from esm.backprop import param_arrays  # noqa: E402
 from esm.backward import loss_and_grads  # noqa: E402
-from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402
-from esm.train import TRAIN  # noqa: E402
+from esm.train import TRAIN, nudged_batch  # noqa: E402
 
-D = data()
-V, d, L, H = VOCAB_SIZE, TRAIN["d"], TRAIN["L"], TRAIN["n_heads"]
 # The gradient demo's model and batch (the section above): every parameter nudged off 0 and 1.
-model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], d, L, H)
-rng = np.random.default_rng(0)
-for a in param_arrays(model).values():
-    a += rng.normal(size=a.shape) * 0.02
-x = np.stack([D.train[s:s + 8] for s in (0, 500)])
-y = np.stack([D.train[s + 1:s + 9] for s in (0, 500)])
+model, x, y = nudged_batch()
+rng = np.random.default_rng(1)                           # the small arrays of the AdamW check below
 loss, grads = loss_and_grads(model, x, y)
 
 # [clip]: the global norm after clipping is the threshold.
