@@ -20,7 +20,7 @@ from printed import parse_value  # noqa: E402
 CHECKS = sorted((DOCS / "skill-checks").glob("*.yml"))
 PRIMER_CHAPTERS = ["token-embeddings", "positional-encoding", "self-attention",
                    "softmax-and-scores", "multi-head-attention", "transformer-block", "full-model",
-                   "counting-gpt2", "training-signal", "decoding", "training", "modern-block"]
+                   "counting-gpt2", "training-signal", "training", "training-run", "decoding", "modern-block"]
 
 
 def checks() -> list[dict]:

@@ -43,7 +43,7 @@ if str(ROOT / "snippets") not in sys.path:
 RECORDS = ROOT / "snippets" / "esm" / "records"
 
 # ---------------------------------------------------------------------------------------------
-# P11: the training run of docs/primer/training.md
+# P11: the training run of docs/primer/training-run.md (its initialisation and code: P10, docs/primer/training.md)
 # ---------------------------------------------------------------------------------------------
 
 #: What each quantity of the P11 sweep is (the record carries these lines).
@@ -406,7 +406,7 @@ SWEEPS = {
         # bound keeps a factor of about 200 over that and sits far below the 3 decimals a page
         # prints; a change to the code or the data moves the values by far more.
         "agreement": {"rtol": 1e-6, "measured": 5.4e-9, "paths": 5},
-        "about": "P11's training run (docs/primer/training.md) repeated with 20 seeds: the page's seed "
+        "about": "P11's training run (docs/primer/training-run.md; its code and initialisation in P10, docs/primer/training.md) repeated with 20 seeds: the page's seed "
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
                  "checks and sentences rely on, computed as its demos compute them.",

@@ -11,7 +11,8 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   output;
 - inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
   check lines (a check restates, with its measured values, what the prose around it says: a
-  search finds the prose).
+  search finds the prose);
+- a skill check's choices, answer and controls (its questions stay).
 
 Each such element (found by `holds`, from the one parse of the page's content: content.py) is
 swapped for an empty placeholder in on_page_content, with defer.py's templates made at the same
@@ -41,9 +42,13 @@ from mkdocs.exceptions import PluginError
 from . import execcache, markup
 from .compat import material
 
-#: The elements left out of the index: (tag, its attributes exactly, or None for any).
+#: The elements left out of the index: (tag, its first attribute exactly, or None for any). A skill
+#: check keeps its questions: its choices (three of them false), its answer and the controls'
+#: words are left out, as an exercise's solution is (below).
 _OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
-        ("details", (("class", "success esm-checks"),)))
+        ("details", (("class", "success esm-checks"),)),
+        ("p", (("class", "esm-skillcheck-intro"),)), ("div", (("class", "esm-q-choices"),)),
+        ("button", (("type", "button"),)), ("div", (("class", "esm-q-feedback"),)))
 #: An exercise's folded hint and solution, left out of the index by Material's own mark (its
 #: parser skips an element with ``data-search-exclude``; its on_page_context then strips the
 #: mark from the page): a search lands where an idea is taught or asked, and never opens a

@@ -142,7 +142,7 @@ def _question(q: dict, n: int, check: dict, page: Page, files, *, practice: bool
     return (
         f'<fieldset class="esm-q" id="q-{qid}" data-qid="{qid}" data-answer="{answer}"'
         f' data-check="{check["key"]}"{" hidden" if practice else ""}>'
-        f'<legend>{origin}{inline(q["prompt"])}</legend>'
+        f'<legend>{origin}{inline(q["prompt"])}</legend>\n'
         f'<div class="esm-q-choices">{choices}</div>'
         f'<button type="button" class="md-button esm-q-submit">Check answer</button>'
         f'<div class="esm-q-feedback" role="status" aria-live="polite">'

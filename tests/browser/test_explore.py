@@ -252,7 +252,7 @@ FIGURES = {
                  lambda i, j: f"|b| = {LENGTHS[i]:g}, θ = {ANGLES[j]}°"),
     "heads": ("part3/attention-bridge.md", 0, [0, 2], [[1, 8], [2, 7], [5, 11], [3, 0]], heads_values,
               lambda l, h: f"layer {l + 1}, head {h}"),
-    "neighbours": ("primer/training.md", 0, [0, 1], [[2, 0], [0, 4], [7, 3], [3, 4], [5, 2]], neighbours_values,
+    "neighbours": ("primer/training-run.md", 0, [0, 1], [[2, 0], [0, 4], [7, 3], [3, 4], [5, 2]], neighbours_values,
                    lambda i, j: f"token '{PROBES[i].replace(' ', '␣')}', step {NEIGHBOUR_STEPS[j]}"),
     "quantise": ("part3/scale-and-diagnostics.md", 0, [2, 1], [[0, 0], [5, 3], [3, 2], [1, 0]],
                  lambda i, j: quantise_values(BITS[i], GROUPS[j]), lambda i, j: f"b = {BITS[i]}, G = {GROUPS[j]}"),

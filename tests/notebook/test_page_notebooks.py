@@ -103,7 +103,7 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
 #: The page whose notebook trains P10's model from scratch, as a reader's does. The other pages'
 #: notebooks that use the model (decoding) read the run the session build made instead of training
 #: it again: a training run goes through the build once and through its own notebook once.
-TRAINS = "primer/training.md"
+TRAINS = "primer/training-run.md"
 
 
 def _built_runs(site):

@@ -1,4 +1,4 @@
-"""Primer chapter P10 (decoding): the test the demo applies to its sampler's draws, by simulation.
+"""Primer chapter P12 (decoding): the test the demo applies to its sampler's draws, by simulation.
 
 The demo (snippets/primer/decoding/methods.py) accepts each kept token's count of N draws when
 neither exact binomial tail beyond it holds at most level / 2, with level = alpha / n_tests, and

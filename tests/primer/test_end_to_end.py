@@ -1,4 +1,4 @@
-"""Primer chapters P6 to P10: the whole-model helpers of esm and the claims of the full-model,
+"""Primer chapters P6 to P12: the whole-model helpers of esm and the claims of the full-model,
 counting, training and decoding chapters, against independent computations."""
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def test_gpt2_small_total_is_stated_only_in_its_chapter():
 
 
 def test_primer_demos_do_not_print_gpt2_small_total():
-    # kv_cache.py (P12) needs the parameter count to size the weights in bytes; it prints sizes in MB only.
+    # kv_cache.py (P13) needs the parameter count to size the weights in bytes; it prints sizes in MB only.
     total = re.compile(r"124[,_]?439[,_]?808")
     users = sorted(p.relative_to(SNIPPETS).as_posix() for p in SNIPPETS.glob("primer/**/*.py") if total.search(p.read_text()))
     assert set(users) <= {"primer/counting-gpt2/count.py", "primer/modern-block/kv_cache.py"}, users

@@ -1,4 +1,4 @@
-"""P11 explorable: temperature, k and the top-p threshold xi on the tiny model's next-token
+"""P12 explorable: temperature, k and the top-p threshold xi on the tiny model's next-token
 distribution. The figure shows tau = 0.5, k = 5, xi = 0.9 (the settings of the demo above);
 the browser computes the other settings from these logits (docs/javascripts/explore.js), and a
 browser test compares them with numpy's (tests/browser/test_explore.py)."""

@@ -1,4 +1,4 @@
-"""P11 Generating text with the trained model: generate() crops the context to the model's window,
+"""P12 Generating text with the trained model: generate() crops the context to the model's window,
 applies one of the rules, draws, appends and stops; the rules side by side on one prompt, and what
 they change, measured as means over 20 sampling seeds; generate() against a second route of its own."""
 import math
@@ -12,7 +12,7 @@ from esm.tokenizer import VOCAB_SIZE, bpe_decode, data
 from esm.train import SNAPSHOTS, TRAIN, eval_windows, sample_tokens, top_p_keep, trained
 
 D = data()
-model, _, _, snaps, _ = trained(D.train, D.val, VOCAB_SIZE, TRAIN, snapshots=SNAPSHOTS, traces=True)   # the run of P10
+model, _, _, snaps, _ = trained(D.train, D.val, VOCAB_SIZE, TRAIN, snapshots=SNAPSHOTS, traces=True)   # the run of P11
 
 
 def generate(model, prompt, max_new, rng=None, temperature=1.0, top_k=None, top_p=None, stop=None):
@@ -173,12 +173,12 @@ for name, seed, kw in cases:
     print(check_true(f"generate() = the second route (gpt_forward, a sorted loop, a walked draw), {name}, 40 tokens "
                      f"after a prompt of {len(long_prompt)} > T = {T}",
                      ours == theirs, f"{sum(a == b for a, b in zip(ours, theirs))} of {len(theirs)} tokens equal"))
-# The same samples as P10's sampler, esm.train.sample_tokens: it shares the forward pass and the top-p rule
+# The same samples as P11's sampler, esm.train.sample_tokens: it shares the forward pass and the top-p rule
 # (esm.train.top_p_keep), so this checks that the two loops are wired alike, not the rule.
 for name, seed, kw in cases[:2]:
     rng_a, rng_b = (None, None) if seed is None else (np.random.default_rng(seed), np.random.default_rng(seed))
     ours, theirs = generate(model, long_prompt, 40, rng_a, **kw), sample_tokens(model, long_prompt, 40, rng_b, **kw).tolist()
-    print(check_true(f"generate() = esm.train.sample_tokens (P10's sampler; same forward and top-p rule), {name}, "
+    print(check_true(f"generate() = esm.train.sample_tokens (P11's sampler; same forward and top-p rule), {name}, "
                      f"40 tokens after a prompt of {len(long_prompt)} > T = {T}",
                      ours == theirs, f"{sum(a == b for a, b in zip(ours, theirs))} of {len(theirs)} tokens equal"))
 # The cropped forward's last row = P7's gpt_forward, a second implementation, on the same last T tokens.

@@ -1,4 +1,4 @@
-"""P11 Decoding: greedy, temperature, top-k and top-p (nucleus) sampling on the tiny model's
+"""P12 Decoding: greedy, temperature, top-k and top-p (nucleus) sampling on the tiny model's
 next-token distribution; each rule against an independent route, and 10,000 seeded draws per
 method against the renormalised distribution."""
 import math

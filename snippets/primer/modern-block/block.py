@@ -1,4 +1,4 @@
-"""P12 The modern block: RMSNorm against layer norm, SwiGLU against the GELU MLP (formula and
+"""P13 The modern block: RMSNorm against layer norm, SwiGLU against the GELU MLP (formula and
 parameter count), RoPE inside causal attention, and one Llama-style block at d = 48, not P10's 64: the
 SwiGLU width that matches GPT-2's parameter count, 8d/3, is whole at 48 and not at 64."""
 import math

@@ -1,4 +1,4 @@
-"""P12 The key-value cache: built token by token for P10's trained model, its memory measured by the
+"""P13 The key-value cache: built token by token for P11's trained model, its memory measured by the
 allocator against 2 L T d b, the logits' change from a 16-bit cache, and the formula applied to GPT-2
 small and Llama 2 7B."""
 import collections
@@ -12,7 +12,7 @@ from esm.backprop import forward
 from esm.tokenizer import VOCAB_SIZE, data
 from esm.train import SNAPSHOTS, TRAIN, trained
 
-# [kv-cache] on a real generation: P10's trained model (its run, as P10 makes it) reads the first T
+# [kv-cache] on a real generation: P11's trained model (its run, as P11 makes it) reads the first T
 # tokens of the validation text one token at a time; each layer appends the new token's key and value
 # to its cache and attends over the cache.
 D = data()

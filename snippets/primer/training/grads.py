@@ -1,9 +1,11 @@
-# ---- Everything above needs numpy only. Below: the checks and the values the text quotes. ----
-# Gradients of the whole model by the backward pass above, checked by central differences on
-# entries of every array; the forward pass above against P7's.
-from esm import check_close, check_equal, glue, gpt_forward, numerical_grad  # noqa: E402
-from esm.backprop import param_arrays  # noqa: E402
-from esm.train import TRAIN, nudged_batch  # noqa: E402
+"""Gradients of the whole model by the backward pass above, checked by central differences on
+entries of every array; the forward pass above against P7's."""
+import numpy as np
+
+from esm import check_close, check_equal, glue, gpt_forward, numerical_grad
+from esm.backprop import param_arrays
+from esm.backward import forward, loss_and_grads
+from esm.train import TRAIN, nudged_batch
 
 d = TRAIN["d"]
 # The trained size, a short batch (fd_B windows of fd_T tokens), float64. Gains, shifts and biases start

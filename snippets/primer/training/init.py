@@ -1,14 +1,18 @@
-# ---- Everything above needs numpy only. Below: the checks and the values the text quotes. ----
-# The model at initialisation: P7's tiny GPT at the size trained here, the GPT-2 paper's initialisation
-# (the block above), and the initial loss against log |V| (and against P7's demonstration scale 0.3).
-import inspect  # noqa: E402
+"""Checks of the initialisation above and the values the text quotes: P7's tiny GPT at the size trained
+here, the GPT-2 paper's initialisation, and the initial loss against log |V| (and against P7's
+demonstration scale 0.3)."""
+import inspect
+import math
 
-from esm import check_close, check_equal, check_less, check_true, glue, gpt_forward, init_gpt, shape_table, table  # noqa: E402
-from esm.backprop import forward  # noqa: E402
-from esm.model import block_shapes  # noqa: E402
-from esm.sweeps import record  # noqa: E402
-from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402
-from esm.train import TRAIN, evaluate  # noqa: E402
+import numpy as np
+
+from esm import check_close, check_equal, check_less, check_true, glue, gpt_forward, init_gpt, shape_table, table
+from esm.backprop import forward
+from esm.initialise import init_gpt2, param_arrays
+from esm.model import block_shapes
+from esm.sweeps import record
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import TRAIN, evaluate
 
 D = data()
 LOUD = 0.3                                                # P7's scale (esm.init_gpt's default)

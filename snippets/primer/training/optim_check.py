@@ -1,12 +1,15 @@
-# ---- Everything above needs numpy only. Below: the checks and the values the text quotes. ----
-# Clipping, AdamW and the schedule above, each against its equation by another route: the
-# clipped norm recomputed, AdamW entry by entry in plain Python, the schedule at chosen steps.
-import inspect  # noqa: E402
+"""Clipping, AdamW and the schedule above, each against its equation by another route: the
+clipped norm recomputed, AdamW entry by entry in plain Python, the schedule at chosen steps."""
+import inspect
+import math
 
-from esm import check_close, check_equal, check_less, glue, table  # noqa: E402
-from esm.backprop import param_arrays  # noqa: E402
-from esm.backward import loss_and_grads  # noqa: E402
-from esm.train import TRAIN, nudged_batch  # noqa: E402
+import numpy as np
+
+from esm import check_close, check_equal, check_less, glue, table
+from esm.backprop import param_arrays
+from esm.backward import loss_and_grads
+from esm.optim import adamw_step, clip_grads, lr_at
+from esm.train import TRAIN, nudged_batch
 
 # The gradient demo's model and batch (the section above): every parameter nudged off 0 and 1.
 model, x, y = nudged_batch()
@@ -77,7 +80,7 @@ chosen = [0, warm - 1, warm, warm + (steps - warm) // 2, steps]
 print(check_close(f"the schedule at steps {chosen} = peak/warmup, peak, peak, (peak + floor)/2, floor",
                   [lr_at(s, TRAIN) for s in chosen], [peak / warm, peak, peak, (peak + floor) / 2, floor],
                   atol=1e-15, eq="lr-schedule"))
-print(glue("lr", lr, ".3g"), glue("min_lr", floor, ".1g"), glue("warmup", warm), glue("batch", TRAIN["batch"]),
+print(glue("lr", lr, ".3g"), glue("min_lr", floor, ".1g"), glue("warmup", warm),
       glue("steps", steps))
 print(table(("setting", "symbol", "value", "what it sets"), [
     ("peak learning rate", "$\\eta_{\\max}$", f"{lr:.3g}", f"the step size after {warm} steps of linear warm-up"),

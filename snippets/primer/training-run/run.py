@@ -46,7 +46,8 @@ print(glue("margin_lo", sweep.spread("margin", 3)[0], ".3f"), glue("margin_hi", 
 print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"), glue("final_val", final_val, ".3f"),
       glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
-      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]))
+      glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]), glue("n_win", len(xe)), glue("steps", steps),
+      glue("sweep_n", len(sweep.seeds)))
 
 # What the training loss measures: windows drawn uniformly from the training tokens, which are
 # Hamlet and then the first scenes of Macbeth; over the run the model reads each token about

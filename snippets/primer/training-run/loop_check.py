@@ -1,9 +1,14 @@
-# ---- Everything above needs numpy and the page's code before it. Below: the checks. ----
-# The loop above against its first step unrolled by hand, and against the run the page's
-# later sections read (trained once by this same loop, kept by the build).
-from esm import check_equal  # noqa: E402
-from esm.tokenizer import VOCAB_SIZE, data  # noqa: E402
-from esm.train import SNAPSHOTS, TRAIN, trained  # noqa: E402
+"""The loop above against its first step unrolled by hand, and against the run the next
+section reads (trained once by this same loop, kept by the build)."""
+import numpy as np
+
+from esm import check_equal, glue
+from esm.backward import loss_and_grads
+from esm.initialise import init_gpt2, param_arrays
+from esm.loop import train
+from esm.optim import adamw_step, clip_grads, lr_at
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import SNAPSHOTS, TRAIN, trained
 
 D = data()
 V = VOCAB_SIZE
@@ -20,6 +25,7 @@ y = np.stack([D.train[s + 1:s + one["T"] + 1] for s in starts])
 loss0, grads = loss_and_grads(hand, x, y)
 norm0 = clip_grads(grads, one["clip"])
 adamw_step(param_arrays(hand), grads, {}, lr_at(0, one), weight_decay=one["weight_decay"])
+print(glue("batch", one["batch"]))
 print(check_equal("the loop's first loss = the first step by hand", curve[0], loss0))
 print(check_equal("after one step, every array of the loop's model = the first step by hand (bit for bit)",
                   all(np.array_equal(a, param_arrays(hand)[k]) for k, a in param_arrays(model).items()), True))

@@ -19,7 +19,7 @@ mid = 0.1
 d = TRAIN["d"]
 pencil = math.log(VOCAB_SIZE) + d * mid ** 2 / 2
 measured = evaluate(init_gpt2(TRAIN["seed"], VOCAB_SIZE, TRAIN["T"], d, TRAIN["L"], TRAIN["n_heads"], std=mid), D.val)
-print(glue("mid", mid, ".1f"), glue("mid_sd", mid * math.sqrt(d), ".1f"), glue("mid_half_var", d * mid ** 2 / 2, ".2f"),
+print(glue("mid", mid, ".1f"), glue("d", d), glue("mid_sd", mid * math.sqrt(d), ".1f"), glue("mid_half_var", d * mid ** 2 / 2, ".2f"),
       glue("mid_pencil", pencil, ".2f"), glue("mid_loss", measured, ".2f"))
 # How close the pencil gets depends on the draw: the recorded sweep of the training run measured this loss
 # with each of its seeds. The tolerance is the largest deviation recorded, rounded up.
@@ -29,7 +29,7 @@ tol = math.ceil(dev * 10) / 10
 print(glue("mid_lo", sweep.spread("mid_loss", 2)[0], ".2f"), glue("mid_hi", sweep.spread("mid_loss", 2)[1], ".2f"))
 print(check_close(f"initial loss at std {mid}, measured on the validation windows = the pencil estimate "
                   f"log|V| + d std^2 / 2, within {tol} nats (the largest deviation of the {len(sweep.seeds)} recorded "
-                  f"seeds, {dev:.3f}, rounded up)", measured, pencil, atol=tol, eq="init-loss"))
+                  f"seeds, {dev:.3f}, rounded up)", measured, pencil, atol=tol))
 
 T, B, n_steps = TRAIN["T"], TRAIN["batch"], 40
 results = {}
