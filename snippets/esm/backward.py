@@ -1,4 +1,4 @@
-"""The training chapter's backward pass, as the page shows it: P7's batched forward pass, keeping what the
+"""P10's backward pass, as the page shows it: P7's batched forward pass, keeping what the
 backward pass needs, then the chain rule through the whole model in reverse."""
 import math
 

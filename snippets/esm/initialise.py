@@ -1,4 +1,4 @@
-"""The training chapter's model, as the page shows it: P7's tiny GPT (the same arrays under the same
+"""P10's model, as the page shows it: P7's tiny GPT (the same arrays under the same
 names) with GPT-2's initialisation, and every trainable array by a flat name."""
 import math
 

@@ -1,9 +1,9 @@
-"""The training chapter's loop, as the page shows it: random windows of the training text, the backward
+"""P11's loop, as the page shows it: random windows of the training text, the backward
 pass, clipping, the schedule and AdamW at every step, the loss on fixed windows every so often."""
 import numpy as np
 
 from esm.backward import forward, loss_and_grads
-from esm.initialise import init_gpt2, param_arrays       # the model, the page's first block of code
+from esm.initialise import init_gpt2, param_arrays       # the model, P10's first block of code
 from esm.optim import adamw_step, clip_grads, lr_at
 
 

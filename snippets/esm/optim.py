@@ -1,4 +1,4 @@
-"""The training chapter's optimiser, as the page shows it: gradient clipping, AdamW and the learning-rate
+"""P10's optimiser, as the page shows it: gradient clipping, AdamW and the learning-rate
 schedule."""
 import math
 

@@ -138,19 +138,17 @@ def train(train_tokens, val_tokens, V: int, cfg=TRAIN, *, snapshots=(), trace: d
     return _loop.train(train_tokens, val_tokens, V, cfg, snapshots=snapshots, trace=trace)
 
 
-def nudged_batch(seed: int = 0, starts=(0, 500), T: int = 8, scale: float = 0.02):
-    """The training chapter's gradient checks' model and batch: the run's initialisation with every
+def nudged_batch(tokens, V: int, seed: int = 0, starts=(0, 500), T: int = 8, scale: float = 0.02):
+    """P10's gradient checks' model and batch: the run's initialisation (vocabulary ``V``) with every
     parameter nudged by normal noise of std ``scale`` (drawn with ``seed``), so that gains and biases
     sit off 1 and 0, where a backward pass that forgot one would still be right; and windows of ``T``
-    training tokens at ``starts`` with their next tokens. Returns (model, inputs, targets)."""
-    from .tokenizer import VOCAB_SIZE, data
-    D = data()
-    model = init_gpt2(TRAIN["seed"], VOCAB_SIZE, TRAIN["T"], TRAIN["d"], TRAIN["L"], TRAIN["n_heads"])
+    of ``tokens`` at ``starts`` with their next tokens. Returns (model, inputs, targets)."""
+    model = init_gpt2(TRAIN["seed"], V, TRAIN["T"], TRAIN["d"], TRAIN["L"], TRAIN["n_heads"])
     rng = np.random.default_rng(seed)
     for a in param_arrays(model).values():
         a += rng.normal(size=a.shape) * scale
-    x = np.stack([D.train[s:s + T] for s in starts])
-    y = np.stack([D.train[s + 1:s + T + 1] for s in starts])
+    x = np.stack([tokens[s:s + T] for s in starts])
+    y = np.stack([tokens[s + 1:s + T + 1] for s in starts])
     return model, x, y
 
 

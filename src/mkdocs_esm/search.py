@@ -11,8 +11,7 @@ output) takes out of the HTML, for the time of indexing, what a reader would not
   output;
 - inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
   check lines (a check restates, with its measured values, what the prose around it says: a
-  search finds the prose);
-- a skill check's choices, answer and controls (its questions stay).
+  search finds the prose).
 
 Each such element (found by `holds`, from the one parse of the page's content: content.py) is
 swapped for an empty placeholder in on_page_content, with defer.py's templates made at the same
@@ -42,19 +41,21 @@ from mkdocs.exceptions import PluginError
 from . import execcache, markup
 from .compat import material
 
-#: The elements left out of the index: (tag, its first attribute exactly, or None for any). A skill
-#: check keeps its questions: its choices (three of them false), its answer and the controls'
-#: words are left out, as an exercise's solution is (below).
+#: The elements left out of the index: (tag, its attributes exactly, or None for any).
 _OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
-        ("details", (("class", "success esm-checks"),)),
-        ("p", (("class", "esm-skillcheck-intro"),)), ("div", (("class", "esm-q-choices"),)),
-        ("button", (("type", "button"),)), ("div", (("class", "esm-q-feedback"),)))
+        ("details", (("class", "success esm-checks"),)))
 #: An exercise's folded hint and solution, left out of the index by Material's own mark (its
 #: parser skips an element with ``data-search-exclude``; its on_page_context then strips the
 #: mark from the page): a search lands where an idea is taught or asked, and never opens a
 #: solution first. Marked, not held like ``_OUT``: their cross-references must stay in the
 #: content that xref and autorefs resolve at on_env, before Material indexes at on_page_context.
-_EXCLUDED = ('<details class="tip">', '<details class="success">')
+#: A skill check keeps its questions; its choices (three of them false), its answer and its
+#: controls' words are marked too (their quoted values are filled in at on_env: skillchecks.py).
+#: (Material ends an exclusion at the first end tag of its name: the feedback's one inner div,
+#: the explanation, ends where the feedback does.)
+_EXCLUDED = ('<details class="tip">', '<details class="success">', '<p class="esm-skillcheck-intro">',
+             '<div class="esm-q-choices">', '<button type="button" class="md-button esm-q-submit">',
+             '<div class="esm-q-feedback" role="status" aria-live="polite">')
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 

@@ -47,7 +47,7 @@ print(glue("uni", uni, ".3f"), glue("bi", bi, ".3f"), glue("alpha", alpha, ".2f"
       glue("gain", bi - final_val, ".3f"),
       glue("half", half), glue("ppl_final", math.exp(final_val), ".1f"),
       glue("ppl_bi", math.exp(bi), ".1f"), glue("T_win", TRAIN["T"]), glue("n_win", len(xe)), glue("steps", steps),
-      glue("sweep_n", len(sweep.seeds)))
+      glue("sweep_n", len(sweep.seeds)), glue("run_seed", TRAIN["seed"]))
 
 # What the training loss measures: windows drawn uniformly from the training tokens, which are
 # Hamlet and then the first scenes of Macbeth; over the run the model reads each token about

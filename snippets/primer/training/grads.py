@@ -5,13 +5,14 @@ import numpy as np
 from esm import check_close, check_equal, glue, gpt_forward, numerical_grad
 from esm.backprop import param_arrays
 from esm.backward import forward, loss_and_grads
+from esm.tokenizer import VOCAB_SIZE, data
 from esm.train import TRAIN, nudged_batch
 
 d = TRAIN["d"]
 # The trained size, a short batch (fd_B windows of fd_T tokens), float64. Gains, shifts and biases start
 # at 1 and 0, where a backward pass that forgot a gain or a bias would still be right; a small random
 # nudge of every parameter makes such a mistake show.
-model, x, y = nudged_batch()
+model, x, y = nudged_batch(data().train, VOCAB_SIZE)
 fd_B, fd_T = x.shape
 rng = np.random.default_rng(1)                           # which entries the central differences check
 loss, grads = loss_and_grads(model, x, y)

@@ -149,7 +149,7 @@ print(glue("sweep_n", len(sweep.seeds)), glue("run_seed", TRAIN["seed"]), glue("
 print(check_less(f"on every one of the {len(inits)} seeds |mean of z̄ - z_y| is below half the logits' variance (the "
                  "largest of the one against the smallest of the other)", max(abs(g) for g in q["gap"]), min(q["half_var"]),
                  names=("max |gap|", "min half variance")))
-print(table(["term", f"seed {TRAIN['seed']} (this run)", f"smallest over {len(inits)} seeds", "largest", "positive on"], [
+print(table(["term", f"seed {TRAIN['seed']} (the run's)", f"smallest over {len(inits)} seeds", "largest", "positive on"], [
     ["half the logits' variance", f"{o['half_var']:.4f}", f"{min(q['half_var']):.4f}", f"{max(q['half_var']):.4f}",
      f"{sum(v > 0 for v in q['half_var'])} of {len(inits)}"],
     ["mean of $\\bar z-z_y$", f"{o['gap']:+.4f}", f"{min(q['gap']):+.4f}", f"{max(q['gap']):+.4f}", f"{gap_pos} of {len(inits)}"],

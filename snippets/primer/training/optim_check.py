@@ -9,10 +9,11 @@ from esm import check_close, check_equal, check_less, glue, table
 from esm.backprop import param_arrays
 from esm.backward import loss_and_grads
 from esm.optim import adamw_step, clip_grads, lr_at
+from esm.tokenizer import VOCAB_SIZE, data
 from esm.train import TRAIN, nudged_batch
 
 # The gradient demo's model and batch (the section above): every parameter nudged off 0 and 1.
-model, x, y = nudged_batch()
+model, x, y = nudged_batch(data().train, VOCAB_SIZE)
 rng = np.random.default_rng(1)                           # the small arrays of the AdamW check below
 loss, grads = loss_and_grads(model, x, y)
 
@@ -90,6 +91,6 @@ print(table(("setting", "symbol", "value", "what it sets"), [
     ("denominator guard", "$\\epsilon$", f"{eps:.0e}", "keeps the step finite where the gradient is near 0"),
     ("weight decay", "$\\lambda$", f"{wd:.1f}", "pulls the matrices and tables towards 0"),
     ("clipping norm", "$c$", f"{TRAIN['clip']:.1f}", "the largest global gradient norm a step uses"),
-    ("batch", "", f"{TRAIN['batch']}", "windows per step"),
-    ("steps", "", f"{steps}", "length of the run"),
+    ("batch", "", f"{TRAIN['batch']}", "windows per step of the next chapter's loop"),
+    ("steps", "", f"{steps}", "length of the next chapter's run"),
 ]))
