@@ -351,7 +351,9 @@ def test_figures_work_after_instant_navigation(browser, base_url, built):
         page.goto(base_url + url_of(before), wait_until="networkidle")
         assert page.locator("figure.esm-explore").count() == 0
         page.evaluate("window.__sameDocument = true")
-        page.locator("a.md-footer__link--next").click()
+        # a link to the target (the sidebar's), clicked: Material swaps the page in
+        page.evaluate("(u) => [...document.querySelectorAll('a')].find((a) => a.href === u).click()",
+                      base_url + url_of(target))
         page.wait_for_load_state("networkidle")
         page.wait_for_selector("figure.esm-explore[data-ready]", timeout=60_000)
         assert page.evaluate("window.__sameDocument") is True, "instant navigation reloaded the page"
