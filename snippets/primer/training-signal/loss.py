@@ -71,8 +71,9 @@ def rel_err(g, g_fd):
 
 print(glue("h_used", 1e-6, ".0e"), glue("h_balance", np.finfo(float).eps ** (1 / 3), ".0e"),
       glue("rel_err_wrong", rel_err(G * T, G_fd), ".2f"))
-print(check_less("the relative error of dloss/dZ against its central differences is below 1e-6", rel_err(G, G_fd), 1e-6,
-                 names=("relative error", "1e-6")))
+# The error itself is rounding and O(h^2) truncation, about 1e-8 and different on every CPU: the line states the bound.
+print(check_close("the relative error of dloss/dZ against its central differences is below 1e-6", rel_err(G, G_fd), 0.0,
+                  atol=1e-6))
 print(check_close("forgetting the 1/T gives a relative error of exactly 1 - 1/T (the wrong gradient is T times too long)",
                   rel_err(G * T, G_fd), 1 - 1 / T, atol=1e-6))
 
