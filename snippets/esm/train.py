@@ -15,10 +15,8 @@ import json
 import numpy as np
 
 from . import loop as _loop
-from .backprop import init_gpt2, param_arrays
-from .backward import forward, loss_and_grads  # noqa: F401 (the modules the loop runs, for whoever follows relative imports)
+from .backprop import forward, init_gpt2, param_arrays
 from .math import softmax
-from .optim import adamw_step, clip_grads, lr_at  # noqa: F401
 from .weights import one_blas_thread
 
 __all__ = ["unigram_loss", "bigram_loss", "top_p_keep", "sample_tokens", "sample_many", "TRAIN", "ABLATION", "POSITION_BATCHES", "SNAPSHOTS", "eval_windows",
@@ -147,9 +145,7 @@ def nudged_batch(tokens, V: int, seed: int = 0, starts=(0, 500), T: int = 8, sca
     rng = np.random.default_rng(seed)
     for a in param_arrays(model).values():
         a += rng.normal(size=a.shape) * scale
-    x = np.stack([tokens[s:s + T] for s in starts])
-    y = np.stack([tokens[s + 1:s + T + 1] for s in starts])
-    return model, x, y
+    return (model, *_loop.windows(tokens, starts, T))
 
 
 #: Where finished runs are kept between processes: None keeps each run in this process (a reader's

@@ -54,10 +54,14 @@ _FROM = re.compile(r"^[ \t]*from[ \t]+(\w+)[\w.]*[ \t]+import\b", re.M)
 # ---------------------------------------------------------------------------------------------
 
 def _relative_imports(tree: ast.AST) -> list[str]:
+    """The esm modules a module of esm imports: relatively, or by name (``from esm.backward
+    import``, as the page's code writes it)."""
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             names += [node.module] if node.module else [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("esm."):
+            names.append(node.module.split(".")[1])
     return names
 
 

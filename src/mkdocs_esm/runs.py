@@ -49,8 +49,9 @@ class Runs:
 
 def _trains_with(package: Path) -> list[Path]:
     """The modules of the helper package that a run depends on: ``train.py`` and what it imports
-    of the package, transitively (an edit to the checks or the figures trains nothing again)."""
-    from .execcache import relative_imports_of
+    of the package, relatively or by name (the page's code writes ``from esm.backward import``),
+    transitively (an edit to the checks or the figures trains nothing again)."""
+    from .execcache import imports_of, relative_imports_of
 
     todo, seen = ["train"], set()
     while todo:
@@ -59,8 +60,9 @@ def _trains_with(package: Path) -> list[Path]:
         if name in seen or not path.is_file():
             continue
         seen.add(name)
-        todo += [m.split(".")[1] for m in relative_imports_of(path.read_text(encoding="utf-8"), "esm")
-                 if m.count(".") >= 1]
+        text = path.read_text(encoding="utf-8")
+        todo += [m.split(".")[1] for m in relative_imports_of(text, "esm") | imports_of(text)
+                 if m.startswith("esm.")]
     return sorted(package / f"{name}.py" for name in seen)
 
 

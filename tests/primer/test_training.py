@@ -117,7 +117,7 @@ def test_the_page_code_is_the_code_that_trains():
     """One copy: the names other code imports are the page's functions, and P10 and P11 show
     those files whole (each block pastes one; its checks follow)."""
     assert bp.forward is bw.forward and bp.loss_and_grads is bw.loss_and_grads
-    assert et.loss_and_grads is bw.loss_and_grads and et.adamw_step is op.adamw_step and et.lr_at is op.lr_at
+    assert et._loop is lp and et.forward is bw.forward
     assert lp.loss_and_grads is bw.loss_and_grads and lp.adamw_step is op.adamw_step and lp.clip_grads is op.clip_grads
     primer = Path(__file__).resolve().parents[2] / "docs" / "primer"
     pages = {p: (primer / p).read_text(encoding="utf-8") for p in ("training.md", "training-run.md")}
