@@ -49,9 +49,8 @@ def pages() -> list[Path]:
 
 
 def page_includes(page: Path) -> list[Path]:
-    """The demos a page includes, in order. A block may paste one of esm's page-code modules before
-    its demo (the training chapter's backward, optim and loop): that module is no demo of its own,
-    and the demo after it stands for the block (`_demo_blocks`)."""
+    """The demos a page includes, in order: not esm's page-code modules, which P10 and P11 paste
+    into fences of their own (the reader's code, tested as esm is)."""
     return [SNIPPETS / inc for inc in INCLUDE.findall(page.read_text(encoding="utf-8")) if not inc.startswith("esm/")]
 
 
@@ -76,22 +75,13 @@ def _demo_blocks() -> dict[Path, tuple[str, str, str]]:
     from mkdocs_esm import page as pagemodel
 
     found: dict[Path, tuple[str, str, str]] = {}
-    shown: dict[str, tuple[str, str, str]] = {}      # a block that pastes esm's page code first: its demo part
     for page in pages():
         src = page.relative_to(DOCS).as_posix()
         for block in pagemodel.exec_blocks(pagemodel.read_file(page), src, SNIPPETS):
             if block.missing is None and not block.session:
                 found.setdefault(block.code, (src, block.code, block.block_id))
-                if block.include and block.include.startswith("esm/"):
-                    shown[block.code] = (src, block.code, block.block_id)
-    out = {}
-    for path in demo_snippets():
-        code = "\n".join(path.read_text(encoding="utf-8").splitlines()) + "\n"
-        if code in found:
-            out[path] = found[code]
-        else:                        # P11's page code (esm.backward, esm.optim, esm.loop) then its demo
-            out |= {path: b for c, b in shown.items() if c.endswith("\n\n" + code)}
-    return out
+    return {path: found[code] for path in demo_snippets()
+            if (code := "\n".join(path.read_text(encoding="utf-8").splitlines()) + "\n") in found}
 
 
 def demo_block(path: Path) -> tuple[str, str, str]:

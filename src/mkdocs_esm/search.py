@@ -38,7 +38,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from . import execcache, markup
+from . import execcache, markup, skillchecks
 from .compat import material
 
 #: The elements left out of the index: (tag, its attributes exactly, or None for any).
@@ -49,13 +49,10 @@ _OUT = (("pre", None), ("svg", None), ("div", (("class", "tabbed-labels"),)),
 #: mark from the page): a search lands where an idea is taught or asked, and never opens a
 #: solution first. Marked, not held like ``_OUT``: their cross-references must stay in the
 #: content that xref and autorefs resolve at on_env, before Material indexes at on_page_context.
-#: A skill check keeps its questions; its choices (three of them false), its answer and its
-#: controls' words are marked too (their quoted values are filled in at on_env: skillchecks.py).
-#: (Material ends an exclusion at the first end tag of its name: the feedback's one inner div,
-#: the explanation, ends where the feedback does.)
-_EXCLUDED = ('<details class="tip">', '<details class="success">', '<p class="esm-skillcheck-intro">',
-             '<div class="esm-q-choices">', '<button type="button" class="md-button esm-q-submit">',
-             '<div class="esm-q-feedback" role="status" aria-live="polite">')
+#: A skill check's choices, answer and controls' words are marked too (`skillchecks.UNINDEXED`;
+#: their quoted values are filled in at on_env). (Material ends an exclusion at the first end
+#: tag of its name: the feedback's one inner div, the explanation, ends where the feedback does.)
+_EXCLUDED = ('<details class="tip">', '<details class="success">', *skillchecks.UNINDEXED)
 _HOLE = re.compile(r'<esm-x n="(\d+)"></esm-x>')
 
 

@@ -29,6 +29,15 @@ from mkdocs.utils import get_relative_url
 
 from .glue import render
 
+#: The opening tags of what the search index leaves out of a skill check (search.py): the intro's
+#: boilerplate, the choices (three of them false), the button's words and the feedback with the
+#: answer. The questions stay searchable.
+INTRO = '<p class="esm-skillcheck-intro">'
+CHOICES = '<div class="esm-q-choices">'
+SUBMIT = '<button type="button" class="md-button esm-q-submit">'
+FEEDBACK = '<div class="esm-q-feedback" role="status" aria-live="polite">'
+UNINDEXED = (INTRO, CHOICES, SUBMIT, FEEDBACK)
+
 QUESTIONS_PER_CHECK = (4, 6)
 PRACTICE = "practice.md"
 _PRACTICE_MARK = '<div class="esm-practice"></div>'
@@ -143,9 +152,9 @@ def _question(q: dict, n: int, check: dict, page: Page, files, *, practice: bool
         f'<fieldset class="esm-q" id="q-{qid}" data-qid="{qid}" data-answer="{answer}"'
         f' data-check="{check["key"]}"{" hidden" if practice else ""}>'
         f'<legend>{origin}{inline(q["prompt"])}</legend>\n'
-        f'<div class="esm-q-choices">{choices}</div>'
-        f'<button type="button" class="md-button esm-q-submit">Check answer</button>'
-        f'<div class="esm-q-feedback" role="status" aria-live="polite">'
+        f'{CHOICES}{choices}</div>'
+        f'{SUBMIT}Check answer</button>'
+        f'{FEEDBACK}'
         f'<p class="esm-q-verdict"></p>'
         f'<div class="esm-q-explain" hidden><p>{inline(q["explain"])}</p>{see}</div></div>'
         f"</fieldset>"
@@ -157,7 +166,7 @@ def _skill_check_html(check: dict, page: Page, files, practice_href: str) -> str
     return (
         f'<section class="esm-skillcheck" data-check="{check["key"]}" aria-labelledby="skill-check">'
         f'<h2 id="skill-check">Skill check: {htmllib.escape(check["title"])}</h2>'
-        f'<p class="esm-skillcheck-intro">{len(check["questions"])} questions on this part. '
+        f'{INTRO}{len(check["questions"])} questions on this part. '
         "Your answers and score are kept in this browser only; a question you miss comes back "
         f'in the <a class="esm-practice-link" href="{htmllib.escape(practice_href)}">practice queue</a>.</p>'
         f"{qs}"
