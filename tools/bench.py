@@ -3,6 +3,7 @@
     python tools/bench.py                  # 3 rounds, this project
     python tools/bench.py --rounds 5 --out /tmp/bench.md
     python tools/bench.py --bare           # only run the lesson code, once (what "bare" times)
+    python tools/bench.py --runs --rounds 1   # only the training runs' CPU, cold and kept
     python tools/bench.py --root /path/to/other/checkout   # the same table for another tree
 
 Rows (each a whole process or a whole rebuild, wall-clock seconds):
@@ -148,22 +149,49 @@ def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
     return seconds
 
 
-# -- the training run of primer chapter P11 -------------------------------------------------------
+# -- the training runs of the primer (P11's, its ablation, P16's modern block) -----------------------
+
+#: The runs the book trains, each as its pages ask for it (the same inputs, so the same run): the
+#: settings' expression in esm.train and the snapshot steps.
+TRAIN_RUNS = {"P11's run (GPT-2's block)": "et.TRAIN, snapshots=et.SNAPSHOTS",
+              "P11's ablation (no attention)": "et.ABLATION",
+              "P16's modern block": "et.MODERN"}
 
 TRAIN_RUN = ("import os, sys; sys.path.insert(0, 'snippets'); from pathlib import Path; "
              "import esm.tokenizer as tk, esm.train as et; from mkdocs_esm.runs import Runs; "
              "et.store = Runs(Path(os.environ['RUNS']), Path('snippets/esm')); D = tk.data(); "
-             "et.trained(D.train, D.val, tk.VOCAB_SIZE, et.TRAIN, snapshots=(0, et.TRAIN['steps'] // 2))")
+             "et.trained(D.train, D.val, tk.VOCAB_SIZE, {run})")
 
 
-def training_cpu(project: Path, python: str, cache: Path) -> float:
-    """CPU seconds (user + system) of P11's training run in a fresh process, its runs kept in
-    ``cache``: an empty folder times the run itself, a filled one its reuse."""
+def training_cpu(project: Path, python: str, cache: Path, run: str) -> float:
+    """CPU seconds (user + system) of one training run (an expression of TRAIN_RUNS) in a fresh
+    process, its runs kept in ``cache``: an empty folder times the run itself, a filled one its reuse."""
     import resource
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    timed([python, "-c", TRAIN_RUN], cwd=project, env=dict(env_for(None), RUNS=str(cache)))
+    timed([python, "-c", TRAIN_RUN.format(run=run)], cwd=project, env=dict(env_for(None), RUNS=str(cache)))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def training_rows(project: Path, python: str, work: Path, rounds: int) -> tuple[str, dict]:
+    """Each run of TRAIN_RUNS timed cold (no run kept, as in a clean build) and kept, medians of
+    ``rounds``: the text for the table and the figures for measurements.jsonl."""
+    runs, lines, figures = work / "train-runs", [], {}
+    for name, run in TRAIN_RUNS.items():
+        cold_cpu, warm_cpu = [], []
+        for k in range(rounds):
+            print(f"round {k + 1}/{rounds}: {name}, clean then reused ...", file=sys.stderr)
+            shutil.rmtree(runs, ignore_errors=True)
+            cold_cpu.append(training_cpu(project, python, runs, run))
+            warm_cpu.append(training_cpu(project, python, runs, run))
+        cold, kept = statistics.median(cold_cpu), statistics.median(warm_cpu)
+        lines.append(f"| {name} | {cold:.1f} | {kept:.1f} |")
+        figures[name] = {"cold": round(cold, 1), "kept": round(kept, 1)}
+    text = ("\nThe training runs (snippets/esm/train.py, one BLAS thread), CPU seconds (user + system) of a fresh "
+            f"process, medians of {rounds}: cold, with no run kept (a clean build), and kept (corpus and BPE included; "
+            "a warm build reuses the blocks' output and runs neither).\n\n| run | cold | kept |\n|---|---:|---:|\n"
+            + "\n".join(lines) + "\n")
+    return text, figures
 
 
 # -- mkdocs serve --------------------------------------------------------------------------------
@@ -258,10 +286,22 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / ".cache" / "bench.md")
     parser.add_argument("--bare", action="store_true", help="run the lesson code once and exit")
     parser.add_argument("--no-serve", action="store_true", help="skip the mkdocs serve rows")
+    parser.add_argument("--runs", action="store_true", help="only time the training runs, cold and kept")
     args = parser.parse_args()
     root = args.root.resolve()
     if args.bare:
         return run_bare(root)
+    if args.runs:
+        work = Path(tempfile.mkdtemp(prefix="esm-bench-"))
+        try:
+            python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+            text, figures = training_rows(project_copy(root, work / "project"), python, work, args.rounds)
+            print(text)
+            measurements.record("bench", "make bench (runs only)", {"rounds": args.rounds, "tree": str(root),
+                                                                   "training_cpu_s": figures})
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return 0
 
     work = Path(tempfile.mkdtemp(prefix="esm-bench-"))
     try:
@@ -294,21 +334,11 @@ def main() -> int:
                      ("serve: a snippet edit shows", edits["snippet"], None),
                      ("serve: a notebook prose edit shows", edits["notebook"], None),
                      ("serve: an esm edit is rebuilt", edits["esm"], None)]
-        runs = work / "train-runs"
-        cold_cpu, warm_cpu = [], []
-        for k in range(args.rounds):
-            print(f"round {k + 1}/{args.rounds}: P11's training run, clean then reused ...", file=sys.stderr)
-            shutil.rmtree(runs, ignore_errors=True)
-            cold_cpu.append(training_cpu(project, python, runs))
-            warm_cpu.append(training_cpu(project, python, runs))
+        run_text, run_figures = training_rows(project, python, work, args.rounds)
         load = os.getloadavg()
         note = (f"Measured on {os.cpu_count()} CPUs, load average {load[0]:.1f} at the end, "
                 f"tree {root}. Ratios are taken round by round (bare and the three builds timed one after the other).")
-        text = table(rows, args.rounds, note) + (
-            f"\nP11's training run (snippets/esm/train.py, one BLAS thread), CPU seconds (user + system) of a "
-            f"fresh process, medians of {args.rounds}: {statistics.median(cold_cpu):.1f} with no run kept "
-            f"(a clean build), {statistics.median(warm_cpu):.1f} with the run kept (corpus and BPE included; "
-            f"a warm build reuses the blocks' output and runs neither).\n")
+        text = table(rows, args.rounds, note) + run_text
         print(text)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
@@ -318,7 +348,7 @@ def main() -> int:
                             "max_s": round(max(values), 3),
                             "ratio_to_bare": round(statistics.median(ratios), 3) if ratios else None}
                      for name, values, ratios in rows},
-            "p11_training_cpu_s": {"cold": round(statistics.median(cold_cpu), 1), "kept": round(statistics.median(warm_cpu), 1)}})
+            "training_cpu_s": run_figures})
         print(f"written to {args.out}", file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)

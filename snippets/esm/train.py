@@ -162,16 +162,22 @@ store = None
 _RUNS: dict[str, dict] = {}
 
 
+def run_name(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=()) -> str:
+    """The name `trained` keeps a run under: a hash of its inputs (the tokens, V, the settings, the
+    snapshot steps)."""
+    key = hashlib.sha256()
+    for part in (np.asarray(train_tokens, np.int64).tobytes(), np.asarray(val_tokens, np.int64).tobytes(),
+                 json.dumps([V, cfg, list(snapshots)], sort_keys=True).encode()):
+        key.update(hashlib.sha256(part).digest())
+    return key.hexdigest()[:32]
+
+
 def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=(), traces: bool = False):
     """`train`, run once for each set of inputs (the tokens, V, the settings, the snapshot steps),
     so that the blocks of the training chapter that need the trained model share one run; kept in this process, or
     by `store`. Returns what `train` returns; with ``traces``, also a dict of each step's learning
     rate and gradient norm (`train`'s ``trace``)."""
-    key = hashlib.sha256()
-    for part in (np.asarray(train_tokens, np.int64).tobytes(), np.asarray(val_tokens, np.int64).tobytes(),
-                 json.dumps([V, cfg, list(snapshots)], sort_keys=True).encode()):
-        key.update(hashlib.sha256(part).digest())
-    name = key.hexdigest()[:32]
+    name = run_name(train_tokens, val_tokens, V, cfg, snapshots)
 
     def run() -> dict:
         trace: dict = {}

@@ -79,8 +79,9 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
                      "print('esm from:', esm.__file__)")
             nb.cells.append(nbformat.v4.new_code_cell(probe))
             demos = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.id.startswith("demo-")]
-            if _src(page) != TRAINS and any("esm.train" in nb.cells[i].source for i in demos):
-                nb.cells.insert(demos[0], _built_runs(site))
+            own = TRAINS.get(_src(page), ())
+            if own is not None and any("esm.train" in nb.cells[i].source for i in demos):
+                nb.cells.insert(demos[0], _built_runs(site, own))
             jupyter = nbtools.restricted_kernel(runs / f"{slug}-jupyter", tuple(_requirements(nb)))
             work = runs / f"{slug}-work"
             work.mkdir()
@@ -100,22 +101,30 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
     return done
 
 
-#: The page whose notebook trains P10's model from scratch, as a reader's does. The other pages'
-#: notebooks that use the model (decoding) read the run the session build made instead of training
-#: it again: a training run goes through the build once and through its own notebook once.
-TRAINS = "primer/training-run.md"
+#: The pages whose notebooks train runs from scratch, as a reader's does, and which (None: every run
+#: the notebook asks for; else the settings' names in esm.train). The other runs a notebook uses are
+#: read from the session build (decoding reads P11's; P16 reads P11's and trains its own): a training
+#: run goes through the build once and through its own page's notebook once.
+TRAINS = {"primer/training-run.md": None, "primer/modern-trained.md": ("MODERN",)}
 
 
-def _built_runs(site):
+def _built_runs(site, own=()):
     """A cell that hands ``esm.train`` the session build's finished runs (mkdocs_esm.runs keeps
-    them in ``<cache>/train`` under their inputs' hash and the training code's salt); a run the
-    build did not make is trained as in a reader's kernel. It only reads."""
+    them in ``<cache>/train`` under their inputs' hash and the training code's salt), except the
+    runs named in ``own`` (settings of esm.train, without snapshots), which the notebook trains; a
+    run the build did not make is trained as in a reader's kernel. It only reads."""
+    import esm.train as et
+    from esm.tokenizer import VOCAB_SIZE, data
     from mkdocs_esm.runs import Runs
 
     runs = Runs(site.cache / "train", SNIPPETS / "esm")
+    D = data() if own else None
+    trains = sorted(et.run_name(D.train, D.val, VOCAB_SIZE, getattr(et, n)) for n in own)
     code = ("import esm.train as _train, numpy as _np\n\n\n"
             "class _BuiltRuns:                      # the test's, not the reader's: the build's runs, read\n"
             "    def get(self, name, make):\n"
+            f"        if name in {trains!r}:\n"
+            "            return make()\n"
             f"        path = {str(runs.folder)!r} + '/' + name + {'-' + runs.salt + '.npz'!r}\n"
             "        try:\n"
             "            with _np.load(path) as f:\n"
