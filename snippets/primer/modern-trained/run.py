@@ -1,0 +1,90 @@
+"""P16 The two blocks trained side by side: P11's run (GPT-2's block) and the modern block's, same data,
+batches, steps and optimiser; their validation curves for the page's seed, and the paired difference
+over the 20 recorded seeds of both sweeps (P11's and P16's)."""
+import math
+
+import numpy as np
+
+from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, svg
+from esm.sweeps import record
+from esm.tokenizer import VOCAB_SIZE, data
+from esm.train import MODERN, SNAPSHOTS, TRAIN, trained
+
+D = data()
+V, steps, seed = VOCAB_SIZE, TRAIN["steps"], TRAIN["seed"]
+# P11's run, shared with P11's blocks (the same inputs, so the same run), and the modern block's.
+_, _, ev_g, _ = trained(D.train, D.val, V, TRAIN, snapshots=SNAPSHOTS)
+_, _, ev_m, _ = trained(D.train, D.val, V, MODERN)
+print(check_true("both runs are evaluated at the same steps", np.array_equal(ev_g[:, 0], ev_m[:, 0]),
+                 f"{len(ev_g)} evaluations, every {TRAIN['eval_every']} steps, 0 to {steps}"))
+half = int(np.argmin(np.abs(ev_m[:, 0] - steps // 2)))
+run = {"gpt2": {"val_half": ev_g[half, 2], "final_val": ev_g[-1, 2], "final_train": ev_g[-1, 1]},
+       "modern": {"val_start": ev_m[0, 2], "val_half": ev_m[half, 2], "final_val": ev_m[-1, 2], "final_train": ev_m[-1, 1]}}
+
+# The recorded sweeps: the same two runs with 20 seeds each (model drawn with the seed, batches with the
+# seed + 1), so that seed s of one pairs with seed s of the other: same batches, same order.
+p11, p16 = record("p11"), record("p16")
+print(check_true(f"this build's GPT-2 run (seed {seed}) is P11's recorded one", *p11.matches(seed, run["gpt2"])))
+print(check_true(f"this build's modern run (seed {seed}) is P16's recorded one", *p16.matches(seed, run["modern"])))
+print(check_true("the two sweeps ran the same seeds with the same settings apart from the block",
+                 p11.seeds == p16.seeds and p11.data["settings"] == {k: v for k, v in p16.data["settings"].items()
+                                                                      if k not in ("block", "d_ff")},
+                 f"seeds {p16.seeds[0]} to {p16.seeds[-1]}; P16's settings add block and d_ff"))
+gpt_v, mod_v = p11.values("final_val"), p16.values("final_val")
+diff = np.array([mod_v[s] - gpt_v[s] for s in p16.seeds])            # paired: < 0 where the modern block ends lower
+gap_g = np.array([gpt_v[s] - p11.values("final_train")[s] for s in p11.seeds])   # validation minus training
+gap_m = np.array([mod_v[s] - p16.values("final_train")[s] for s in p16.seeds])
+sd_g, sd_m = float(np.std(list(gpt_v.values()), ddof=1)), float(np.std(list(mod_v.values()), ddof=1))
+wins = int((diff < 0).sum())
+print(check_less("on every recorded seed the modern block ends lower: the largest paired difference is below 0",
+                 float(diff.max()), 0.0, names=("largest difference", "0")))
+# If the two blocks were equally good, the sign of each seed's difference would be a fair coin: the
+# chance of a result at least this one-sided (two-sided sign test) is 2 * P(Binomial(n, 1/2) >= wins).
+n = len(p16.seeds)
+p_sign = min(1.0, 2 * math.fsum(math.comb(n, k) for k in range(max(wins, n - wins), n + 1)) / 2 ** n)
+row = [1]                                                             # Pascal's triangle, row n: the binomial counts
+for _ in range(n):
+    row = [a + b for a, b in zip([0] + row, row + [0])]
+print(check_close(f"sign test: 2 P(at least {max(wins, n - wins)} of {n} fair coins alike), from math.comb = from "
+                  f"Pascal's triangle built by additions", p_sign, min(1.0, 2 * sum(row[max(wins, n - wins):]) / 2 ** n),
+                  atol=1e-15))
+bigram = p11.values("bigram")[seed]                                  # the same tokens for every seed
+
+# The figure: the two validation curves of the page's seed, and the 20 seeds' final losses paired.
+fig, (ax, ax2) = figure(1, 2, size=(6.8, 3.0), gridspec_kw={"width_ratios": [2.2, 1], "wspace": 0.45})
+for ev, name, col in ((ev_g, "GPT-2's block", PALETTE[0]), (ev_m, "modern block", PALETTE[1])):
+    ax.plot(ev[:, 0], ev[:, 2], color=col, lw=1.4, label=name)
+ax.axhline(bigram, color=PALETTE[3], lw=1.0, ls="--")
+ax.text(steps, bigram + 0.03, "bigram", ha="right", va="bottom", fontsize=7, color=PALETTE[3])
+ax.set_xlabel("step")
+ax.set_ylabel("validation loss (nats per token)")
+ax.set_ylim(min(ev_m[:, 2].min(), ev_g[:, 2].min()) - 0.1, math.log(V) + 0.15)
+ax.legend(fontsize=7, loc="upper right")
+ax.set_title(f"seed {seed}", fontsize=8)
+for s in p16.seeds:
+    ax2.plot([0, 1], [gpt_v[s], mod_v[s]], color="black", lw=0.6, alpha=0.5)
+ax2.plot(np.zeros(len(gpt_v)), list(gpt_v.values()), "o", color=PALETTE[0], ms=3)
+ax2.plot(np.ones(len(mod_v)), list(mod_v.values()), "o", color=PALETTE[1], ms=3)
+ax2.set_xticks([0, 1], ["GPT-2's", "modern"])
+ax2.set_xlim(-0.4, 1.4)
+ax2.set_ylabel("final validation loss")
+ax2.set_title(f"{len(p16.seeds)} seeds, paired", fontsize=8)
+print(svg(fig, alt=f"Left: validation loss against step for GPT-2's block and the modern block, seed {seed}; both fall from "
+                   f"about {ev_g[0, 2]:.1f}, the modern block's faster, ending at {ev_m[-1, 2]:.2f} against {ev_g[-1, 2]:.2f}, "
+                   f"both below the bigram's {bigram:.2f}. Right: for each of {len(p16.seeds)} seeds a line joins GPT-2's final "
+                   f"validation loss to the modern block's; every line falls.",
+          caption=f"The two blocks trained by the same loop on the same batches. Left, seed {seed}: validation loss every "
+                  f"{TRAIN['eval_every']} steps. Right: final validation loss of each recorded seed, GPT-2's block (left) "
+                  f"joined to the modern block's (right)."))
+
+lo, hi = -diff.max(), -diff.min()
+print(glue("val_g", run["gpt2"]["final_val"], ".3f"), glue("val_m", run["modern"]["final_val"], ".3f"),
+      glue("half_g", run["gpt2"]["val_half"], ".3f"), glue("half_m", run["modern"]["val_half"], ".3f"),
+      glue("gain_mean", -float(diff.mean()), ".3f"), glue("gain_lo", math.floor(lo * 1000) / 1000, ".3f"),
+      glue("gain_hi", math.ceil(hi * 1000) / 1000, ".3f"),
+      glue("sd_g", sd_g, ".3f"), glue("sd_m", sd_m, ".3f"), glue("wins", wins), glue("n_seeds", len(p16.seeds)),
+      glue("p_sign", p_sign, ".0e"), glue("ratio_sd", -float(diff.mean()) / max(sd_g, sd_m), ".0f"),
+      glue("gap_g", float(gap_g.mean()), ".2f"), glue("gap_m", float(gap_m.mean()), ".2f"),
+      glue("ppl_g", math.exp(float(np.mean(list(gpt_v.values())))), ".2f"),
+      glue("ppl_m", math.exp(float(np.mean(list(mod_v.values())))), ".2f"),
+      glue("seed", seed), glue("steps", steps))
