@@ -2,7 +2,8 @@
 pass, clipping, the schedule and AdamW at every step, the loss on fixed windows every so often."""
 import numpy as np
 
-from esm import backward, modern                        # GPT-2's passes (P10), the modern block's (P16)
+import esm.modern as modern                              # P16's modern block, trained by this same loop
+from esm.backward import forward, loss_and_grads
 from esm.initialise import init_gpt2, param_arrays       # the model, P10's first block of code
 from esm.optim import adamw_step, clip_grads, lr_at
 
@@ -14,8 +15,9 @@ def init_model(V, cfg):              # GPT-2's model (P10), or the modern block'
 
 
 def passes(model):                   # the model's forward pass and its backward pass
-    m = modern if model.get("block") == "modern" else backward
-    return m.forward, m.loss_and_grads
+    if model.get("block") == "modern":
+        return modern.forward, modern.loss_and_grads
+    return forward, loss_and_grads
 
 
 def windows(tokens, starts, T):                      # inputs and targets (n, T): the next token each

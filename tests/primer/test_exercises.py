@@ -14,7 +14,9 @@ def test_exercises_are_labelled_and_folded():
     check_page(PAGE)
 
 
-@pytest.mark.parametrize("demo", ['primer/exercises/sqrt_bug', 'primer/exercises/decay_bug'])
+@pytest.mark.parametrize("demo", ['primer/exercises/sqrt_bug', 'primer/exercises/decay_bug',
+                                  'primer/exercises/p14_online_bug', 'primer/exercises/p15_window_bug',
+                                  'primer/exercises/p16_rope_bug'])
 def test_debug_task_broken_code_fails_and_fix_passes(demo):
     check_debug_demo(demo)
 

@@ -1,59 +1,91 @@
-"""Exercise: grouped-query attention. H query heads share G key-value heads (H/G query heads
-per group): written in numpy, checked against multi-head attention whose key and value heads are
-copied group by group, and against it unchanged when G = H; its key and value projections and its
-cache, 2 L T G d_k n_bytes, counted from the arrays and measured by nbytes."""
+"""Exercise: grouped-query attention without copies. The query heads reshaped to (n_kv, H/n_kv, T, d_k)
+are scored against their group's key head by broadcasting, with no repeat_kv; checked against the
+chapter's gqa (repeat_kv) for n_kv = 1, 2 and H. Then the memory repeat_kv's copies take in one layer
+of Llama 3 8B, and how many sequences of 8,192 tokens fit beside its weights on an 80 GB GPU, for
+n_kv = 8, 32 and 1."""
+import math
+
 import numpy as np
 
 
-def gqa(X, W_Q, W_K, W_V, H, G):
-    """Causal grouped-query attention of one sequence X (T, d): W_Q (d, d), W_K and W_V (d, G d_k).
-    Returns the heads side by side (T, d) before W_O, and the keys and values a cache would keep."""
-    T, d = X.shape
-    dk = d // H
-    Q = (X @ W_Q).reshape(T, H, dk).transpose(1, 0, 2)                 # (H, T, d_k)
-    K = (X @ W_K).reshape(T, G, dk).transpose(1, 0, 2)                 # (G, T, d_k)
-    V = (X @ W_V).reshape(T, G, dk).transpose(1, 0, 2)
-    group = np.arange(H) // (H // G)                                    # query head h reads key-value head h // (H/G)
-    S = Q @ K[group].transpose(0, 2, 1) / np.sqrt(dk)
+def gqa_grouped(X, W_Q, W_K, W_V, H, n_kv):
+    """Causal grouped-query attention of one sequence X (T, d), without copying keys or values: query
+    head h = j g + r (g = H / n_kv) sits at [j, r] of the grouped queries and meets key head j by broadcasting."""
+    T = X.shape[0]
+    g, d_k = H // n_kv, W_Q.shape[1] // H
+    Q = (X @ W_Q).reshape(T, n_kv, g, d_k).transpose(1, 2, 0, 3)      # (n_kv, g, T, d_k)
+    K = (X @ W_K).reshape(T, n_kv, d_k).transpose(1, 0, 2)[:, None]    # (n_kv, 1, T, d_k): one per group
+    V = (X @ W_V).reshape(T, n_kv, d_k).transpose(1, 0, 2)[:, None]
+    S = Q @ K.transpose(0, 1, 3, 2) / math.sqrt(d_k)                   # (n_kv, g, T, T)
     S = np.where(np.tri(T, dtype=bool), S, -np.inf)
     A = np.exp(S - S.max(-1, keepdims=True))
-    O = (A / A.sum(-1, keepdims=True)) @ V[group]
-    return O.transpose(1, 0, 2).reshape(T, d), (K, V)
+    O = (A / A.sum(-1, keepdims=True)) @ V                              # (n_kv, g, T, d_k)
+    return O.transpose(2, 0, 1, 3).reshape(T, H * d_k)                  # head h = j g + r in columns h d_k ...
 
 
 # ---- Below: the checks and the values the solution quotes. ----
-from esm import causal_mask, check_close, check_equal, glue, multi_head_attention  # noqa: E402
+from esm import (causal_mask, check_close, check_equal, check_true, glue, merge_heads, softmax,  # noqa: E402
+                 split_heads)
 
-rng = np.random.default_rng(38)
-T, d, H, G = 10, 24, 6, 2
-dk, per = d // H, H // G
+
+def gqa(X, W_Q, W_K, W_V, H, n_kv):
+    """The chapter's gqa, as on its page: repeat_kv copies each key-value head for its group."""
+    T = X.shape[0]
+    Q, K, V = split_heads(X @ W_Q, H), split_heads(X @ W_K, n_kv), split_heads(X @ W_V, n_kv)
+    K_all, V_all = np.repeat(K, H // n_kv, axis=0), np.repeat(V, H // n_kv, axis=0)
+    S = Q @ K_all.transpose(0, 2, 1) / math.sqrt(Q.shape[-1])
+    return merge_heads(softmax(np.where(causal_mask(T), S, -np.inf)) @ V_all)
+
+
+rng = np.random.default_rng(40)
+T, d, H = 9, 24, 6
+d_k = d // H
 X = rng.normal(size=(T, d))
-W_Q, W_K, W_V = rng.normal(size=(d, d)), rng.normal(size=(d, G * dk)), rng.normal(size=(d, G * dk))
-out, (K, V) = gqa(X, W_Q, W_K, W_V, H, G)
-# The second route: esm.multi_head_attention with each key-value head's columns copied for its H/G query heads.
-cols = np.concatenate([np.arange(g * dk, (g + 1) * dk) for g in range(G) for _ in range(per)])
-print(check_close(f"(b) GQA with H = {H}, G = {G} = multi-head attention with W_K, W_V copied group by group",
-                  out, multi_head_attention(X, W_Q, W_K[:, cols], W_V[:, cols], np.eye(d), H, mask=causal_mask(T)),
-                  atol=1e-12))
-W_Kf, W_Vf = rng.normal(size=(d, d)), rng.normal(size=(d, d))
-print(check_close("(b) with G = H it is multi-head attention", gqa(X, W_Q, W_Kf, W_Vf, H, H)[0],
-                  multi_head_attention(X, W_Q, W_Kf, W_Vf, np.eye(d), H, mask=causal_mask(T)), atol=1e-12))
-print(check_close("(b) with G = 1 every query head reads the same keys: head 0's output through one shared head",
-                  gqa(X, W_Q, W_K[:, :dk], W_V[:, :dk], H, 1)[0][:, :dk],
-                  multi_head_attention(X, W_Q[:, :dk], W_K[:, :dk], W_V[:, :dk], np.eye(dk), 1, mask=causal_mask(T)),
-                  atol=1e-12))
-print(check_equal("(a) the attention's weights: 2 d^2 + 2 d G d_k (W_Q, W_O, and the narrower W_K, W_V)",
-                  sum(W.size for W in (W_Q, W_K, W_V)) + d * d, 2 * d * d + 2 * d * G * dk))
-half = {"K": K.astype(np.float16), "V": V.astype(np.float16)}
-print(check_equal(f"(a) one layer's cache for T = {T} tokens in float16: nbytes = 2 T G d_k n_bytes",
-                  sum(a.nbytes for a in half.values()), 2 * T * G * dk * 2))
+W_Q = rng.normal(size=(d, d)) / math.sqrt(d)
+for n_kv in (1, 2, H):
+    W_K, W_V = (rng.normal(size=(d, n_kv * d_k)) / math.sqrt(d) for _ in "KV")
+    print(check_close(f"(b) H = {H}, n_kv = {n_kv}: gqa_grouped (broadcasting, no copies) = the chapter's gqa (repeat_kv)",
+                      gqa_grouped(X, W_Q, W_K, W_V, H, n_kv), gqa(X, W_Q, W_K, W_V, H, n_kv), atol=1e-12))
+# (a) The reshape puts query head h = j g + r at [j, r]: label every column by its head and read the labels back.
+n_kv, g = 2, H // 2
+heads = np.repeat(np.arange(H), d_k)[None, :]                           # column c belongs to head c // d_k
+print(check_equal(f"(a) H = {H}, n_kv = {n_kv}: after the reshape, entry [j, r] holds query head j g + r (g = {g})",
+                  heads.reshape(1, n_kv, g, d_k)[0, :, :, 0], np.arange(H).reshape(n_kv, g)))
 
-# (c) the cache of a 32-layer model with d = 4096, H = 32 (d_k = 128), at T = 4096, in 16-bit floats.
-L7, d7, H7, T7 = 32, 4096, 32, 4096
-dk7 = d7 // H7
-for g_ in (32, 8, 1):
-    cache = np.zeros((L7, 2, g_, T7, dk7), dtype=np.float16)          # zeros: no page is touched
-    print(check_equal(f"(c) G = {g_}: the cache array's nbytes = 2 L T G d_k n_bytes", cache.nbytes, 2 * L7 * T7 * g_ * dk7 * 2))
-    print(glue(f"gq_mb{g_}", cache.nbytes / 1e6, ",.0f"))
-    del cache
-print(glue("gq_attn_full", 4 * d7 * d7 / 1e6, ".1f"), glue("gq_attn8", (2 * d7 * d7 + 2 * d7 * 8 * dk7) / 1e6, ".1f"))
+# (a) one layer of Llama 3 8B at T = 8,192 in 16-bit floats: repeat_kv's copies against the layer's cache.
+L3 = dict(L=32, d=4096, H=32, n_kv=8, d_k=128, d_ff=14336, V=128256)
+T8, n_bytes = 8192, 2
+copies = 2 * T8 * L3["H"] * L3["d_k"] * n_bytes
+cache = np.zeros((2, L3["n_kv"], T8, L3["d_k"]), dtype=np.float16)      # one layer's keys and values; zeros touch no page
+print(check_equal("(a) one layer's cache array: nbytes = 2 T n_kv d_k n_bytes", cache.nbytes, 2 * T8 * L3["n_kv"] * L3["d_k"] * 2))
+print(glue("gq_copies_mb", copies / 1e6, ".0f"), glue("gq_layer_mb", cache.nbytes / 1e6, ".0f"),
+      glue("gq_copy_ratio", copies // cache.nbytes))
+del cache
+
+
+# (c) Llama 3 8B's weights once on an 80 GB GPU (NVIDIA's A100 80GB), caches of 8,192 tokens in the rest.
+def n_params(c):
+    """The chapter's count: untied tables, narrowed W_K and W_V, the gated layer, two gains per layer, a final gain."""
+    return 2 * c["V"] * c["d"] + c["L"] * (2 * c["d"] * c["H"] * c["d_k"] + 2 * c["d"] * c["n_kv"] * c["d_k"]
+                                           + 3 * c["d"] * c["d_ff"] + 2 * c["d"]) + c["d"]
+
+
+MEMORY = 80e9
+fits = {}
+for kv in (8, 32, 1):
+    c = dict(L3, n_kv=kv)
+    weights = n_params(c) * n_bytes
+    per_seq = 2 * c["L"] * T8 * kv * c["d_k"] * n_bytes
+    n = int((MEMORY - weights) // per_seq)
+    # n sequences fit and one more does not, added one at a time
+    print(check_true(f"(c) n_kv = {kv}: {n} sequences of {T8:,} tokens fit beside the weights, {n + 1} do not",
+                     weights + n * per_seq <= MEMORY < weights + (n + 1) * per_seq,
+                     f"weights {weights / 1e9:.2f} GB, cache {per_seq / 1e9:.3f} GB per sequence"))
+    fits[kv] = n, weights
+print(check_equal("(c) n_kv = 8: the count of the weights = the chapter's, 8,030,261,248 parameters", fits[8][1] // n_bytes,
+                  8_030_261_248))
+print(check_true("(c) n_kv = 32 fits fewer than a quarter of n_kv = 8's sequences, n_kv = 1 more than eight times as many",
+                 4 * fits[32][0] < fits[8][0] and fits[1][0] > 8 * fits[8][0],
+                 f"{fits[32][0]}, {fits[8][0]}, {fits[1][0]} sequences"))
+print(glue("gq_fit8", fits[8][0]), glue("gq_fit32", fits[32][0]), glue("gq_fit1", fits[1][0]),
+      glue("gq_w8", fits[8][1] / 1e9, ".1f"), glue("gq_w32", fits[32][1] / 1e9, ".1f"))

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from esm import check_close, expect_failure, numerical_grad, rope_rotate
+from esm import check_close, check_equal, expect_failure, numerical_grad, rope_rotate
 
 
 def scores(Q, K):                        # S[t, s] = (R_t q_t) . (R_s k_s) / sqrt(d_k): one head, rows are positions
@@ -31,4 +31,14 @@ def check_back(back, T=5, d_k=4, seed=0):
                        fd, atol=1e-8)
 
 
-print(expect_failure(lambda: check_back(scores_back)))
+rng = np.random.default_rng(2)
+Q, K = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
+dQ, dK = scores_back(rng.normal(size=(5, 5)), Q, K)
+print(check_equal("the broken backward runs: dQ and dK have the shapes of Q and K", [dQ.shape, dK.shape], [Q.shape, K.shape]))
+
+
+def run_broken():
+    return check_back(scores_back)
+
+
+print(expect_failure(run_broken))
