@@ -292,7 +292,7 @@
     var now = Date.now();
     var shown = root.querySelectorAll(".esm-q:not([hidden])").length;
     var upcoming = [];
-    var qs = root.querySelectorAll(".esm-q");
+    var qs = practiceQuestions(root);
     for (var i = 0; i < qs.length; i++) {
       var rec = records[qs[i].getAttribute("data-qid")];
       if (rec && rec.queued && !isDue(rec, now)) {
@@ -317,20 +317,29 @@
     }
   }
 
+  /* Every question of the practice page: those shown, and those still in the bank's <template>. */
+  function practiceQuestions(root) {
+    var bank = root.querySelector(":scope > template.esm-practice-bank");
+    var qs = Array.prototype.slice.call(root.querySelectorAll(".esm-q"));
+    return bank ? qs.concat(Array.prototype.slice.call(bank.content.querySelectorAll(".esm-q"))) : qs;
+  }
+
   function initPractice() {
     var root = document.querySelector(".esm-practice");
     if (!root) return;
     var records = load(QUIZ_KEY);
     var now = Date.now();
-    var qs = Array.prototype.slice.call(root.querySelectorAll(".esm-q"));
+    var qs = practiceQuestions(root);
     /* Due questions first, the most often missed first among them. */
     qs.sort(function (a, b) {
       var ra = records[a.getAttribute("data-qid")] || {}, rb = records[b.getAttribute("data-qid")] || {};
       return (rb.wrong || 0) - (ra.wrong || 0);
     });
+    /* Only the due questions enter the document; the others stay in the bank. */
     qs.forEach(function (q) {
+      if (!isDue(records[q.getAttribute("data-qid")], now)) return;
       root.appendChild(q);
-      q.hidden = !isDue(records[q.getAttribute("data-qid")], now);
+      q.hidden = false;
       clearFeedback(q);
     });
     showQueue(records);

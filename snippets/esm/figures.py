@@ -209,6 +209,15 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
                   text)
     text = re.sub(r">\s+<", "><", text)
     text = _unwrap_bare_groups(text)
+    # A marker plot writes one <use> per point, each with the same style: a run of three or more
+    # takes it once, from a group around them (fill, stroke and their widths and opacities are
+    # inherited; a style with `opacity`, which a group would apply to the run as a whole, stays).
+    def hoist(m):
+        if re.search(r"(?<![\w-])opacity:", m[2]):
+            return m[0]
+        return f'<g style="{m[2]}">' + m[1].replace(f' style="{m[2]}"/>', "/>") + "</g>"
+    text = re.sub(r'((?:<use xlink:href="#[^"]+" x="[^"]*" y="[^"]*" style="([^"]*)"/>)'
+                  r'(?:<use xlink:href="#[^"]+" x="[^"]*" y="[^"]*" style="\2"/>){2,})', hoist, text)
     text = re.sub(r'(xlink:href="data:image/png;base64,)([^"]+)"', lambda m: f'{m[1]}{_palette_png(m[2])}"', text)
     # Name the remaining ids (and every reference to one) by the salt and their order of first
     # appearance, so that two figures on one page never share an id. matplotlib names a clip path

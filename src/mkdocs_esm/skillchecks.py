@@ -233,7 +233,10 @@ class SkillChecks:
                 for n, q in enumerate(check["questions"], 1)
             )
             total = sum(len(c["questions"]) for c in self.all_checks)
-            block = f'<div class="esm-practice" data-total="{total}">{bank}</div>'
+            # The bank waits in a <template>: parsed but not in the document (no style, layout or
+            # element count) until learner.js moves the due questions out of it.
+            block = (f'<div class="esm-practice" data-total="{total}">'
+                     f'<template class="esm-practice-bank">{bank}</template></div>')
             if _PRACTICE_MARK not in html:
                 raise PluginError(f"{page.file.src_uri}: the practice page needs the marker {_PRACTICE_MARK}")
             html = html.replace(_PRACTICE_MARK, block, 1)
