@@ -2,21 +2,21 @@
 pass, clipping, the schedule and AdamW at every step, the loss on fixed windows every so often."""
 import numpy as np
 
-import esm.modern as modern                              # P16's modern block, trained by this same loop
 from esm.backward import forward, loss_and_grads
 from esm.initialise import init_gpt2, param_arrays       # the model, P10's first block of code
+from esm.modern import forward as forward_modern, init_modern, loss_and_grads as loss_and_grads_modern   # P16
 from esm.optim import adamw_step, clip_grads, lr_at
 
 
 def init_model(V, cfg):              # GPT-2's model (P10), or the modern block's (P16) if cfg["block"] is "modern"
     if cfg.get("block") == "modern":
-        return modern.init_modern(cfg["seed"], V, cfg["d"], cfg["L"], cfg["n_heads"], cfg["d_ff"])
+        return init_modern(cfg["seed"], V, cfg["d"], cfg["L"], cfg["n_heads"], cfg["d_ff"])
     return init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], attention=cfg.get("attention", True))
 
 
 def passes(model):                   # the model's forward pass and its backward pass
     if model.get("block") == "modern":
-        return modern.forward, modern.loss_and_grads
+        return forward_modern, loss_and_grads_modern
     return forward, loss_and_grads
 
 

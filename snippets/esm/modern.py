@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from esm.backward import merge_heads, outer, softmax, split_heads   # P10's pieces, unchanged
+from esm.backward import merge_heads, outer, softmax, split_heads   # P10's pieces; outer(A, dY) = A^T dY over b, t
 from esm.math import rope_rotate                                    # 6.4's rotation of pairs (2j, 2j+1)
 
 

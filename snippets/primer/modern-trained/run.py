@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, svg
+from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, svg, table
 from esm.sweeps import record
 from esm.tokenizer import VOCAB_SIZE, data
 from esm.train import MODERN, SNAPSHOTS, TRAIN, trained
@@ -32,10 +32,21 @@ print(check_true("the two sweeps ran the same seeds with the same settings apart
                  f"seeds {p16.seeds[0]} to {p16.seeds[-1]}; P16's settings add block and d_ff"))
 gpt_v, mod_v = p11.values("final_val"), p16.values("final_val")
 diff = np.array([mod_v[s] - gpt_v[s] for s in p16.seeds])            # paired: < 0 where the modern block ends lower
-gap_g = np.array([gpt_v[s] - p11.values("final_train")[s] for s in p11.seeds])   # validation minus training
+half_diff = np.array([p16.values("val_half")[s] - p11.values("val_half")[s] for s in p16.seeds])
+narrows = int((half_diff < diff).sum())                             # seeds whose gap is wider half-way than at the end
+gap_g = np.array([gpt_v[s] - p11.values("final_train")[s] for s in p16.seeds])   # validation minus training
 gap_m = np.array([mod_v[s] - p16.values("final_train")[s] for s in p16.seeds])
+gap_wider = int((gap_m > gap_g).sum())                              # seeds where the modern block's is the wider
 sd_g, sd_m = float(np.std(list(gpt_v.values()), ddof=1)), float(np.std(list(mod_v.values()), ddof=1))
 wins = int((diff < 0).sum())
+# The noise the mean gain is measured against: the paired differences' spread, its standard error, and
+# whether pairing helped (the correlation of the two blocks' final losses over the seeds).
+g_arr, m_arr = np.array([gpt_v[s] for s in p16.seeds]), np.array([mod_v[s] for s in p16.seeds])
+sd_d = float(np.std(diff, ddof=1))
+se_d = sd_d / math.sqrt(len(diff))
+r_pair = float(np.corrcoef(g_arr, m_arr)[0, 1])
+print(check_close("var(difference) = var(GPT-2) + var(modern) - 2 r sd sd over the seeds (the pairing identity)",
+                  sd_d ** 2, sd_g ** 2 + sd_m ** 2 - 2 * r_pair * sd_g * sd_m, atol=1e-12))
 print(check_less("on every recorded seed the modern block ends lower: the largest paired difference is below 0",
                  float(diff.max()), 0.0, names=("largest difference", "0")))
 # If the two blocks were equally good, the sign of each seed's difference would be a fair coin: the
@@ -77,14 +88,24 @@ print(svg(fig, alt=f"Left: validation loss against step for GPT-2's block and th
                   f"{TRAIN['eval_every']} steps. Right: final validation loss of each recorded seed, GPT-2's block (left) "
                   f"joined to the modern block's (right)."))
 
-lo, hi = -diff.max(), -diff.min()
-print(glue("val_g", run["gpt2"]["final_val"], ".3f"), glue("val_m", run["modern"]["final_val"], ".3f"),
-      glue("half_g", run["gpt2"]["val_half"], ".3f"), glue("half_m", run["modern"]["val_half"], ".3f"),
-      glue("gain_mean", -float(diff.mean()), ".3f"), glue("gain_lo", math.floor(lo * 1000) / 1000, ".3f"),
-      glue("gain_hi", math.ceil(hi * 1000) / 1000, ".3f"),
-      glue("sd_g", sd_g, ".3f"), glue("sd_m", sd_m, ".3f"), glue("wins", wins), glue("n_seeds", len(p16.seeds)),
-      glue("p_sign", p_sign, ".0e"), glue("ratio_sd", -float(diff.mean()) / max(sd_g, sd_m), ".0f"),
-      glue("gap_g", float(gap_g.mean()), ".2f"), glue("gap_m", float(gap_m.mean()), ".2f"),
-      glue("ppl_g", math.exp(float(np.mean(list(gpt_v.values())))), ".2f"),
-      glue("ppl_m", math.exp(float(np.mean(list(mod_v.values())))), ".2f"),
-      glue("seed", seed), glue("steps", steps))
+g_all, m_all = np.array(list(gpt_v.values())), np.array(list(mod_v.values()))
+
+
+def span(v):                                                          # a range rounded outward, 3 decimals
+    return f"{math.floor(min(v) * 1000) / 1000:.3f} to {math.ceil(max(v) * 1000) / 1000:.3f}"
+
+
+print(glue("runs_table", table(
+    ["validation loss (nats)", "GPT-2's block", "modern block", "gain"],
+    [[f"seed {seed}, half-way (step {int(ev_m[half, 0]):,})", f"{ev_g[half, 2]:.3f}", f"{ev_m[half, 2]:.3f}",
+      f"{ev_g[half, 2] - ev_m[half, 2]:.3f}"],
+     [f"seed {seed}, end (step {steps:,})", f"{ev_g[-1, 2]:.3f}", f"{ev_m[-1, 2]:.3f}", f"{ev_g[-1, 2] - ev_m[-1, 2]:.3f}"],
+     [f"{len(p16.seeds)} seeds, end: mean", f"{g_all.mean():.3f}", f"{m_all.mean():.3f}", f"{-diff.mean():.3f}"],
+     [f"{len(p16.seeds)} seeds, end: standard deviation", f"{sd_g:.3f}", f"{sd_m:.3f}", f"{sd_d:.3f}"],
+     [f"{len(p16.seeds)} seeds, end: range (rounded outward)", span(g_all), span(m_all), span(-diff)],
+     ["perplexity of the mean loss", f"{math.exp(g_all.mean()):.2f}", f"{math.exp(m_all.mean()):.2f}", ""]])))
+print(glue("gain_mean", -float(diff.mean()), ".3f"), glue("wins", wins), glue("n_seeds", len(p16.seeds)),
+      glue("p_sign", p_sign, ".0e"), glue("se_d", se_d, ".3f"), glue("t_ratio", -float(diff.mean()) / se_d, ".0f"),
+      glue("r_pair", r_pair, ".2f"), glue("gap_g", float(gap_g.mean()), ".2f"), glue("gap_m", float(gap_m.mean()), ".2f"),
+      glue("narrows", narrows), glue("gap_wider", gap_wider), glue("seed", seed), glue("steps", steps),
+      glue("n_win", TRAIN["eval_batches"] * TRAIN["batch"]), glue("T_win", TRAIN["T"]))
