@@ -96,7 +96,27 @@ def test_balance_loss_bounds_on_random_routers(balance):
         assert f.max() <= 1 / k + 1e-12
         assert value <= E / k + 1e-9
         assert E * (P ** 2).sum() >= 1 - 1e-12
-    assert math.isclose(balance["balance_loop"](balance["Z"], 2), balance["aux"], rel_tol=1e-12)
+
+
+def balance_loop(logits, k):
+    """The load-balancing loss E sum_i f_i P_i in plain Python: count each expert's choices, add up its
+    probabilities."""
+    T, E = len(logits), len(logits[0])
+    f = [sum(e in sorted(range(E), key=lambda i: -z[i])[:k] for z in logits) / (k * T) for e in range(E)]
+    P = [sum(math.exp(z[e]) / sum(map(math.exp, z)) for z in logits) / T for e in range(E)]
+    return E * sum(a * b for a, b in zip(f, P))
+
+
+def test_balance_loss_against_a_loop(balance):
+    """The page's pencil example (f = (2, 2, 1, 1)/6, scoring 1.12) and random routers, against the loop."""
+    assert math.isclose(balance_loop(balance["Z"].tolist(), 2), balance["aux"], rel_tol=1e-12)
+    assert f"{balance['aux']:.2f}" == "1.12"
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        T, E = int(rng.integers(1, 20)), int(rng.integers(2, 9))
+        k = int(rng.integers(1, E + 1))
+        logits = rng.normal(size=(T, E)) * 3
+        assert math.isclose(balance["balance_loss"](logits, k)[0], balance_loop(logits.tolist(), k), rel_tol=1e-12)
 
 
 def test_window_mask_properties(window):

@@ -70,7 +70,7 @@ def n_params(c):
                                            + 3 * c["d"] * c["d_ff"] + 2 * c["d"]) + c["d"]
 
 
-MEMORY = 80e9
+MEMORY = 80e9                                                           # 80 GB, taken as 80 x 10^9 bytes
 fits = {}
 for kv in (8, 32, 1):
     c = dict(L3, n_kv=kv)
@@ -82,8 +82,8 @@ for kv in (8, 32, 1):
                      weights + n * per_seq <= MEMORY < weights + (n + 1) * per_seq,
                      f"weights {weights / 1e9:.2f} GB, cache {per_seq / 1e9:.3f} GB per sequence"))
     fits[kv] = n, weights
-print(check_equal("(c) n_kv = 8: the count of the weights = the chapter's, 8,030,261,248 parameters", fits[8][1] // n_bytes,
-                  8_030_261_248))
+print(check_equal("(c) n_kv = 8: the weights' bytes = the released checkpoint's total_size, 16,060,522,496", fits[8][1],
+                  16_060_522_496))
 print(check_true("(c) n_kv = 32 fits fewer than a quarter of n_kv = 8's sequences, n_kv = 1 more than eight times as many",
                  4 * fits[32][0] < fits[8][0] and fits[1][0] > 8 * fits[8][0],
                  f"{fits[32][0]}, {fits[8][0]}, {fits[1][0]} sequences"))

@@ -36,9 +36,28 @@ flat = lambda x: np.concatenate([[x[0], x[1]], x[2]])                   # noqa: 
 print(check_close("(a) commutative: merge(A, B) = merge(B, A)", flat(merge(A, B)), flat(merge(B, A)), atol=1e-12))
 print(check_close("(a) associative: merge(merge(A, B), C) = merge(A, merge(B, C))", flat(merge(merge(A, B), C)),
                   flat(merge(A, merge(B, C))), atol=1e-12))
-# The online update of the chapter is a merge with a one-block state: fold blocks left to right.
 print(check_close("(a) merge with the empty state (-inf, 0, 0) changes nothing", flat(merge((-math.inf, 0.0, np.zeros(5)), A)),
                   flat(A), atol=0))
+
+
+def online_step(st, s_b, V_b):
+    """The chapter's update, as on its page: equations (P14.4) to (P14.6) for one new block."""
+    m, l, o = st
+    m_new = max(m, s_b.max())
+    scale = math.exp(m - m_new)
+    p = np.exp(s_b - m_new)
+    return m_new, scale * l + p.sum(), scale * o + p @ V_b
+
+
+# The chapter's update is a merge with a one-block state: fold both over 8 blocks, left to right, from (-inf, 0, 0).
+edges = [0, 5, 13, 14, 30, 41, 50, 58, 64]
+by_merge = by_update = (-math.inf, 0.0, np.zeros(5))
+worst = 0.0
+for a, b in zip(edges[:-1], edges[1:]):
+    by_merge, by_update = merge(by_merge, state(s[a:b], V[a:b])), online_step(by_update, s[a:b], V[a:b])
+    worst = max(worst, float(np.abs(flat(by_merge) - flat(by_update)).max()))
+print(check_close("(a) after every one of 8 blocks, merge(state, state of the block) = the chapter's update (largest difference)",
+                  worst, 0.0, atol=1e-12))
 
 # (c) 16 blocks, given to workers in a shuffled order, combined pairwise in a tree.
 cuts = np.sort(rng.choice(np.arange(1, n), size=15, replace=False))

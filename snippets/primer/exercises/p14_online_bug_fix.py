@@ -1,7 +1,7 @@
 """Fix of the debugging exercise on the online softmax: the running output is rescaled by
 e^(m - m_new) as the running sum is. The same check passes. Then (b): the broken code is right
 whenever the first block holds the largest score, wrong otherwise; (c): its output is the weighted
-sum with key j's weight multiplied by e^(m_n - m_k(j)) >= 1, m_k(j) the running maximum when j's block
+sum with key j's weight multiplied by e^(m_n - m_i(j)) >= 1, m_i(j) the running maximum when j's block
 was folded in, checked term by term."""
 import math
 
@@ -61,14 +61,14 @@ def first_block_holds_max(seed):
 share = share_of_seeds(first_block_holds_max, range(200))
 print(check_close("(b) over 200 seeds: right if and only if the largest score is in the first block", share, 1.0, atol=0))
 
-# (c) The broken o_n is sum_j e^(s_j - m_k(j)) v_j: key j weighted by e^(m_n - m_k(j)) >= 1 times too much.
+# (c) The broken o_n is sum_j e^(s_j - m_i(j)) v_j: key j weighted by e^(m_n - m_i(j)) >= 1 times too much.
 rng = np.random.default_rng(43)
 s, V = rng.normal(size=40) * 3, rng.normal(size=(40, 4))
 m_at = np.maximum.accumulate([s[j:j + 8].max() for j in range(0, 40, 8)])       # running maximum after each block
 m_of = np.repeat(m_at, 8)                                                         # ... as key j's block was folded in
 l_n = math.fsum(math.exp(x - s.max()) for x in s)
 predicted = sum(math.exp(s[j] - m_of[j]) * V[j] for j in range(40)) / l_n
-print(check_close("(c) broken output = sum_j e^(s_j - m_k(j)) v_j / l_n, key by key", online_attention(s, V, 8, rescale=False),
+print(check_close("(c) broken output = sum_j e^(s_j - m_i(j)) v_j / l_n, key by key", online_attention(s, V, 8, rescale=False),
                   predicted, atol=1e-12))
 over = np.exp(s.max() - m_of)
 print(glue("ob_err_up", err["increasing"], ".2f"), glue("ob_share", share, ".0%"), glue("ob_over_max", float(over.max()), ".1f"))

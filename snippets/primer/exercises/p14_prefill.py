@@ -38,6 +38,8 @@ print(check_true("(b) decoding one sequence is bound by memory, a prefill of 8,1
 print(check_close("(b) decode rate of one sequence = bandwidth / weights' bytes", dec1, BW / (n_bytes * N), rtol=1e-12))
 # (c) Batch without the cache: the rate B / decode(B) grows until the step turns compute-bound at B = PEAK / BW.
 B_match = next(B for B in range(1, 10_000) if B / decode(B) >= pre)
+print(check_equal("(c) the batch that matches prefill = the ratio of the two rates in (b), rounded up (memory-bound: "
+                  "B sequences take the time of one)", B_match, math.ceil(pre / dec1)))
 rates = [B / decode(B) for B in range(1, 2000)]
 print(check_true("(c) without the cache, the decoding rate tops out at PEAK / (2N), above prefill's (which pays for attention)",
                  max(rates) <= PEAK / (2 * N) * (1 + 1e-12) and PEAK / (2 * N) > pre,

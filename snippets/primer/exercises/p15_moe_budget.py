@@ -37,7 +37,7 @@ S = N(CFG, 0)                                          # everything but the expe
 print(check_equal("(b) N(m) = S + m x: the shared part plus m experts' weights, for m = E and m = k", (S + CFG["E"] * x, S + CFG["k"] * x),
                   (held, used)))
 print(check_less("(b) N(E) / N(k) < E / k", held / used, CFG["E"] / CFG["k"], names=("N(E)/N(k)", "E/k")))
-print(glue("p15_shared", S / 1e9, ".2f"), glue("p15_expert", x / 1e9, ".2f"))
+print(glue("p15_shared", S / 1e9, ".2f"), glue("p15_expert", x / 1e9, ".2f"), glue("p15_S_kx", S / (CFG["k"] * x), ".2f"))
 
 # (c) each expert split into m = 4 experts of width d_ff / 4; a token uses m k of the m E.
 m = 4

@@ -19,7 +19,7 @@ for d_k, lam in ((128, 4), (128, 8), (64, 4)):
     print(check_close(f"(b) d_k = {d_k}, lambda = {lam}: the geometric mean of all the slowdowns = sqrt(lambda)",
                       math.exp(np.log(slow).mean()), math.sqrt(lam), atol=1e-12))
     # (c) the slowdown passes sqrt(lambda) between j = (d_k - 2)/4 - 1/2 and + 1/2, i.e. between pairs d_k/4 - 1 and d_k/4
-    print(check_equal(f"(c) d_k = {d_k}, lambda = {lam}: the last pair slowed less than sqrt(lambda)",
+    print(check_equal(f"(c) d_k = {d_k}, lambda = {lam}: the last pair slowed by less than sqrt(lambda) is d_k/4 - 1",
                       int(np.flatnonzero(slow < math.sqrt(lam))[-1]), d_k // 4 - 1))
     rows.append((d_k, lam, slow[mid]))
 print(glue("p15n_mid4", rows[0][2], ".3f"), glue("p15n_mid8", rows[1][2], ".3f"), glue("p15n_sqrt8", math.sqrt(8), ".3f"),

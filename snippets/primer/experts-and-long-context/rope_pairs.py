@@ -18,23 +18,23 @@ def rope_halves(x, positions):
 
 
 def to_pairs(d_k):
-    """pi with x_pairs = x_halves[pi]: slot 2j takes coordinate j, slot 2j+1 takes j + d_k/2."""
-    pi = np.empty(d_k, dtype=int)
-    pi[0::2], pi[1::2] = np.arange(d_k // 2), np.arange(d_k // 2) + d_k // 2
-    return pi
+    """The order with x_pairs = x_halves[order], the permutation Pi: slot 2j takes coordinate j, slot 2j+1 takes j + d_k/2."""
+    order = np.empty(d_k, dtype=int)
+    order[0::2], order[1::2] = np.arange(d_k // 2), np.arange(d_k // 2) + d_k // 2
+    return order
 
 
-print(check_equal("pencil: d_k = 4 gives pi = (0, 2, 1, 3)", to_pairs(4), np.array([0, 2, 1, 3]), eq="pairing"))
+print(check_equal("pencil: d_k = 4 takes the coordinates in the order (0, 2, 1, 3)", to_pairs(4), np.array([0, 2, 1, 3]), eq="pairing"))
 print(glue("rp_p4", to_pairs(4).tolist()))
 rng = np.random.default_rng(15)
 T, d_k, H, d = 12, 16, 2, 32
-pi, pos = to_pairs(d_k), np.arange(T) + 1000.0
+order, pos = to_pairs(d_k), np.arange(T) + 1000.0
 X = rng.normal(size=(T, d_k))
-print(check_close("rotate_half RoPE, then pi = the book's RoPE (esm.rope_rotate) of x[pi]", rope_halves(X, pos)[:, pi],
-                  rope_rotate(X[:, pi], pos), atol=1e-12, eq="pairing"))
+print(check_close("rotate_half RoPE, then Pi = the book's RoPE (esm.rope_rotate) of Pi x", rope_halves(X, pos)[:, order],
+                  rope_rotate(X[:, order], pos), atol=1e-12, eq="pairing"))
 
 # Weights trained with pairs (2j, 2j+1), run by rotate_half code: reorder each head's columns of W_Q and W_K.
-cols = np.concatenate([h * d_k + np.argsort(pi) for h in range(H)])      # argsort(pi): the inverse permutation
+cols = np.concatenate([h * d_k + np.argsort(order) for h in range(H)])      # argsort(order): the inverse permutation
 A = rng.normal(size=(T, d))
 W_Q, W_K = (rng.normal(size=(d, H * d_k)) / np.sqrt(d) for _ in range(2))
 
