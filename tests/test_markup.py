@@ -164,3 +164,11 @@ def test_no_regex_reads_html_tags_outside_compat():
             if tokenizer.search(pattern):
                 found.append(f"{path.relative_to(package)}:{line}: {pattern[:80]}")
     assert not found, "\n".join(found)
+
+
+def test_search_holds_the_tables_a_demo_printed_and_keeps_the_prose_tables():
+    from mkdocs_esm import search
+    text = ('<p>a</p><div class="tabbed-set"><div class="tabbed-content"><div class="tabbed-block"><p>x</p>'
+            '<table><tr><td>1</td></tr></table></div><div class="tabbed-block"><pre>c</pre></div></div></div>'
+            '<table><tr><td>prose</td></tr></table>')
+    assert [text[s:e] for s, e in search.holds(text)] == ["<table><tr><td>1</td></tr></table>", "<pre>c</pre>"]

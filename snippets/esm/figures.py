@@ -210,12 +210,19 @@ def svg(fig, *, alt: str, caption: str | None = None) -> str:
     text = re.sub(r">\s+<", "><", text)
     text = _unwrap_bare_groups(text)
     # A marker plot writes one <use> per point, each with the same style: a run of three or more
-    # takes it once, from a group around them (fill, stroke and their widths and opacities are
-    # inherited; a style with `opacity`, which a group would apply to the run as a whole, stays).
+    # takes its fill and stroke once, from a group around them (inherited properties). A cap or a
+    # join stays on each mark, where matplotlib's rule for them looks (tests/browser/test_pages.py),
+    # and a style with `opacity`, which a group would apply to the run as a whole, stays whole.
     def hoist(m):
         if re.search(r"(?<![\w-])opacity:", m[2]):
             return m[0]
-        return f'<g style="{m[2]}">' + m[1].replace(f' style="{m[2]}"/>', "/>") + "</g>"
+        props = [p.strip() for p in m[2].split(";") if p.strip()]
+        own = "; ".join(p for p in props if p.startswith(("stroke-linejoin", "stroke-linecap")))
+        shared = "; ".join(p for p in props if not p.startswith(("stroke-linejoin", "stroke-linecap")))
+        if not shared:
+            return m[0]
+        keep = f' style="{own}"/>' if own else "/>"
+        return f'<g style="{shared}">' + m[1].replace(f' style="{m[2]}"/>', keep) + "</g>"
     text = re.sub(r'((?:<use xlink:href="#[^"]+" x="[^"]*" y="[^"]*" style="([^"]*)"/>)'
                   r'(?:<use xlink:href="#[^"]+" x="[^"]*" y="[^"]*" style="\2"/>){2,})', hoist, text)
     text = re.sub(r'(xlink:href="data:image/png;base64,)([^"]+)"', lambda m: f'{m[1]}{_palette_png(m[2])}"', text)

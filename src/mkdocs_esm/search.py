@@ -8,7 +8,8 @@ on_page_content event. This (run last, so it sees the math, learner and notebook
 output) takes out of the HTML, for the time of indexing, what a reader would not search for:
 
 - every ``<pre>``: demo and notebook code (the notebook's helper cell included) and printed
-  output;
+  output; and every table a demo printed (in a tab of its block: shape tables, the rows behind
+  a check), which the prose quotes where it matters;
 - inline SVG (a figure's tick labels; its caption stays), the Code/Output tab labels and the
   check lines (a check restates, with its measured values, what the prose around it says: a
   search finds the prose).
@@ -65,13 +66,17 @@ def holds(text: str) -> list[list[int]]:
     (``div.esm-check``), then the outermost of the others (``_OUT``), each in the page's order."""
     tokens, ends = markup.read_tokens(text)
     checks, out = [], []
-    last = -1
+    last = block_end = -1
     for i, t in enumerate(tokens):
         if t.kind != "start":
             continue
         if t.name == "div" and t.attrs[:1] == (("class", "esm-check"),):
             checks.append([t.start, tokens[ends[i]].end])
-        if t.start >= last and any(t.name == name and (attrs is None or t.attrs[:1] == attrs) for name, attrs in _OUT):
+        if t.name == "div" and t.attrs[:1] == (("class", "tabbed-block"),):
+            block_end = tokens[ends[i]].end           # a demo's Output or Code tab
+        printed = t.name == "table" and t.start < block_end   # a table a demo printed
+        if t.start >= last and (printed or any(t.name == name and (attrs is None or t.attrs[:1] == attrs)
+                                               for name, attrs in _OUT)):
             last = tokens[ends[i]].end
             out.append([t.start, last])
     return checks + out

@@ -50,13 +50,14 @@ print(table(["", "GPT-2's block (P11)", "the modern block"],
              ["embedding parameters", f"{emb_g:,} (tokens and positions)", f"{emb_m:,} (tokens)"],
              ["feed-forward width", f"{4 * d}", f"{d_ff}"]]))
 cfg = MODERN
-print(glue("settings", table(["setting, both runs", "value"], [
+# A table the prose quotes: published, not printed (a value line holds one line).
+glue("settings", table(["setting, both runs", "value"], [
     ["width $d$, blocks $L$, heads", f"{d}, {L}, {H}"],
     ["window $T$, vocabulary", f"{T}, {VOCAB_SIZE} tokens"],
     ["batch, steps", f"{cfg['batch']} windows, {cfg['steps']:,}"],
     ["learning rate", f"{cfg['lr']:g}, warm-up over {cfg['warmup']} steps, cosine down to {cfg['min_lr']:g}"],
     ["AdamW weight decay", f"{cfg['weight_decay']:g}, on the matrices and tables"],
-    ["gradient clipping", f"global norm {cfg['clip']:g}"]])))
+    ["gradient clipping", f"global norm {cfg['clip']:g}"]]))
 print(glue("d", d), glue("L", L), glue("d_ff", d_ff), glue("d_ff_exact", (8 * d + 11) / 3, ".2f"),
       glue("blk_gpt2", gpt2_block(d), ","), glue("blk_mod", modern_block(d, d_ff), ","),
       glue("non_gpt2", non_g, ","), glue("non_mod", non_m, ","), glue("non_rel", -rel, ".1%"),
