@@ -4,11 +4,11 @@ import numpy as np
 
 from esm.backward import forward, loss_and_grads
 from esm.initialise import init_gpt2, param_arrays       # the model, P10's first block of code
-from esm.modern import forward as forward_modern, init_modern, loss_and_grads as loss_and_grads_modern   # P16
+from esm.modern import forward as forward_modern, init_modern, loss_and_grads as loss_and_grads_modern
 from esm.optim import adamw_step, clip_grads, lr_at
 
 
-def init_model(V, cfg):              # GPT-2's model (P10), or the modern block's (P16) if cfg["block"] is "modern"
+def init_model(V, cfg):              # GPT-2's model (P10), or P13's modern block if cfg["block"] is "modern"
     if cfg.get("block") == "modern":
         return init_modern(cfg["seed"], V, cfg["d"], cfg["L"], cfg["n_heads"], cfg["d_ff"])
     return init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], attention=cfg.get("attention", True))

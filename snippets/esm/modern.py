@@ -1,4 +1,4 @@
-"""P16's modern model, as the page shows it: P13's block (RMSNorm, RoPE inside attention, SwiGLU,
+"""The modern model (esm.train.MODERN): P13's block (RMSNorm, RoPE inside attention, SwiGLU,
 no biases, no position table) with a tied head, GPT-2's initialisation, its forward pass keeping
 what the backward pass needs, and the chain rule back through it. P11's loop trains it unchanged."""
 import math

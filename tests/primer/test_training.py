@@ -121,9 +121,8 @@ def test_the_page_code_is_the_code_that_trains():
     assert lp.loss_and_grads is bw.loss_and_grads and lp.adamw_step is op.adamw_step and lp.clip_grads is op.clip_grads
     primer = Path(__file__).resolve().parents[2] / "docs" / "primer"
     pages = {p: (primer / p).read_text(encoding="utf-8") for p in ("training.md", "training-run.md")}
-    pages["modern-trained.md"] = (primer / "modern-trained.md").read_text(encoding="utf-8")
     for name, page in (("initialise", "training.md"), ("backward", "training.md"), ("optim", "training.md"),
-                       ("loop", "training-run.md"), ("modern", "modern-trained.md")):
+                       ("loop", "training-run.md")):
         assert f'```python exec="on" source="above"\n--8<-- "esm/{name}.py"\n```' in pages[page], name
 
 
