@@ -135,6 +135,9 @@ def test_practice_page_holds_every_question_hidden(site, demo_output):
     assert html.count('<fieldset class="esm-q"') == total
     assert html.count('data-check=') >= total
     assert len(re.findall(r'<fieldset class="esm-q"[^>]* hidden>', html)) == total
+    # ... in a <template>, out of the document until learner.js moves the due ones in (element budget)
+    bank = re.search(r'<template class="esm-practice-bank">(.*?)</template>', html, re.S)
+    assert bank and bank[1].count('<fieldset class="esm-q"') == total
     assert not (site.dir / "skill-checks").exists(), "the skill-check data is not published"
     # every value a question quotes was filled in from the page that computed it
     quoted = {m for c in checks() for q in c["questions"]
