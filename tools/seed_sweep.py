@@ -305,41 +305,6 @@ def _p11_seeds() -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# P16: the modern block trained beside GPT-2's (docs/primer/modern-trained.md)
-# ---------------------------------------------------------------------------------------------
-
-#: What each quantity of the P16 sweep is. GPT-2's run of the same seed is P11's record.
-P16_QUANTITIES = {
-    "val_start": "the modern model's validation loss at step 0, nats",
-    "val_half": "its validation loss at the half-way evaluation, nats",
-    "final_val": "its validation loss at the last step, nats",
-    "final_train": "its training loss on the fixed training windows at the last step, nats",
-}
-
-
-def p16(seed: int) -> dict[str, float]:
-    """P16's modern run for one seed: esm.train.MODERN with ``seed`` (the model drawn with the seed,
-    its batches with the seed + 1, as P11's runs), every other setting as MODERN."""
-    import numpy as np
-
-    import esm.tokenizer as tk
-    import esm.train as et
-    D = tk.data()
-    _, _, evals, _ = et.train(D.train, D.val, tk.VOCAB_SIZE, dict(et.MODERN, seed=seed))
-    half = et.MODERN["steps"] // 2
-    out = {"val_start": float(evals[0, 2]), "val_half": float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2]),
-           "final_val": float(evals[-1, 2]), "final_train": float(evals[-1, 1])}
-    assert set(out) == set(P16_QUANTITIES), set(out) ^ set(P16_QUANTITIES)
-    return out
-
-
-def _p16_settings() -> dict:
-    import esm.tokenizer as tk
-    import esm.train as et
-    return {k: v for k, v in et.MODERN.items() if k != "seed"} | {"vocab_size": tk.VOCAB_SIZE}
-
-
-# ---------------------------------------------------------------------------------------------
 # sgns: the learned space of 5.2 (docs/part2/training-embeddings.md)
 # ---------------------------------------------------------------------------------------------
 
@@ -445,18 +410,6 @@ SWEEPS = {
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
                  "checks and sentences rely on, computed as its demos compute them.",
-    },
-    "p16": {
-        "measure": p16,
-        "seeds": _p11_seeds,
-        "quantities": P16_QUANTITIES,
-        "settings": _p16_settings,
-        # The same kind of run as P11's (2,500 steps in float64, one BLAS thread): P11's measured
-        # spread across CPU paths (5.4e-9 relative) and its bound.
-        "agreement": {"rtol": 1e-6, "measured": 5.4e-9, "paths": 5},
-        "about": "P16's modern run (docs/primer/modern-trained.md: esm.train.MODERN, P13's block trained by P11's loop) "
-                 "with P11's 20 seeds, so that each seed pairs with P11's record: the model drawn with the seed and its "
-                 "batches with the seed + 1, every other setting as MODERN.",
     },
     "ex37": {
         "measure": ex37,

@@ -128,8 +128,7 @@ def test_the_page_code_is_the_code_that_trains():
 
 @pytest.mark.parametrize("name, allowed", [("backward", {"math", "numpy"}), ("optim", {"math", "numpy"}),
                                            ("initialise", {"math", "numpy"}),
-                                           ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim", "esm.modern"}),
-                                           ("modern", {"math", "numpy", "esm.backward", "esm.math"})])
+                                           ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim"})])
 def test_the_page_code_is_plain_numpy(name, allowed):
     """What a reader copies runs in an empty file: no relative imports, nothing but numpy and math
     (and, for the loop, the blocks above it, as esm holds them)."""
@@ -145,8 +144,7 @@ def test_the_page_code_is_plain_numpy(name, allowed):
     assert found <= allowed, found - allowed
 
 
-@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "initialise.py", "backprop.py", "train.py",
-                                  "modern.py"])
+@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "initialise.py", "backprop.py", "train.py"])
 def test_an_edit_to_the_page_code_trains_afresh(tmp_path, name):
     """The run store's file names hash the code that trains: an edit to any of the page's files
     (which the build's blocks include, and esm.train imports) must not serve a stale run."""
