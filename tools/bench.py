@@ -149,12 +149,13 @@ def timed(cmd: list[str], *, cwd: Path, env: dict) -> float:
     return seconds
 
 
-# -- the training runs of the primer (P11's and its ablation) -----------------------
+# -- the training runs of the primer (P11's, its ablation, P16's modern block) -----------------------
 
 #: The runs the book trains, each as its pages ask for it (the same inputs, so the same run): the
 #: settings' expression in esm.train and the snapshot steps.
 TRAIN_RUNS = {"P11's run (GPT-2's block)": "et.TRAIN, snapshots=et.SNAPSHOTS",
-              "P11's ablation (no attention)": "et.ABLATION"}
+              "P11's ablation (no attention)": "et.ABLATION",
+              "P16's modern block": "et.MODERN"}
 
 TRAIN_RUN = ("import os, sys; sys.path.insert(0, 'snippets'); from pathlib import Path; "
              "import esm.tokenizer as tk, esm.train as et; from mkdocs_esm.runs import Runs; "

@@ -15,7 +15,8 @@ inside the recorded spread, or, when the build's seed is one of the recorded one
 recorded value; tests/test_sweeps.py reruns a recorded seed and checks the record's form.
 
 A sweep is a function of one seed returning a dict of floats (booleans as 0 or 1), the seeds it
-runs on, and one line per quantity saying what it is. The function computes each quantity as the
+runs on, and one line per quantity saying what it is. It may also return, under "curves", lists a
+page draws (P16's validation curve); the record keeps them per seed, beside the numbers. The function computes each quantity as the
 page's demo does, with the same esm helpers; where the page's demo changes, its sweep changes
 with it, and the build's own check (its run against the record) fails until `make sweep` has run
 again.
@@ -305,6 +306,51 @@ def _p11_seeds() -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------
+# P16: the modern block trained beside GPT-2's (docs/primer/modern-trained.md)
+# ---------------------------------------------------------------------------------------------
+
+#: What each quantity of the P16 sweep is. GPT-2's run of the same seed is P11's record.
+P16_QUANTITIES = {
+    "val_start": "the modern model's validation loss at step 0, nats",
+    "val_half": "its validation loss at the half-way evaluation, nats",
+    "final_val": "its validation loss at the last step, nats",
+    "final_train": "its training loss on the fixed training windows at the last step, nats",
+}
+
+
+#: The curves the P16 sweep keeps for every seed, beside its numbers: the page draws its seed's from the
+#: record, since the modern run is chaotic at these settings (rounding differs by CPU path, and the
+#: curves with it; see ``agreement`` below).
+P16_CURVES = {
+    "val": "the modern model's validation loss at every evaluation (steps 0, eval_every, ..., steps), nats",
+    "train": "its training loss on the fixed training windows at the same evaluations, nats",
+}
+
+
+def p16(seed: int) -> dict:
+    """P16's modern run for one seed: esm.train.MODERN with ``seed`` (the model drawn with the seed,
+    its batches with the seed + 1, as P11's runs), every other setting as MODERN. Its numbers, and
+    under "curves" its evaluations (P16_CURVES)."""
+    import numpy as np
+
+    import esm.tokenizer as tk
+    import esm.train as et
+    D = tk.data()
+    _, _, evals, _ = et.train(D.train, D.val, tk.VOCAB_SIZE, dict(et.MODERN, seed=seed))
+    half = et.MODERN["steps"] // 2
+    out = {"val_start": float(evals[0, 2]), "val_half": float(evals[np.argmin(np.abs(evals[:, 0] - half)), 2]),
+           "final_val": float(evals[-1, 2]), "final_train": float(evals[-1, 1])}
+    assert set(out) == set(P16_QUANTITIES), set(out) ^ set(P16_QUANTITIES)
+    return out | {"curves": {"val": [float(v) for v in evals[:, 2]], "train": [float(v) for v in evals[:, 1]]}}
+
+
+def _p16_settings() -> dict:
+    import esm.tokenizer as tk
+    import esm.train as et
+    return {k: v for k, v in et.MODERN.items() if k != "seed"} | {"vocab_size": tk.VOCAB_SIZE}
+
+
+# ---------------------------------------------------------------------------------------------
 # sgns: the learned space of 5.2 (docs/part2/training-embeddings.md)
 # ---------------------------------------------------------------------------------------------
 
@@ -411,6 +457,25 @@ SWEEPS = {
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
                  "checks and sentences rely on, computed as its demos compute them.",
     },
+    "p16": {
+        "measure": p16,
+        "seeds": _p11_seeds,
+        "quantities": P16_QUANTITIES,
+        "curves": P16_CURVES,
+        "settings": _p16_settings,
+        # Unlike P11's run, this one amplifies rounding differences: seed 35 under the five CPU paths of
+        # tools/portable.py (2026-11-29) was identical under SkylakeX, Zen and SapphireRapids (numpy's
+        # AVX-512 loops) and differed under Haswell and Prescott (numpy without AVX-512) by 3e-13 of
+        # the validation loss at step 250, 5e-9 at 500, 1e-5 at 750, 1e-3 at 1,000, then by up to
+        # 5.5e-3; of the recorded quantities, by at most 3.6e-3 (final_train). The bound is about
+        # three times that, below half the seeds' range of each quantity. "exact": val_start, before any
+        # step, differs by 2e-16 and keeps 1e-9. "shown": the page prints and draws the record's values,
+        # not its own run's.
+        "agreement": {"rtol": 1e-2, "measured": 3.6e-3, "paths": 5, "shown": "record", "exact": ["val_start"]},
+        "about": "P16's modern run (docs/primer/modern-trained.md: esm.train.MODERN, P13's block trained by P11's loop) "
+                 "with P11's 20 seeds, so that each seed pairs with P11's record: the model drawn with the seed and its "
+                 "batches with the seed + 1, every other setting as MODERN.",
+    },
     "ex37": {
         "measure": ex37,
         "seeds": lambda: list(range(32)),
@@ -470,18 +535,24 @@ def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     t0 = time.time()
-    per_seed, cpu = {}, 0.0
+    per_seed, curves, cpu = {}, {}, 0.0
+
+    def keep(seed, values, secs):
+        nonlocal cpu
+        if "curves" in values:                       # a sweep's curves go beside its numbers
+            values = dict(values)
+            curves[str(seed)] = values.pop("curves")
+        per_seed[str(seed)], cpu = values, cpu + secs
+        log(f"{name}: seed {seed} done ({secs:.1f} CPU-s)")
+
     if jobs > 1:
         # spawn: the same start method on every platform, and nothing of this process inherited
         with cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             for seed, values, secs in pool.map(_measure, [name] * len(seeds), seeds):
-                per_seed[str(seed)], cpu = values, cpu + secs
-                log(f"{name}: seed {seed} done ({secs:.1f} CPU-s)")
+                keep(seed, values, secs)
     else:
         for s in seeds:
-            seed, values, secs = _measure(name, s)
-            per_seed[str(seed)], cpu = values, cpu + secs
-            log(f"{name}: seed {seed} done ({secs:.1f} CPU-s)")
+            keep(*_measure(name, s))
     return {
         "name": name,
         "about": sweep["about"],
@@ -503,6 +574,7 @@ def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
         "quantities": sweep["quantities"],
         "per_seed": per_seed,
         "summary": summary(per_seed),
+        **({"curves_about": sweep["curves"], "curves": curves} if curves else {}),
     }
 
 

@@ -37,10 +37,11 @@ def init_gpt2(seed, V, T_max, d, L, n_heads, std=0.02, dtype=np.float64, attenti
 
 
 def param_arrays(model):
-    """Every trainable array by a flat name: E, P, g_f, beta_f, then block1.W_Q, block1.W_K, ...,
-    block2.beta_2 (blocks counted from 1). The gradients of the backward pass and AdamW's state use
-    the same names. The arrays are the model's own, so an update in place updates the model."""
-    out = {"E": model["E"], "P": model["P"], "g_f": model["g_f"], "beta_f": model["beta_f"]}
+    """Every trainable array by a flat name: the model's own arrays (E, P, g_f, beta_f), then
+    block1.W_Q, block1.W_K, ..., block2.beta_2 (blocks counted from 1). The gradients of the backward
+    pass and AdamW's state use the same names. The arrays are the model's own, so an update in place
+    updates the model."""
+    out = {k: v for k, v in model.items() if isinstance(v, np.ndarray)}
     for ell, p in enumerate(model["blocks"], start=1):
         out |= {f"block{ell}.{k}": v for k, v in p.items()}
     return out

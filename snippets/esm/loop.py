@@ -4,7 +4,20 @@ import numpy as np
 
 from esm.backward import forward, loss_and_grads
 from esm.initialise import init_gpt2, param_arrays       # the model, P10's first block of code
+from esm.modern import forward as forward_modern, init_modern, loss_and_grads as loss_and_grads_modern   # P16
 from esm.optim import adamw_step, clip_grads, lr_at
+
+
+def init_model(V, cfg):              # GPT-2's model (P10), or the modern block's (P16) if cfg["block"] is "modern"
+    if cfg.get("block") == "modern":
+        return init_modern(cfg["seed"], V, cfg["d"], cfg["L"], cfg["n_heads"], cfg["d_ff"])
+    return init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], attention=cfg.get("attention", True))
+
+
+def passes(model):                   # the model's forward pass and its backward pass
+    if model.get("block") == "modern":
+        return forward_modern, loss_and_grads_modern
+    return forward, loss_and_grads
 
 
 def windows(tokens, starts, T):                      # inputs and targets (n, T): the next token each
@@ -23,7 +36,7 @@ def evaluate(model, tokens, cfg, *, by_position=False):
     X, Y = eval_windows(tokens, cfg)
     losses = []
     for i in range(0, len(X), cfg["batch"]):
-        Z = forward(model, X[i:i + cfg["batch"]])
+        Z = passes(model)[0](model, X[i:i + cfg["batch"]])
         Z = Z - Z.max(-1, keepdims=True)
         logp = Z - np.log(np.exp(Z).sum(-1, keepdims=True))           # log softmax
         losses.append(-np.take_along_axis(logp, Y[i:i + cfg["batch"], :, None], -1)[..., 0])
@@ -36,8 +49,8 @@ def train(train_tokens, val_tokens, V, cfg, *, snapshots=(), trace=None):
     """Train from init_gpt2 with AdamW. Returns the model, the loss at every step, (step, train
     loss, val loss) every cfg["eval_every"] steps and copies of the model at the steps in snapshots;
     with trace (a dict), each step's learning rate and gradient norm before clipping too."""
-    model = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"],
-                      attention=cfg.get("attention", True))
+    model = init_model(V, cfg)
+    loss_and_grads = passes(model)[1]
     params = param_arrays(model)                     # the arrays AdamW updates in place
     rng = np.random.default_rng(cfg["seed"] + 1)
     state = {}

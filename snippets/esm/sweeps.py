@@ -35,10 +35,19 @@ class Record:
         #: value): the sweep's measured spread across CPU paths with a margin (``agreement`` in the
         #: record, set in tools/seed_sweep.py), or 1e-9 where rounding cannot build up.
         self.rtol = float(data.get("agreement", {}).get("rtol", 1e-9))
+        #: The quantities of such a run whose rounding does not grow (its start): these keep 1e-9.
+        self.exact = set(data.get("agreement", {}).get("exact", ()))
+        #: Per seed, the curves some sweeps keep beside their numbers (each a list, by name).
+        self.curves = {int(s): c for s, c in data.get("curves", {}).items()}
 
     def values(self, q: str) -> dict[int, float]:
         """The quantity ``q`` of every recorded seed."""
         return {s: self.per_seed[s][q] for s in self.seeds}
+
+    def curve(self, seed: int, name: str) -> list[float]:
+        """The curve ``name`` of a recorded seed (a sweep that keeps curves: ``curves_about`` says what
+        each is)."""
+        return self.curves[seed][name]
 
     def spread(self, q: str, decimals: int | None = None) -> tuple[float, float]:
         """(min, max) of ``q`` over the recorded seeds; with ``decimals``, rounded outward (the
@@ -63,18 +72,21 @@ class Record:
 
     def matches(self, seed: int, measured: dict[str, float], rtol: float | None = None) -> tuple[bool, str]:
         """Whether this build's run agrees with the record: when ``seed`` is a recorded seed, every
-        value of ``measured`` is the recorded one (to ``rtol``, by default the record's `rtol`: far
-        below the digits any page shows, above what another CPU's rounding gives);
+        value of ``measured`` is the recorded one (to ``rtol``, by default the record's `rtol`: above
+        what another CPU's rounding gives, and far below the digits a page shows of its own run; a run
+        whose rounding differences grow, P16's, has a wider bound, and its page shows the record's values);
         otherwise each lies inside the recorded [min, max]. Returns (holds, a detail naming the
         quantities that do not)."""
+        exact = self.exact & set(measured) if rtol is None else set()
         rtol = self.rtol if rtol is None else rtol
         bad, n = [], f"{len(measured)} value" + "s" * (len(measured) != 1)
         if seed in self.per_seed:
             for q, v in measured.items():
-                r = self.per_seed[seed][q]
-                if not abs(v - r) <= rtol * max(1.0, abs(r)):
+                r, tol = self.per_seed[seed][q], 1e-9 if q in exact else rtol
+                if not abs(v - r) <= tol * max(1.0, abs(r)):
                     bad.append(f"{q} {v!r} != recorded {r!r}")
-            how = f"seed {seed} is recorded: {n} equal to rtol {rtol:g}"
+            how = f"seed {seed} is recorded: {n} equal to rtol {rtol:g}" + (
+                f" ({', '.join(sorted(exact))} to 1e-09)" if exact else "")
         else:
             for q, v in measured.items():
                 lo, hi = self.spread(q)

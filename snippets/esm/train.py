@@ -103,6 +103,11 @@ TRAIN = {"seed": 35, "d": 64, "L": 2, "n_heads": 4, "T": 64, "batch": 8, "steps"
 #: The training chapter's ablation: the same run without attention (every position sees its own token only).
 ABLATION = dict(TRAIN, attention=False)
 
+#: P16's modern block trained beside GPT-2's: the same run (data, seeds, steps, optimiser) with P13's block
+#: (RMSNorm, RoPE, SwiGLU, no biases, no position table; the head tied, as GPT-2's). Its SwiGLU width makes
+#: a block's parameters, 4d^2 + 3 d d_ff + 2d, the nearest to GPT-2's 12 d^2 + 13 d (P16's count).
+MODERN = dict(TRAIN, block="modern", d_ff=round((8 * TRAIN["d"] + 11) / 3))
+
 #: How many fixed validation windows the loss by position is taken on (`eval_windows` with
 #: ``eval_batches`` = POSITION_BATCHES): more than the run's own, as each position gets one
 #: target per window.
@@ -190,8 +195,7 @@ def trained(train_tokens, val_tokens, V: int, cfg=TRAIN, snapshots=(), traces: b
         data = _RUNS[name]
 
     def build(prefix):
-        m = init_gpt2(cfg["seed"], V, cfg["T"], cfg["d"], cfg["L"], cfg["n_heads"], dtype=np.float64,
-                      attention=cfg.get("attention", True))
+        m = _loop.init_model(V, cfg)
         for name, arr in param_arrays(m).items():
             arr[...] = data[f"{prefix}/{name}"]
         return m

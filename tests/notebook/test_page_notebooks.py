@@ -103,9 +103,9 @@ def _executed(site, page: Path, tmp_path_factory) -> dict:
 
 #: The pages whose notebooks train runs from scratch, as a reader's does, and which (None: every run
 #: the notebook asks for; else the settings' names in esm.train). The other runs a notebook uses are
-#: read from the session build (decoding reads P11's): a training
+#: read from the session build (decoding reads P11's; P16 reads P11's and trains its own): a training
 #: run goes through the build once and through its own page's notebook once.
-TRAINS = {"primer/training-run.md": None}
+TRAINS = {"primer/training-run.md": None, "primer/modern-trained.md": ("MODERN",)}
 
 
 def _built_runs(site, own=()):

@@ -15,7 +15,8 @@ def test_exercises_are_labelled_and_folded():
 
 
 @pytest.mark.parametrize("demo", ['primer/exercises/sqrt_bug', 'primer/exercises/decay_bug',
-                                  'primer/exercises/p14_online_bug', 'primer/exercises/p15_window_bug'])
+                                  'primer/exercises/p14_online_bug', 'primer/exercises/p15_window_bug',
+                                  'primer/exercises/p16_rope_bug'])
 def test_debug_task_broken_code_fails_and_fix_passes(demo):
     check_debug_demo(demo)
 

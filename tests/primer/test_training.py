@@ -121,14 +121,16 @@ def test_the_page_code_is_the_code_that_trains():
     assert lp.loss_and_grads is bw.loss_and_grads and lp.adamw_step is op.adamw_step and lp.clip_grads is op.clip_grads
     primer = Path(__file__).resolve().parents[2] / "docs" / "primer"
     pages = {p: (primer / p).read_text(encoding="utf-8") for p in ("training.md", "training-run.md")}
+    pages["modern-trained.md"] = (primer / "modern-trained.md").read_text(encoding="utf-8")
     for name, page in (("initialise", "training.md"), ("backward", "training.md"), ("optim", "training.md"),
-                       ("loop", "training-run.md")):
+                       ("loop", "training-run.md"), ("modern", "modern-trained.md")):
         assert f'```python exec="on" source="above"\n--8<-- "esm/{name}.py"\n```' in pages[page], name
 
 
 @pytest.mark.parametrize("name, allowed", [("backward", {"math", "numpy"}), ("optim", {"math", "numpy"}),
                                            ("initialise", {"math", "numpy"}),
-                                           ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim"})])
+                                           ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim", "esm.modern"}),
+                                           ("modern", {"math", "numpy", "esm.backward", "esm.math"})])
 def test_the_page_code_is_plain_numpy(name, allowed):
     """What a reader copies runs in an empty file: no relative imports, nothing but numpy and math
     (and, for the loop, the blocks above it, as esm holds them)."""
@@ -144,7 +146,8 @@ def test_the_page_code_is_plain_numpy(name, allowed):
     assert found <= allowed, found - allowed
 
 
-@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "initialise.py", "backprop.py", "train.py"])
+@pytest.mark.parametrize("name", ["backward.py", "optim.py", "loop.py", "initialise.py", "backprop.py", "train.py",
+                                  "modern.py"])
 def test_an_edit_to_the_page_code_trains_afresh(tmp_path, name):
     """The run store's file names hash the code that trains: an edit to any of the page's files
     (which the build's blocks include, and esm.train imports) must not serve a stale run."""
