@@ -65,7 +65,7 @@ ci-part: deps $(if $(filter browser pdf-links,$(PART)),browser)
 	  $(BIN)/python -m pytest -n auto --dist worksteal $(CI_PART_$(PART))
 
 # The quick tier, for authors: every test but those that build a site (marked `build`, or
-# needing the session's build: `site`) and the browser's (`browser`), and the reruns of a recorded seed sweep (`sweep`: a training run, every seed's initialisation): the helpers' and the
+# needing the session's build: `site`) and the browser's (`browser`), and the reruns of a recorded seed sweep (`sweep`: every P11 seed's initialisation): the helpers' and the
 # plugin's unit tests, the glue, every demo and the lesson pages' tests (markers set by
 # tests/conftest.py). Demos are read from the execution cache where `make serve` or `make build`
 # left them valid; the others run once, in-process, as the build runs them.
@@ -100,8 +100,9 @@ mutate: deps
 # to snippets/esm/records/<name>.json, which is committed (the one generated file that is); the
 # page reads it (esm.sweeps) and its build checks its own run against it. P11's: 20 runs, about
 # 57 CPU-min; ex37 (exercise 37): 32 paired runs, about 2 CPU-min; sgns (5.2's learned space):
-# 200 runs, about 10 CPU-s. SWEEP=name runs one sweep
-# (default: all); SWEEP_JOBS worker processes.
+# 200 runs, about 10 CPU-s. After writing a record it reruns, in a fresh process, the seeds its page's
+# claims rest on (P11's smallest margin, P16's worst run; the suite does not: minutes each).
+# SWEEP=name runs one sweep (default: all); SWEEP_JOBS worker processes.
 SWEEP ?=
 SWEEP_JOBS ?= 2
 sweep: $(PY_OK) $(DATA_OK)

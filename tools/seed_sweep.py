@@ -452,6 +452,8 @@ SWEEPS = {
         # bound keeps a factor of about 200 over that and sits far below the 3 decimals a page
         # prints; a change to the code or the data moves the values by far more.
         "agreement": {"rtol": 1e-6, "measured": 5.4e-9, "paths": 5},
+        # Rerun after writing (in a fresh process): the seed the page's bigram threshold comes from.
+        "verify": lambda per_seed: [min(per_seed, key=lambda s: per_seed[s]["margin"])],
         "about": "P11's training run (docs/primer/training-run.md; its code and initialisation in P10, docs/primer/training.md) repeated with 20 seeds: the page's seed "
                  "(esm.train.TRAIN['seed']) and the next 19; for each, the model drawn with the seed and "
                  "its batches with the seed + 1, every other setting as TRAIN; the quantities the page's "
@@ -472,6 +474,9 @@ SWEEPS = {
         # step, differs by 2e-16 and keeps 1e-9. "shown": the page prints and draws the record's values,
         # not its own run's.
         "agreement": {"rtol": 1e-2, "measured": 3.6e-3, "paths": 5, "shown": "record", "exact": ["val_start"]},
+        # Rerun after writing: the seed whose modern run ends highest (the page's "lower on every seed"
+        # rests on the worst ones).
+        "verify": lambda per_seed: [max(per_seed, key=lambda s: per_seed[s]["final_val"])],
         "about": "P16's modern run (docs/primer/modern-trained.md: esm.train.MODERN, P13's block trained by P11's loop) "
                  "with P11's 20 seeds, so that each seed pairs with P11's record: the model drawn with the seed and its "
                  "batches with the seed + 1, every other setting as MODERN.",
@@ -578,6 +583,23 @@ def run(name: str, seeds=None, jobs: int = 2, log=print) -> dict:
     }
 
 
+def verify(name: str, rec: dict, log=print) -> bool:
+    """Rerun the seeds the sweep names under "verify" (the ones a page's claims rest on), each in a fresh
+    process, and compare them with the record just written, as a page compares its own run: `make sweep`
+    does this instead of the test suite (a training run costs minutes; the record changes only here)."""
+    from esm.sweeps import Record
+    seeds = [int(s) for s in SWEEPS[name].get("verify", lambda _: [])(rec["per_seed"])]
+    ok = True
+    for seed in seeds:
+        with cf.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            _, values, secs = pool.submit(_measure, name, seed).result()
+        values.pop("curves", None)
+        good, detail = Record(rec).matches(seed, values)
+        log(f"{name}: seed {seed} rerun ({secs:.1f} CPU-s): {'agrees with' if good else 'DIFFERS from'} the record: {detail}")
+        ok &= good
+    return ok
+
+
 def write(rec: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -591,7 +613,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--seeds", type=int, nargs="+", help="only these seeds (the record then says so)")
     ap.add_argument("--out", type=Path, help="where to write (default snippets/esm/records/<name>.json)")
+    ap.add_argument("--no-verify", action="store_true", help="do not rerun the seeds a sweep names under 'verify'")
     args = ap.parse_args(argv)
+    failed = []
     for name in args.names or list(SWEEPS):
         if name not in SWEEPS:
             ap.error(f"unknown sweep {name!r}; known: {', '.join(SWEEPS)}")
@@ -603,7 +627,11 @@ def main(argv=None) -> int:
         if rec["dirty"]:
             print(f"warning: snippets/esm or tools/seed_sweep.py has uncommitted changes: the record's commit "
                   f"{rec['commit'][:12]} does not hold the code it measured; commit, then run it again")
-    return 0
+        if not args.no_verify and not verify(name, rec):
+            failed.append(name)
+    if failed:
+        print(f"error: a rerun differs from its record: {', '.join(failed)} (a run that depends on more than its seed)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
