@@ -469,7 +469,9 @@ SWEEPS = {
         # tools/portable.py (2026-11-29) was identical under SkylakeX, Zen and SapphireRapids (numpy's
         # AVX-512 loops) and differed under Haswell and Prescott (numpy without AVX-512) by 3e-13 of
         # the validation loss at step 250, 5e-9 at 500, 1e-5 at 750, 1e-3 at 1,000, then by up to
-        # 5.5e-3; of the recorded quantities, by at most 3.6e-3 (final_train). The bound is about
+        # 5.5e-3; of the recorded quantities, by at most 3.6e-3 (final_train). SkylakeX's BLAS with numpy's
+        # AVX-512 loops turned off gives Haswell's run exactly: numpy's loops make the difference, not
+        # the BLAS kernels. (P11's run under the same paths: 5.4e-9.) The bound is about
         # three times that, below half the seeds' range of each quantity. "exact": val_start, before any
         # step, differs by 2e-16 and keeps 1e-9. "shown": the page prints and draws the record's values,
         # not its own run's.

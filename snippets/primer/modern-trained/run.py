@@ -122,5 +122,4 @@ print(glue("gain_mean", -float(diff.mean()), ".3f"), glue("wins", wins), glue("n
       glue("r_pair", r_pair, ".2f"), glue("gap_g", float(gap_g.mean()), ".2f"), glue("gap_m", float(gap_m.mean()), ".2f"),
       glue("narrows", narrows), glue("gap_wider", gap_wider), glue("seed", seed), glue("steps", steps),
       glue("n_win", TRAIN["eval_batches"] * TRAIN["batch"]), glue("T_win", TRAIN["T"]),
-      glue("moved_m", p16.data["agreement"]["measured"], ".0e"), glue("moved_g", p11.data["agreement"]["measured"], ".0e"),
-      glue("paths", p16.data["agreement"]["paths"]))
+      glue("moved_m", p16.data["agreement"]["measured"], ".1%"), glue("paths", p16.data["agreement"]["paths"]))
