@@ -77,12 +77,12 @@ class Record:
         whose rounding differences grow, P16's, has a wider bound, and its page shows the record's values);
         otherwise each lies inside the recorded [min, max]. Returns (holds, a detail naming the
         quantities that do not)."""
-        exact = self.exact & set(measured) if rtol is None else set()
+        exact = self.exact & set(measured)                # to 1e-9, or rtol if tighter
         rtol = self.rtol if rtol is None else rtol
         bad, n = [], f"{len(measured)} value" + "s" * (len(measured) != 1)
         if seed in self.per_seed:
             for q, v in measured.items():
-                r, tol = self.per_seed[seed][q], 1e-9 if q in exact else rtol
+                r, tol = self.per_seed[seed][q], min(rtol, 1e-9) if q in exact else rtol
                 if not abs(v - r) <= tol * max(1.0, abs(r)):
                     bad.append(f"{q} {v!r} != recorded {r!r}")
             how = f"seed {seed} is recorded: {n} equal to rtol {rtol:g}" + (
