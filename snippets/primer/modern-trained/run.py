@@ -136,5 +136,5 @@ print(glue("gain_mean", -float(diff.mean()), ".3f"), glue("wins", wins), glue("n
       glue("narrows", narrows), glue("gap_wider", gap_wider), glue("seed", seed), glue("steps", steps),
       glue("n_win", TRAIN["eval_batches"] * TRAIN["batch"]), glue("T_win", TRAIN["T"]),
       glue("moved_m", agree["measured"], ".1%"), glue("moved_curve", agree["measured_curve"], ".1%"),
-      glue("rtol_m", p16.rtol, ".0%"), glue("early_steps", agree["early"]["steps"]), glue("paths", agree["paths"]),
+      glue("early_steps", agree["early"]["steps"]), glue("paths", agree["paths"]),
       glue("thin_narrows", thin_narrows), glue("thin_gap", thin_gap))
