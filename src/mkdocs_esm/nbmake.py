@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata as md
+import inspect
 import json
 import re
 import sys
@@ -42,6 +43,35 @@ TABLE = r"^\|.*\|[ \t]*\n\|(?:\s*:?-+:?\s*\|)+[ \t]*$"
 #: a table or a figure as printed, with the empty line before it (a print that starts a line)
 _TABLE_BLOCK = re.compile(r"(?:(?<![^\n])\n)?" + TABLE + r"\n?(?:\|.*(?:\n|$))*", re.M)
 _FIGURE = re.compile(r"(?:(?<![^\n])\n)?<figure\b.*?</figure>\n?\n?", re.S)
+
+def reader_text(text: str) -> str:
+    """What the demos printed, as a lesson notebook shows it to a reader, line by line: a check's
+    line ``PASS [label] claim — detail`` as ``✓ claim (detail)``; a published value's line
+    ``value name = text  [fmt of exact]`` as ``name = text``; the lone space that print's separator
+    leaves between two such lines as nothing; a folded block the page renders (``??? kind "Title"``
+    and its indented lines, such as a demo's table of shapes) as its title and its lines. Line by
+    line, so that the kernel's print (which sees one call at a time) and the build (which has the
+    block's whole output) give the same text. The page keeps the build's lines, which it renders as
+    folded checks, quoted values and folded blocks."""
+    out, folded = [], False
+    for line in text.split("\n"):
+        if folded and (not line.strip() or line.startswith("    ")):
+            line = line[4:]
+        else:
+            folded = False
+            if m := re.match(r'(?:\?\?\?|!!!)\+? [\w-]+(?: "([^"]*)")?$', line):
+                out.append(f"{m[1]}:" if m[1] else "")
+                folded = True
+                continue
+        if m := re.match(r"PASS(?: \[[^\]]*\])? (.*?)(?: — (.*))?$", line):
+            line = f"✓ {m[1]} ({m[2]})" if m[2] else f"✓ {m[1]}"
+        elif m := re.match(r"value (\w+) = (.*?)(?:  \[[^\[]* of .*\])?$", line):
+            line = f"{m[1]} = {m[2]}"
+        elif line == " ":
+            line = ""
+        out.append(line)
+    return "\n".join(out)
+
 
 _FROM_ESM = re.compile(r"^[ \t]*from[ \t]+(esm(?:\.\w+)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 _ESM_ATTR = re.compile(r"\besm\.(\w+)")
@@ -303,16 +333,22 @@ def esm_module(line, cell):
 _TABLE = re.compile(r"@TABLE@", re.M)
 
 
+@READER@
+
 def print(*args, sep=" ", end="\\n", **kwargs):
     """print, except that a figure or a Markdown table the helpers return is shown as one
-    (its text stays the output's plain-text form)."""
-    text = sep.join(str(a) for a in args)
-    if not kwargs and ("<figure" in text or _TABLE.search(text)):
+    (its text stays the output's plain-text form), and that the checks' and values' lines read as
+    a person would write them (reader_text). The build's own run of the theory notebook
+    (_esm_build_run) keeps the lines the build reads."""
+    if kwargs or globals().get("_esm_build_run"):
+        return builtins.print(*args, sep=sep, end=end, **kwargs)
+    text = reader_text(sep.join(str(a) for a in args))
+    if "<figure" in text or _TABLE.search(text):
         kind = "text/html" if "<figure" in text else "text/markdown"
         display({"text/plain": text, kind: text}, metadata={"esm_print_end": end}, raw=True)
     else:
-        builtins.print(*args, sep=sep, end=end, **kwargs)
-'''.replace("@TABLE@", TABLE)
+        builtins.print(text, end=end)
+'''.replace("@TABLE@", TABLE).replace("@READER@", inspect.getsource(reader_text))
 
 
 #: what the recorder's displays carry: one record of esm's helpers (output.RECORD_EVENTS)
@@ -324,7 +360,11 @@ RECORD_MIME = "application/vnd.esm.record+json"
 #: printed text (ipykernel sends what was printed before it first), for the build to read
 #: (nbrun.text_areas) and take out before the page is made.
 RECORDER = '''\
-# The build's run only (never in a shipped notebook): esm's checks and values as outputs.
+# The build's run only (never in a shipped notebook): esm's checks and values as outputs, and the
+# setup's print keeps the lines the build reads.
+_esm_build_run = True
+
+
 def _esm_recorder():
     import sys
     from IPython.display import display
@@ -367,16 +407,16 @@ def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
 
 
 def readable(printed: str, records: list[dict] = ()) -> str:
-    """``printed`` as a shipped notebook shows it: each value line (``value name = text  [fmt of
-    json]``, found by its record: ``records`` are the block's, each on the line it was printed
-    on) as its text alone. The exact value in the bracket is for the build, and its last
-    digits depend on the CPU that ran the block; the site ships the same notebooks from every
-    machine (make portable)."""
+    """``printed`` as a shipped notebook shows it, which is what the setup's print shows in a kernel
+    (`reader_text`): each value line (``value name = text  [fmt of json]``, found by its record:
+    ``records`` are the block's, each on the line it was printed on) as ``name = text``, its
+    text alone. The exact value in the bracket is for the build, and its last digits depend on the
+    CPU that ran the block; the site ships the same notebooks from every machine (make portable)."""
     lines = printed.split("\n")
     for r in records:
         if r["kind"] == "value" and r["line"] is not None:
             lines[r["line"]] = f"value {r['name']} = {r['text']}"
-    return "\n".join(lines)
+    return reader_text("\n".join(lines))
 
 
 def outputs(printed: str, records: list[dict] = ()) -> list[dict]:

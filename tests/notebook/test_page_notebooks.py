@@ -192,15 +192,15 @@ def test_page_notebook_runs_alone_in_a_fresh_kernel(site, page, tmp_path_factory
     assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
         f"the demos imported esm from {where}, not from the notebook's own cells"
     assert done["left"] == [], f"the notebook wrote files in its folder: {done['left']}"
-    assert "PASS" in text
+    assert re.search(r"^✓ ", text, re.M) and not re.search(r"^(PASS|value \w+ = )", text, re.M)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
 def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_path_factory):
     """Demo k of the notebook is block k of the page, and what it printed in the notebook's
     kernel equals the output the build ran for that block (the execution cache of the session
-    build, looked up by the key the build used)."""
-    from mkdocs_esm import execcache, execution
+    build, looked up by the key the build used), in the reader's form."""
+    from mkdocs_esm import execcache, execution, nbmake
 
     done = _executed(site, page, tmp_path_factory)
     assert done["error"] is None, f"{_src(page)}: the notebook failed:\n{done['error']}"
@@ -215,7 +215,8 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
         assert raw is not None, f"{_src(page)} block {k} ({block_id}): not in the build's execution cache"
         # line by line, trailing spaces aside: the build's print joins its arguments with " " whatever
         # their sep (markdown-exec's buffer print), which leaves a space the page does not show
-        assert _lines(_printed(cell)) == _lines(raw), \
+        # as a reader's kernel prints it (nbmake.reader_text: checks as ✓ lines, values as name = text)
+        assert _lines(_printed(cell)) == _lines(nbmake.reader_text(raw)), \
             f"{_src(page)} block {k} ({block_id}) prints otherwise in the notebook"
 
 
@@ -278,11 +279,40 @@ def test_every_page_with_demos_gets_a_notebook_and_no_other_page(tmp_path):
             '    ```python exec="on" id="own"\n    print(2)\n    ```\n')
     found = pn.page_demos(text, "p/t.md", SNIPPETS)
     assert [(d.code, d.block_id) for d in found] == [("print(1)\n", "p-t-b1"), ("print(2)\n", "own")]
-    lines = text.split("\n")
-    para = load_hook("nbprose").first_paragraph(lines, 5, found[0].line)
-    prose = pn.clean_prose(para, "p/t.md", {"x": {"value": 3, "fmt": "d"}}, {"sec-a": ("2.1", "p/a.md", "a")},
-                           {"k": ("Author", "2020")})
-    assert prose == "First 3 paragraph section 2.1, (Author, 2020):\n\n$$\nx=1\n$$"
+
+
+def test_the_notebook_holds_the_whole_page_in_order():
+    """nbprose.lesson and clean_prose: every line of prose in page order, cut at headings and demos;
+    the title left to the first cell; admonitions as block quotes with their title, and on an exercise
+    page solutions marked for the end, their demos with them; values filled in; cross-references and
+    citations numbered, and linked to the site when it has an address; a formula's label as its number."""
+    nbprose = load_hook("nbprose")
+    text = ('# T\n\nIntro.\n\n## 1.1 A {#a}\n\nFirst {{x}} paragraph [section #][sec-a], [@k]:\n\n$$\n\\label{f}\nx=1\n$$\n\n'
+            'Then [the other page](other.md#b).\n\n'
+            '```python exec="on"\nprint(1)\n```\n\n!!! note "Why"\n\n    A note.\n\n    Two lines.\n\nAfter.\n\n'
+            '## 2 Exercise\n\nDo it.\n\n??? tip "Hint"\n\n    Think.\n\n??? success "Solution"\n\n    Because.\n\n'
+            '    ```python exec="on" id="own"\n    print(2)\n    ```\n\n    Done.\n\nLast.\n')
+    demos = pn.page_demos(text, "p/t.md", SNIPPETS)
+    pieces = nbprose.lesson(text, demos, solutions_last=True)
+    shown = [(p.text if p.demo is None else f"<{p.demo.block_id}>", p.solution) for p in pieces]
+    assert shown == [
+        ("Intro.", None),
+        ("## 1.1 A {#a}\n\nFirst {{x}} paragraph [section #][sec-a], [@k]:\n\n$$\n\\label{f}\nx=1\n$$\n\n"
+         "Then [the other page](other.md#b).", None),
+        ("<p-t-b1>", None),
+        ("> **Why**\n>\n> A note.\n>\n> Two lines.\n\nAfter.", None),
+        ("## 2 Exercise\n\nDo it.\n\n> **Hint**\n>\n> Think.", None),
+        ("Because.", "2 Exercise"), ("<own>", "2 Exercise"), ("Done.", "2 Exercise"),
+        ("Last.", None)]
+    # without solutions_last (a lesson page), a solution is a block quote where it stands
+    assert nbprose.lesson(text, demos)[4].text.endswith("> **Hint**\n>\n> Think.\n\n> **Solution**\n>\n> Because.")
+    args = ("p/t.md", {"x": {"value": 3, "fmt": "d"}}, {"sec-a": ("2.1", "p/a.md", "a")}, {"k": ("Author", "2020")})
+    assert pn.clean_prose(shown[1][0], *args) == ("## 1.1 A\n\nFirst 3 paragraph section 2.1, (Author, 2020):\n\n"
+                                                  "$$\nx=1\n$$\n\nThen the other page.")
+    site = {"p/a.md": "https://x.org/p/a/", "p/other.md": "https://x.org/p/other/", "references.md": "https://x.org/references/"}
+    assert pn.clean_prose(shown[1][0], *args, url_of=site.get, refs=site["references.md"], equations={"f": "1.1"}) == (
+        "## 1.1 A\n\nFirst 3 paragraph [section 2.1](https://x.org/p/a/#a), ([Author, 2020](https://x.org/references/#ref-k)):"
+        "\n\n$$\n\\tag{1.1}\nx=1\n$$\n\nThen [the other page](https://x.org/p/other/#b).")
 
 
 def test_the_helper_modules_and_requirements_follow_the_code():
@@ -317,11 +347,87 @@ def test_printed_text_becomes_the_outputs_the_notebooks_print_gives():
     outputs = shipped(printed).outputs
     assert [o.output_type for o in outputs] == ["stream", "display_data", "stream", "display_data", "stream"]
     assert "text/html" in outputs[1].data and "text/markdown" in outputs[3].data
-    assert _printed(shipped(printed)) == printed
+    assert _printed(shipped(printed)) == nbmake.reader_text(printed)
+    assert "✓ a (1)" in _printed(shipped(printed)) and "\nx = 2\n" in _printed(shipped(printed))
     assert nbmake.outputs("") == [] and _printed(shipped("x\n")) == "x\n"
     # a value line ships as its text (found by its record): the exact value's last digits are
     # the CPU's (make portable)
     from printed import records_of
     line = "value d = 1.55e-03  [.2e of 0.0015459014176387364]\n"
     cell = nbmake.cell("code", "", "demo-01") | {"outputs": nbmake.outputs(line, records_of(line))}
-    assert _printed(nbmake.node(nbmake.notebook([cell])).cells[0]) == "value d = 1.55e-03\n"
+    assert _printed(nbmake.node(nbmake.notebook([cell])).cells[0]) == "d = 1.55e-03\n"
+
+
+def test_the_readers_output_is_the_builds_lines_in_words():
+    """nbmake.reader_text, which the shipped outputs and a reader's kernel both apply: a check's line
+    as ✓ claim (detail), a value's as name = text (its exact value and format dropped), other text as
+    printed; line by line, so that one print at a time gives what the whole output gives."""
+    nbmake = load_hook("nbmake")
+    rt = nbmake.reader_text
+    assert rt("PASS [eq-a] the loop equals the matrix — largest difference 1e-15 <= 1e-12") == \
+        "✓ the loop equals the matrix (largest difference 1e-15 <= 1e-12)"
+    assert rt("PASS a claim — x — y") == "✓ a claim (x — y)" and rt("PASS bare") == "✓ bare"
+    assert rt("\nvalue d = 1.55e-03  [.2e of 0.0015459]\n \nvalue L = [1, 2]  [ of [1, 2]]\n") == \
+        "\nd = 1.55e-03\n\nL = [1, 2]\n"
+    folded = '??? abstract "Shapes in this demo"\n\n    | a | b |\n    |---|---|\n    | 1 | 2 |\n\nPASS after — 1\n    x'
+    assert rt(folded) == "Shapes in this demo:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n✓ after (1)\n    x"
+    for text in ("PASSED it", "a value x = 3", "EXPECTED FAILURE (this is the bug): c: `d`", " x", "| a | b |"):
+        assert rt(text) == text
+    calls = ["PASS a — 1\n", "\nvalue x = 2  [ of 2]\n", " ", "\nvalue y = 3  [ of 3]\n\n", "plain\n"]   # print by print
+    assert "".join(rt(c) for c in calls) == rt("".join(calls))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_no_shipped_notebook_holds_a_line_of_the_builds_protocol(site, page):
+    """The outputs a notebook opens with read as a person would write them: no ``PASS [`` line, no
+    ``value name = ...`` line (issue 50)."""
+    nb = nbformat.read(_shipped(site, page), as_version=4)
+    text = "".join(_printed(c) for c in nb.cells if c.cell_type == "code")
+    bad = [line for line in text.splitlines() if re.match(r"(PASS\b|value \w+ = )", line)]
+    assert not bad, f"{_src(page)}: {bad[:3]}"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _notebook_words(nb) -> list[str]:
+    """The words a reader reads in a notebook: its Markdown cells (formulas, code spans and link
+    addresses left out, as the page's prose elements leave out math and code) and its figures'
+    captions, in order."""
+    parts = []
+    for c in nb.cells:
+        if c.cell_type == "markdown":
+            t = re.sub(r"\$\$.*?\$\$", " ", c.source, flags=re.S)
+            t = re.sub(r"\$[^$]+\$", " ", t)
+            t = re.sub(r"`[^`\n]*`", " ", t)
+            parts.append(re.sub(r"\[([^\]\n]*)\]\([^)\s]*\)", r"\1", t))
+        elif c.cell_type == "code" and c.id.startswith("demo-"):
+            for o in c.outputs:
+                if o.output_type == "display_data":
+                    html = "".join(o.data.get("text/html", ""))
+                    parts += [re.sub(r"<[^>]+>", " ", x) for x in re.findall(r"<figcaption[^>]*>(.*?)</figcaption>", html, re.S)]
+    return _words(" ".join(parts))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_the_notebook_holds_the_pages_whole_text_in_order(site, page):
+    """Issue 50: every paragraph, list item and caption of the built page's prose (tests/reading.py's
+    reading of it: math and code aside, folded hints and solutions aside) is in the shipped notebook,
+    word for word, in the page's order; the page's own chrome (its reading time, the notebook's link) aside."""
+    from reading import prose_blocks
+
+    html = (site.dir / Path(_src(page)).with_suffix("") / "index.html").read_text(encoding="utf-8")
+    html = re.sub(r'<p class="(?:esm-page-notebook|esm-readmeta)".*?</p>', "", html, flags=re.S)
+    text = " " + " ".join(_notebook_words(nbformat.read(_shipped(site, page), as_version=4))) + " "
+    at, missing = 0, []
+    for heading, block, _ in prose_blocks(html):
+        words = _words(block)
+        if not words:
+            continue
+        found = text.find(" " + " ".join(words) + " ", at)
+        if found < 0:
+            missing.append(f"#{heading}: {block[:100]}" + (" (elsewhere)" if " ".join(words) in text else ""))
+        else:
+            at = found
+    assert not missing, f"{_src(page)}: {len(missing)} of the page's paragraphs not in the notebook in order:\n" + "\n".join(missing[:5])
