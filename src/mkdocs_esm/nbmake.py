@@ -136,11 +136,25 @@ class Helpers:
         self._base: set[str] | None = None
 
     def modules(self, codes: list[str]) -> list[str]:
-        """The esm modules (file names) the demos need, ``__init__.py`` last: the ones it imports,
-        the ``esm.<sub>`` modules the demos import, and their relative imports, in the package's order."""
-        wanted = set(self.rel.get("__init__", []))
+        """The esm modules (file names) the demos need, ``__init__.py`` last: the modules that define
+        what the demos import from ``esm`` (``from esm import name``: the star-imported module that
+        defines it), the ``esm.<sub>`` modules they import, and their relative imports, in the
+        package's order. A demo that imports ``esm`` itself gets every module ``__init__`` imports."""
+        wanted: set[str] = set()
         for code in codes:
             wanted |= set(re.findall(r"^\s*(?:from|import)\s+esm\.(\w+)", code, re.M))
+            if re.search(r"^\s*import\s+esm\s*$", code, re.M):
+                wanted |= set(self.rel.get("__init__", []))
+            for mod, names in _FROM_ESM.findall(code):
+                if mod != "esm":
+                    continue
+                for name in re.split(r"[,\s()]+", names.split("#")[0]):
+                    name = name.split(" as ")[0].strip()
+                    found = self._public(name) if name else None
+                    if found is not None:
+                        wanted.add(found[0])
+                    elif name and name != "*":
+                        wanted |= set(self.rel.get("__init__", []))      # not found: keep everything
         todo = list(wanted)
         while todo:
             for dep in self.rel.get(todo.pop(), []):
@@ -150,6 +164,29 @@ class Helpers:
         ordered = [n for n in dict.fromkeys(self.rel.get("__init__", [])) if n in wanted]
         ordered += sorted(n for n in wanted if n not in ordered and n in self.rel)
         return [f"{n}.py" for n in ordered] + ["__init__.py"]
+
+    def init_source(self, modules: list[str]) -> str:
+        """esm's ``__init__.py`` cut to ``modules`` (file names): its star imports and ``__all__`` of
+        the modules a notebook does not carry left out, its docstring saying so."""
+        keep = {m[:-3] for m in modules}
+        dropped = [m for m in dict.fromkeys(self.rel.get("__init__", [])) if m not in keep]
+        text = self.sources["__init__.py"]
+        if not dropped:
+            return text
+        tree = ast.parse(text)
+        doc = tree.body[0] if tree.body and isinstance(tree.body[0], ast.Expr) else None
+        body = text.splitlines(keepends=True)[doc.end_lineno:] if doc is not None else text.splitlines(keepends=True)
+        out = []
+        for line in body:
+            if any(re.match(rf"from \.(?: import {m} as _{m}\b|{m} import \*)", line) for m in dropped):
+                continue
+            for m in dropped:
+                line = re.sub(rf"\*_{m}\.__all__,?\s*", "", line)
+            out.append(line)
+        kept = ", ".join(m for m in dict.fromkeys(self.rel.get("__init__", [])) if m in keep)
+        head = (f'"""The helpers of Embedding Space Math\'s demos, as this notebook carries them: the modules its\n'
+                f'demos use ({kept}); the site\'s package also has {", ".join(dropped)}."""\n')
+        return head + re.sub(r",\s*\]", "]", "".join(out))
 
     def records(self, codes: list[str]) -> list[tuple[str, str]]:
         """The seed-sweep records the demos read (``record("name")`` of esm.sweeps), as
@@ -397,7 +434,8 @@ def cell(kind: str, source: str, cid: str, tags=(), hidden=False) -> dict:
 def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
     """The setup cells that embed esm for ``codes``: the setup, then one ``%%esm_module`` cell
     per module the code needs (``Helpers.modules``) and per seed record it reads, ``__init__.py`` last."""
-    modules = [(name, helpers.sources[name]) for name in helpers.modules(codes)]
+    names = helpers.modules(codes)
+    modules = [(name, helpers.init_source(names) if name == "__init__.py" else helpers.sources[name]) for name in names]
     modules[-1:-1] = helpers.records(codes)
     cells = [cell("code", SETUP, "setup", tags=[SETUP_TAG], hidden=True)]
     for name, source in modules:

@@ -53,6 +53,9 @@ LINK_CLASS = "esm-page-notebook"
 
 #: the folders whose pages are lessons, each shipped as a notebook too
 LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
+#: The heading of a lesson page's last section, whose folded blocks each change one setting of a demo and
+#: check what the reader should expect: the notebook puts it last, after an exercise page's solutions.
+TRY = "Try this"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,7 +161,8 @@ class PageNotebooks:
         prose = dict(url_of=url_of, refs=url_of("references.md"), equations=self.state.page(src).equations)
         order = {d.block_id: k for k, d in enumerate(demos)}
         pieces = lesson(parsed, demos, solutions_last=src.endswith("exercises.md"))
-        body = [p for p in pieces if p.solution is None]
+        tries = next((k for k, p in enumerate(pieces) if p.demo is None and p.text.startswith(f"## {TRY}")), len(pieces))
+        body = [p for p in pieces[:tries] if p.solution is None]
         solved = [p for p in pieces if p.solution is not None]
         if solved:
             body.append(Piece("## Solutions"))
@@ -168,6 +172,7 @@ class PageNotebooks:
                     body.append(Piece(f"### {p.solution}"))
                     last = p.solution
                 body.append(p)
+        body += [p for p in pieces[tries:] if p.solution is None]     # the invitations to change a demo, last
         out = []
         for p in body:
             if p.demo is None:

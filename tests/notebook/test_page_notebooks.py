@@ -431,3 +431,33 @@ def test_the_notebook_holds_the_pages_whole_text_in_order(site, page):
         else:
             at = found
     assert not missing, f"{_src(page)}: {len(missing)} of the page's paragraphs not in the notebook in order:\n" + "\n".join(missing[:5])
+
+
+def test_every_lesson_page_ends_with_two_invitations_to_change_a_demo():
+    """Issue 50: each lesson page with demos ends with a "Try this" section of at least two folded
+    blocks, each changing one setting of a demo (a snippet try_*.py whose docstring says the change and
+    what to expect) and checking the expectation: the build runs them like any demo."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        assert re.search(r"^## Try this\n", text, re.M), f"{_src(page)}: no 'Try this' section"
+        tail = text[text.index("\n## Try this\n"):]
+        assert not re.search(r"^## ", tail[1:].split("\n", 1)[1], re.M), f"{_src(page)}: 'Try this' is not the last section"
+        folds = re.findall(r'^\?\?\? example "Try this: [^"]+"\n\n(?:    .*\n|\n)*?    ```python exec="on"[^\n]*\n'
+                           r'    --8<-- "([^"]+)"\n    ```', tail, re.M)
+        assert len(folds) >= 2, f"{_src(page)}: {len(folds)} 'Try this' folds"
+        for rel in folds:
+            assert Path(rel).name.startswith("try_"), rel
+            assert (SNIPPETS / rel).read_text(encoding="utf-8").startswith('"""Try this: '), rel
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_src(p) for p in PAGES])
+def test_the_notebook_ends_with_the_invitations_after_every_other_demo(site, page):
+    """In the shipped notebook the "Try this" cells come last, after every demo (an exercise page's
+    solutions included), each with the outputs of the build's run, which checked its expectation."""
+    nb = nbformat.read(_shipped(site, page), as_version=4)
+    at = next(k for k, c in enumerate(nb.cells) if c.cell_type == "markdown" and c.source.startswith("## Try this"))
+    demos = [(k, c) for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.id.startswith("demo-")]
+    tries = [c for k, c in demos if c.source.startswith('"""Try this: ')]
+    assert len(tries) >= 2 and all(k > at for k, c in demos if c in tries)
+    assert all(c.source.startswith('"""Try this: ') for k, c in demos if k > at)
+    assert all(re.search(r"^✓ ", _printed(c), re.M) for c in tries), "a try without its checked expectation"
