@@ -148,7 +148,7 @@ class Helpers:
             for mod, names in _FROM_ESM.findall(code):
                 if mod != "esm":
                     continue
-                for name in re.split(r"[,\s()]+", names.split("#")[0]):
+                for name in re.split(r"[,\s()]+", re.sub(r"#[^\n]*", "", names)):
                     name = name.split(" as ")[0].strip()
                     found = self._public(name) if name else None
                     if found is not None:

@@ -21,7 +21,6 @@ _REFLINK = re.compile(r"\[(?P<text>[^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _ATTRS = re.compile(r"\s*\{:?\s*[#.][^{}\n]*\}")
 _ADMONITION = re.compile(r'^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 _TAB = re.compile(r'^(?P<ind>[ \t]*)===\+?[ \t]+"(?P<title>[^"]*)"[ \t]*$')
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 
 
 @dataclass
@@ -52,6 +51,7 @@ def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Pie
     lines = page.lines
     at = {d.line: d for d in demos}
     fences = {f.start: f for f in page.fences}
+    heads = {h.line: h for h in page.headings}          # the page model's headings (outside fences)
     pieces: list[Piece] = []
     buf: list[str] = []
     stack: list[tuple[int, str, str | None]] = []      # open containers: (indent, prefix, solution)
@@ -116,12 +116,12 @@ def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Pie
             emit(f"{line[:ind_of]}**{m['title']}**")
             emit("")
             stack.append((ind_of + 4, stack[-1][1] if stack else "", None))
-        elif not stack and (m := _HEADING.match(line)):
-            if len(m["hashes"]) > 1:
+        elif not stack and i in heads:
+            if heads[i].level > 1:
                 flush()
                 buf.append(line)
-                if len(m["hashes"]) == 2:
-                    exercise = m["text"]
+                if heads[i].level == 2:
+                    exercise = heads[i].text
         else:
             emit(line)
         i += 1

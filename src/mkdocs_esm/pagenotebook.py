@@ -56,6 +56,10 @@ LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
 #: The heading of a lesson page's last section, whose folded blocks each change one setting of a demo and
 #: check what the reader should expect: the notebook puts it last, after an exercise page's solutions.
 TRY = "Try this"
+#: What the notebook adds under that heading: the cells are copies, the demos above keep their settings.
+TRY_NOTE = ("Each cell below copies the part of a demo it needs with one setting changed, says what to expect and "
+            "checks it. Run it, then change the setting again and rerun it. Editing the demo above instead makes "
+            "that demo stop at its own checks, which state what the page's settings give.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,7 +176,10 @@ class PageNotebooks:
                     body.append(Piece(f"### {p.solution}"))
                     last = p.solution
                 body.append(p)
-        body += [p for p in pieces[tries:] if p.solution is None]     # the invitations to change a demo, last
+        rest = [p for p in pieces[tries:] if p.solution is None]      # the invitations to change a demo, last
+        if rest:
+            rest[0] = Piece(rest[0].text.replace(f"## {TRY}", f"## {TRY}\n\n{TRY_NOTE}", 1), None, None)
+        body += rest
         out = []
         for p in body:
             if p.demo is None:
@@ -193,9 +200,17 @@ class PageNotebooks:
     def on_env(self, config, files) -> None:
         base = config.site_url.rstrip("/") + "/" if config.site_url else None
 
-        def url_of(src: str) -> str | None:         # a page's address on the published site
-            f = files.get_file_from_path(src)
-            return base + f.url if base and f is not None else None
+        def url_of(src: str) -> str | None:
+            """A page's address on the published site, from its source path as mkdocs makes it (not
+            from this build's files: serve's one-page rebuild has only the page)."""
+            if base is None or not src.endswith(".md"):
+                return None
+            stem = src[:-3]
+            if not config.use_directory_urls:
+                return base + stem + ".html"
+            if stem == "index" or stem.endswith("/index"):
+                return base + stem[:-5]
+            return base + stem + "/"
 
         for file in files.documentation_pages():
             entry = self.pages.get(file.src_uri)

@@ -29,9 +29,9 @@ gram = float(dot_in_order(p, p) + dot_in_order(r, r) - DTYPE(2.0) * dot_in_order
 exact = math.fsum((float(x) - float(y)) ** 2 for x, y in zip(pair32[0], pair32[1]))  # exact differences, fsum
 scale = float(np.finfo(DTYPE).eps * (p @ p + r @ r))
 scale32 = float(np.finfo(np.float32).eps * (p @ p + r @ r))
-print(f"squared distance {exact:.4e};  Gram route in float64 {gram:.4e};  error scale eps (||u||^2 + ||v||^2): "
-      f"float64 {scale:.1e}, float32 {scale32:.1e}")
-print(check_true("in float64 the Gram route gets the squared distance of the near-duplicate rows within 0.1%",
-                 abs(gram - exact) < 1e-3 * exact, f"exact {exact:.4e}, Gram route {gram:.4e}"))
-print(check_less("because the float64 error scale is far below the squared distance (by more than 1,000 times)",
-                 1000 * scale, exact, names=("1000 x eps64 (||u||^2 + ||v||^2)", "squared distance")))
+print(f"float32's error scale is {scale32 / scale:.1e} times float64's; the squared distance is "
+      f"{exact / scale:.1e} times float64's error scale")
+print(check_true("in float64 the Gram route gets the squared distance of the near-duplicate rows within a thousandth",
+                 abs(gram - exact) < 1e-3 * exact, "|Gram route - exact| < 1e-3 x exact"))
+print(check_less("because the squared distance is more than 1,000 times float64's error scale",
+                 1000.0, exact / scale, names=("1,000", "squared distance / (eps64 (||u||^2 + ||v||^2))")))
