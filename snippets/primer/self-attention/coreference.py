@@ -44,7 +44,7 @@ print(glue("s_cat", s["cat"], ".2f"), glue("s_mat", s["mat"], ".2f"), glue("n_ot
       glue("w_tie", float(A_noun[i_it, i_cat]), ".3f"))
 print(check_close("with the animacy part of the query removed, cat and mat tie",
                   A_noun[i_it, i_cat], A_noun[i_it, i_mat], atol=1e-12))
-print(check_less("the output of 'it' now resembles the value of 'mat' less than that of 'cat'",
+print(check_less("with the animate-noun query, the output of 'it' resembles the value of 'mat' less than that of 'cat'",
                  cosine(O[i_it], X[i_mat]), cosine(O[i_it], X[i_cat]), names=("cos(o_it, v_mat)", "cos(o_it, v_cat)")))
 print(table(("key", "weight from 'it': query asks for an animate noun", "... for a noun only"),
             [(f"{j} {tokens[j]}", f"{A[i_it, j]:.3f}", f"{A_noun[i_it, j]:.3f}") for j in range(i_it + 1)]))

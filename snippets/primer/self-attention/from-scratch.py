@@ -59,7 +59,7 @@ Y[:3] = rng.normal(size=(3, d))                     # change the context before 
 O2 = attention(Y @ W_Q, Y @ W_K, Y @ W_V, mask)[0]
 # Token 3 keeps its input row: Y is a copy of X with rows 0..2 redrawn (so Y[3] is X[3] by construction).
 gap = float(np.linalg.norm(O2[3] - O[3]))
-print(check_true("... but a different output once the tokens before it change", gap > 0.1, f"|o_3 - o_3'| = {gap:.3f} > 0.1"))
+print(check_true("token 3 keeps its own input row, but its output moves once the tokens before it change", gap > 0.1, f"|o_3 - o_3'| = {gap:.3f} > 0.1"))
 print(glue("T", T), glue("d", d), glue("d_k", d_k), glue("context_gap", gap, ".2f"))
 
 # Order without positions: no mask, attention is permutation-equivariant (chapter P2); with the causal
