@@ -51,7 +51,10 @@ def pages() -> list[Path]:
 def page_includes(page: Path) -> list[Path]:
     """The demos a page includes, in order: not esm's page-code modules, which P10 and P11 paste
     into fences of their own (the reader's code, tested as esm is)."""
-    return [SNIPPETS / inc for inc in INCLUDE.findall(page.read_text(encoding="utf-8")) if not inc.startswith("esm/")]
+    text = page.read_text(encoding="utf-8")
+    # a block marked show="notebook" runs in the build for the page's notebook and shows nothing on the page
+    hidden = set(re.findall(r'^[ \t]*```python exec="on"[^\n]*show="notebook"[^\n]*\n[ \t]*--8<-- "([^"]+)"', text, re.M))
+    return [SNIPPETS / inc for inc in INCLUDE.findall(text) if not inc.startswith("esm/") and inc not in hidden]
 
 
 def run_snippet(path: Path) -> str:

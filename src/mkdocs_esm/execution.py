@@ -299,6 +299,18 @@ class Execution:
         self._ahead_used = False
         if kw.get("session") or kw.get("workdir") or kw.get("width") or kw.get("transform_source"):
             return original(**kw)
+        extra = dict(kw.get("extra") or {})
+        if extra.pop("show", None) == "notebook":
+            # A block for the page's notebook only (a "Try this" of a page at its weight budget): run
+            # and checked like any block, its output kept for the notebook, nothing on the page.
+            kw = {**kw, "extra": extra}
+            try:
+                self.run(kw["code"], returncode=kw.get("returncode", 0), session=None, id=kw.get("id", ""), **extra)
+            except mx.ExecutionError as error:
+                def fail(*args, **kwargs):
+                    raise error
+                return mx.base_format(language="python", run=fail, **kw)
+            return mx.Markup("")
         if not self.html_cache.enabled:
             return mx.base_format(language="python", run=lambda *a, **k: printed.for_page(*self.run(*a, **k)), **kw)
         try:

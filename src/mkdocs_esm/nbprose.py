@@ -16,7 +16,7 @@ from . import page as pagemodel
 from .cite import CITE, ITEM
 from .xref import REF, eq_label
 
-_LINK = re.compile(r"(?<!!)\[(?P<text>[^\[\]\n]+)\]\((?P<url>[^()\s]+)(?:\s+\"[^\"]*\")?\)")
+_LINK = re.compile(r"(?<!!)\[(?P<text>[^\[\]]+)\]\((?P<url>[^()\s]+)(?:\s+\"[^\"]*\")?\)")
 _REFLINK = re.compile(r"\[(?P<text>[^\[\]\n]+)\]\[[^\[\]\n]*\]")
 _ATTRS = re.compile(r"\s*\{:?\s*[#.][^{}\n]*\}")
 _ADMONITION = re.compile(r'^(?P<ind>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
@@ -159,6 +159,10 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict, *
     the published site, or None), cross-references and links to other pages link there, and with
     ``refs`` (the references page's address) citations link to their entry."""
     text, _ = glue.substitute(text, values, src=src)
+    # a value quoted inside a code span (the page's markup fills those too): its plain text
+    text = re.sub(r"`[^`\n]*`", lambda m: re.sub(
+        r"\{\{\s*(\w+)\s*\}\}", lambda v: glue.render(values[v[1]]["value"], values[v[1]]["fmt"])
+        if v[1] in values else v[0], m[0]), text)
     url_of = url_of or (lambda _src: None)
 
     def ref(m: re.Match) -> str:
