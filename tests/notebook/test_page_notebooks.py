@@ -303,11 +303,11 @@ def test_the_notebook_holds_the_whole_page_in_order():
          "Then [the other page](other.md#b).", None),
         ("<p-t-b1>", None),
         ("> **Why**\n>\n> A note.\n>\n> Two lines.\n\nAfter.", None),
-        ("## 2 Exercise\n\nDo it.\n\n> **Hint**\n>\n> Think.", None),
+        ("## 2 Exercise\n\nDo it.\n\n<details><summary>Hint</summary>\n\nThink.\n\n</details>", None),
         ("Because.", "2 Exercise"), ("<own>", "2 Exercise"), ("Done.", "2 Exercise"),
         ("Last.", None)]
     # without solutions_last (a lesson page), a solution is a block quote where it stands
-    assert nbprose.lesson(text, demos)[4].text.endswith("> **Hint**\n>\n> Think.\n\n> **Solution**\n>\n> Because.")
+    assert nbprose.lesson(text, demos)[4].text.endswith("</details>\n\n> **Solution**\n>\n> Because.")
     args = ("p/t.md", {"x": {"value": 3, "fmt": "d"}}, {"sec-a": ("2.1", "p/a.md", "a")}, {"k": ("Author", "2020")})
     assert pn.clean_prose(shown[1][0], *args) == ("## 1.1 A\n\nFirst 3 paragraph section 2.1, (Author, 2020):\n\n"
                                                   "$$\nx=1\n$$\n\nThen the other page.")
