@@ -38,7 +38,7 @@ from __future__ import annotations
 import html as htmllib
 import logging
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
@@ -215,12 +215,7 @@ class PageNotebooks:
             from this build's files: serve's one-page rebuild has only the page)."""
             if base is None or not src.endswith(".md"):
                 return None
-            stem = src[:-3]
-            if not config.use_directory_urls:
-                return base + stem + ".html"
-            if stem == "index" or stem.endswith("/index"):
-                return base + stem[:-5]
-            return base + stem + "/"
+            return base + File(src, config.docs_dir, config.site_dir, config.use_directory_urls).url.removeprefix("./")
 
         for file in files.documentation_pages():
             entry = self.pages.get(file.src_uri)

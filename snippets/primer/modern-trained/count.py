@@ -1,7 +1,5 @@
 """P16 A fair match: the SwiGLU width at which the modern block has GPT-2's parameters, and the two
 models' counts, non-embedding and embedding, taken from their initialised arrays."""
-import numpy as np
-
 from esm import check_equal, check_true, glue, table
 from esm.initialise import init_gpt2, param_arrays
 from esm.modern import init_modern

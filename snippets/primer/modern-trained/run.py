@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from esm import PALETTE, check_close, check_equal, check_less, check_true, figure, glue, svg, table
+from esm import PALETTE, check_close, check_less, check_true, figure, glue, svg, table
 from esm.sweeps import record
 from esm.tokenizer import VOCAB_SIZE, data
 from esm.train import MODERN, SNAPSHOTS, TRAIN, trained
