@@ -4,8 +4,8 @@
 # Small computations on topics of Parts 1 to 3, one demo each, from token ids to positions and
 # diagnostics (not every section has one, and the transformer primer has none).
 # Each demo states one claim, computes it twice by independent routes (a loop, a closed form,
-# finite differences, a published value) and prints one `PASS` line per check; a check that
-# fails raises, so a wrong claim stops the notebook and the site's build. Figures are drawn
+# finite differences, a published value) and reports each check that holds under the demo; a
+# check that fails raises, so a wrong claim stops the notebook and the site's build. Figures are drawn
 # as inline SVG in the text colour, so they read on light and dark backgrounds alike.
 #
 # Conventions are the site's: token ids and positions are 0-based, single vectors are
@@ -210,7 +210,7 @@ slow = np.array([-i for _, i in scored[:k]])
 print("neighbours:", fast.tolist(), " cosines:",
       np.round(cosine_matrix(query[None], E[fast])[0], 3).tolist())
 print(check_equal("top-k of the cosines equals a sorted loop", fast, slow, eq="knn"))
-print(check_equal("all five come from the query's cluster", set(labels[fast]), {0}))
+print(check_equal("all five come from the query's cluster", set(labels[fast].tolist()), {0}))
 
 fig, ax = figure(size=(4.4, 4.0))
 for c in range(3):

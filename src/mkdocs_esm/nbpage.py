@@ -46,13 +46,15 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     options), from the made notebook with its cells' outputs (``nbrun.execute``) put in, without
     its setup cells and without the records among the outputs: nbconvert converts it without
     running it again. ``areas``: the page's text outputs in order, each with its records
-    (nbrun.text_areas), for `outputs`."""
+    (nbrun.text_areas), for `outputs`; ``shipped``: each code cell's outputs as the shipped notebook
+    holds them (nbrun.reader_outputs), setup cells included."""
     import nbformat
 
     nb = copy.deepcopy(job.nb)
     c = plugin.config
     runs = nbrun.execute(job, name=job.name, kernel_name=c["kernel_name"], allow_errors=c["allow_errors"])
     areas = []
+    shipped = [nbrun.reader_outputs(run["outputs"]) for run in runs]
     for cell, run in zip(nbrun.code_cells(nb), runs, strict=True):
         outputs, texts = nbrun.text_areas(run["outputs"])      # the records taken out, kept beside
         cell.outputs = [nbformat.from_dict(o) for o in outputs]
@@ -76,7 +78,8 @@ def render_notebook(job, plugin) -> SimpleNamespace:
     if cut != -1 and content.endswith("</style>\n        "):
         content = content[:cut]
     toc, title = mkdocs_jupyter.nb_toc(str(job.made), c["toc_depth"])
-    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title, areas=areas)
+    return SimpleNamespace(content=content, toc=toc, title=None if c["ignore_h1_titles"] else title, areas=areas,
+                           shipped=shipped)
 
 
 def toc_tokens(items) -> list[dict]:
@@ -240,7 +243,7 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
             html = (html[:m.start()] + f'<details class="abstract esm-helpers"><summary>{helper_summary}</summary>'
                     + plain + "</details>" + html[m.end():])
     link = (f'<p class="esm-download"><a class="md-button" href="{download_href}" download>'
-            f"Download the notebook (theory.ipynb)</a> It runs on its own with numpy and matplotlib.</p>")
+            f"Download the notebook (theory.ipynb)</a> It opens with the outputs shown here and runs on its own with numpy and matplotlib.</p>")
     html = re.sub(r"(</h1>)", lambda m: m[1] + "\n" + link, html, count=1)
     if link not in html:
         html = link + html
@@ -249,9 +252,9 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
 
 #: Appended to the first Markdown cell of the shipped notebook when its text quotes values.
 PUBLISHED_RUN_NOTE = (
-    "\n\n*Numbers in the text are those of the published run. Each code cell prints the values "
-    "the text quotes (`value name = ...`); when you change a parameter and re-run, read those "
-    "lines: the text does not change.*"
+    "\n\n*The outputs and the numbers in the text are those of the published run. Each code cell "
+    "prints the values the text quotes (`name = ...`); when you change a parameter and re-run, read "
+    "those lines: the text does not change.*"
 )
 
 

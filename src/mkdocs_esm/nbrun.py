@@ -136,6 +136,27 @@ def text_areas(outputs: list) -> tuple[list, list[dict]]:
     return kept, areas
 
 
+def reader_outputs(outputs: list) -> list[dict]:
+    """A code cell's outputs from the build's run (``outputs``, the records among them) as the
+    shipped notebook holds them: what a reader's kernel shows when it runs the cell. The records
+    are taken out (`text_areas`); each run of printed text becomes the outputs the setup's
+    ``print`` gives for it (nbmake.outputs: checks and values in words, a printed table or
+    figure shown as one); every other output (a figure ``show`` displays) stays as it is."""
+    kept, areas = text_areas(outputs)
+    out: list[dict] = []
+    text, k = None, 0
+    for o in [*kept, None]:
+        if o is not None and o.get("output_type") == "stream" and o.get("name") == "stdout":
+            text = (text or "") + ("".join(o["text"]) if isinstance(o["text"], list) else o["text"])
+            continue
+        if text is not None:                       # an area ends: text_areas counts it as here
+            out += nbmake.outputs(text, areas[k]["records"])
+            text, k = None, k + 1
+        if o is not None:
+            out.append(dict(o))
+    return out
+
+
 def describe_failure(error: Exception, *, name: str, nb, lines: list[int]) -> str:
     """One line naming the notebook ``name`` (docs-relative source), the cell, its source line,
     its heading and the error. A cell made from the source is counted as in the source (its id

@@ -6,7 +6,8 @@ with stable ids (``cell-NN``, NN the cell's number in the source) and no outputs
 helper cell (tagged ``esm-helpers``) the setup cells that write the site's helper package
 ``esm`` whole into a temporary folder (nbmake.setup_cells); the helper cell becomes the
 ``from esm import ...`` lines of the names its ``# esm:`` lines give (the helpers are written
-once, in snippets/esm/). It ships as ``notebook/theory.ipynb``. Then
+once, in snippets/esm/). It ships as ``notebook/theory.ipynb``, with the outputs of the
+build's run as a reader's kernel shows them (`Notebook.executed`). Then
 
 1. nbrun.py runs its code cells in a fresh kernel as mkdocs-jupyter runs them (its
    ``kernel_name``, ``allow_errors: false``; ``execute: true``, no ``execute_ignore``, no
@@ -37,6 +38,7 @@ and names the page and the shipped notebook.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import re
@@ -57,10 +59,11 @@ from .nbmake import HELPER_TAG
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
-#: the code that makes the page from a run (nbpage.py and what it renders with): an edit to it
-#: renders the page again, as an edit to the notebook does
+#: the code that makes the page and the shipped outputs from a run (nbpage.py and what it renders
+#: with, nbrun.reader_outputs and the reader's text of nbmake): an edit to it renders the page
+#: again, as an edit to the notebook does
 RENDERER = "".join(Path(m.__file__).read_text(encoding="utf-8")
-                   for m in (nbpage, nbpage.output, nbpage.markup, nbpage.glue, mkdocs_jupyter))
+                   for m in (nbpage, nbpage.output, nbpage.markup, nbpage.glue, mkdocs_jupyter, nbrun, nbmake))
 
 NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext percent file
 DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships
@@ -148,6 +151,7 @@ class Notebook:
         self.made: Path | None = None   # the made notebook's percent file, which mkdocs-jupyter reads
         self.ahead = None           # (thread, result) of a render started at on_nav
         self.areas: list[dict] = []     # the page's text outputs and their records (nbpage.render_notebook)
+        self.shipped: list[list[dict]] = []   # each code cell's outputs as the download holds them
 
     def _take_ahead(self):
         ahead, self.ahead = self.ahead, None
@@ -277,7 +281,7 @@ class Notebook:
             cached = cache.get("notebook", parts)
             if cached is not None:
                 page.content, page.toc, page.title = cached["content"], get_toc(cached["toc"]), cached["title"]
-                self.areas = cached["areas"]
+                self.areas, self.shipped = cached["areas"], cached["shipped"]
                 log.info("%s: rendered notebook reused from the execution cache", NOTEBOOK)
                 return
             ahead = self._take_ahead()
@@ -292,11 +296,11 @@ class Notebook:
                     done = result.done
             except Exception as error:              # noqa: BLE001 - reported, never published
                 raise PluginError(nbrun.describe_failure(error, name=NOTEBOOK, nb=self.nb, lines=self.lines)) from None
-            page.content, page.toc, self.areas = done.content, done.toc, done.areas
+            page.content, page.toc, self.areas, self.shipped = done.content, done.toc, done.areas, done.shipped
             if done.title is not None:
                 page.title = done.title
             value = {"content": page.content, "toc": nbpage.toc_tokens(page.toc), "title": page.title,
-                     "areas": self.areas}
+                     "areas": self.areas, "shipped": self.shipped}
             cache.put("notebook", parts, value, nbrun.dependencies(cache, self.nb))
 
         mkdocs_jupyter.replace_render(page, render_or_fail)
@@ -305,10 +309,10 @@ class Notebook:
         if page.file.src_uri != NOTEBOOK:
             return html
         html = nbpage.outputs(html, self.areas, NOTEBOOK)      # checks and values from the run's records
-        html, shipped = nbpage.quote_values(html, self.nb, self.source.read_text(encoding="utf-8"), NOTEBOOK)
+        html, quoted = nbpage.quote_values(html, self.nb, self.source.read_text(encoding="utf-8"), NOTEBOOK)
         download = files.get_file_from_path(DOWNLOAD)
-        if shipped is not None and download is not None:
-            download.content_string = nbmake.writes(shipped)
+        if download is not None:
+            download.content_string = nbmake.writes(self.executed(quoted or self.nb))
         setup = [c for c in self.nb.cells if nbmake.is_setup(c)]
         modules = [c for c in setup if re.match(r"%%esm_module \S+\.py\b", c.source)]
         helper = next(c for c in self.nb.cells if HELPER_TAG in c.metadata.get("tags", []))
@@ -320,6 +324,22 @@ class Notebook:
                    f"{lines:,} lines, copied at build time)")
         href = get_relative_url(DOWNLOAD, page.url)
         return nbpage.rewrite(html, href, summary)
+
+    def executed(self, nb):
+        """The notebook to ship: ``nb`` (the made notebook, its text quoting this run's values)
+        with the outputs of the build's run, as a reader's kernel shows them (nbrun.reader_outputs),
+        each code cell numbered as a run from the top numbers it. A reader sees every output
+        without running anything."""
+        import nbformat
+
+        shipped = copy.deepcopy(nb)
+        code = nbrun.code_cells(shipped)
+        if len(code) != len(self.shipped):
+            raise PluginError(f"{NOTEBOOK}: {len(code)} code cells, but the run gave outputs for {len(self.shipped)}")
+        for k, (cell, outputs) in enumerate(zip(code, self.shipped), start=1):
+            cell.outputs = [nbformat.from_dict(o) for o in outputs]
+            cell.execution_count = k
+        return shipped
 
     def _cleanup(self) -> None:
         tmp, self.tmp = self.tmp, None

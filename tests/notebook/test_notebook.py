@@ -264,6 +264,7 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
 
     shipped = site.dir / "notebook" / "theory.ipynb"
     nb = nbformat.read(shipped, as_version=4)
+    opened = copy.deepcopy(nb)
     probe = ("import importlib.util, esm\n"
              "print('importable:', sorted(n for n in ('mkdocs', 'mkdocs_esm', 'nbconvert', 'jupytext', 'pytest')"
              " if importlib.util.find_spec(n)))\n"
@@ -286,6 +287,26 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
     html_outputs = [o for c in code_cells(nb) for o in c.outputs if o.output_type == "display_data"]
     assert all("<svg" in o.data["text/html"] for o in html_outputs) and html_outputs
     assert list(work.iterdir()) == [], "the notebook wrote files"
+    # it opens with the outputs of the build's run, which are what a reader's run shows (issue 50)
+    shown = [_printed(c) for c in code_cells(opened)]
+    assert shown == [_printed(c) for c in code_cells(nb)[:-1]], "the shipped outputs are not a reader's run"
+    assert [_figures(c) for c in code_cells(opened)] == [_figures(c) for c in code_cells(nb)[:-1]]
+    assert sum(bool(c.outputs) for c in code_cells(opened)) >= len(demos(made_notebook()))
+    bad = [line for text in shown for line in text.splitlines() if re.match(r"(PASS\b|value \w+ = )", line)]
+    assert not bad and "✓ " in "".join(shown), f"a line of the build's protocol shipped: {bad[:3]}"
+    counts = [c.execution_count for c in opened.cells if c.cell_type == "code"]
+    assert counts == list(range(1, len(counts) + 1)), "numbered as a run from the top numbers the cells"
+
+
+def _printed(cell) -> str:
+    """What a code cell printed: its stdout, with the tables its print shows as such given back as text."""
+    return "".join(o.text if o.output_type == "stream" else "".join(o.data["text/plain"]) + o.metadata["esm_print_end"]
+                   for o in cell.outputs if (o.output_type == "stream" and o.name == "stdout")
+                   or "esm_print_end" in o.get("metadata", {}))
+
+
+def _figures(cell) -> int:
+    return sum("<svg" in "".join(o.data.get("text/html", "")) for o in cell.outputs if o.output_type == "display_data")
 
 
 def _child(text: str) -> str:
