@@ -22,7 +22,7 @@ finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
 def test_checks_print_pass_lines_with_values():
     line = esm.check_close("pi", 3.14159265, math.pi, atol=1e-6, eq="circle")
     assert line == "PASS [circle] pi — expected 3.14159, |got - expected| <= 1e-06"
-    assert esm.check_equal("shape", (2, 3), (2, 3)).startswith("PASS shape — got (2, 3)")
+    assert esm.check_equal("shape", (2, 3), (2, 3)) == "PASS shape — (2, 3)"
     assert esm.check_less("order", 1, 2, names=("x", "y")) == "PASS order — x = 1 < y = 2"
 
 

@@ -44,7 +44,7 @@ def test_a_record_is_well_formed_and_names_its_command(path):
         vals = [rec["per_seed"][str(s)][q] for s in rec["seeds"]]
         assert r.spread(q) == (min(vals), max(vals)) == (rec["summary"][q]["min"], rec["summary"][q]["max"])
         assert r.mean(q) == pytest.approx(sum(vals) / len(vals), rel=1e-14, abs=1e-15)   # fsum against a plain sum
-    assert r.cited() == f"{len(rec['seeds'])} seeds, recorded on {rec['date']} by `{rec['command']}`"
+    assert r.cited() == f"{len(rec['seeds'])} seeds, recorded on {rec['date']}"
     # curves, where a sweep keeps them: one of each named curve for every seed, equal lengths, finite
     assert rec.get("curves_about") == sweep.get("curves")
     if "curves" in sweep:

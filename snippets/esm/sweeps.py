@@ -67,8 +67,9 @@ class Record:
         return sum(bool(holds(v)) for v in self.values(q).values()) / len(self.seeds)
 
     def cited(self) -> str:
-        """How the prose cites the record: its seeds, date and command."""
-        return f"{len(self.seeds)} seeds, recorded on {self.date} by `{self.command}`"
+        """How a check cites the record: its seeds and date (the command that makes it is in the
+        record, and in the message of a check that finds it stale)."""
+        return f"{len(self.seeds)} seeds, recorded on {self.date}"
 
     def matches(self, seed: int, measured: dict[str, float], rtol: float | None = None) -> tuple[bool, str]:
         """Whether this build's run agrees with the record: when ``seed`` is a recorded seed, every

@@ -29,7 +29,8 @@ import re
 import sys
 from pathlib import Path
 
-from . import output
+from . import nbreader, output
+from .nbreader import reader_text  # noqa: F401 - the reader's text, asked of nbmake by its users
 
 SETUP_TAG = "esm-setup"
 #: the theory notebook's cell that imports the helpers its demos use (``from esm import ...``)
@@ -37,41 +38,6 @@ HELPER_TAG = "esm-helpers"
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 #: what every notebook needs; the rest is found in the code
 BASE = ("numpy", "matplotlib")
-
-#: a Markdown table's head and rule: the setup's print shows text holding one as a table
-TABLE = r"^\|.*\|[ \t]*\n\|(?:\s*:?-+:?\s*\|)+[ \t]*$"
-#: a table or a figure as printed, with the empty line before it (a print that starts a line)
-_TABLE_BLOCK = re.compile(r"(?:(?<![^\n])\n)?" + TABLE + r"\n?(?:\|.*(?:\n|$))*", re.M)
-_FIGURE = re.compile(r"(?:(?<![^\n])\n)?<figure\b.*?</figure>\n?\n?", re.S)
-
-def reader_text(text: str) -> str:
-    """What the demos printed, as a lesson notebook shows it to a reader, line by line: a check's
-    line ``PASS [label] claim — detail`` as ``✓ claim (detail)``; a published value's line
-    ``value name = text  [fmt of exact]`` as ``name = text``; the lone space that print's separator
-    leaves between two such lines as nothing; a folded block the page renders (``??? kind "Title"``
-    and its indented lines, such as a demo's table of shapes) as its title and its lines. Line by
-    line, so that the kernel's print (which sees one call at a time) and the build (which has the
-    block's whole output) give the same text. The page keeps the build's lines, which it renders as
-    folded checks, quoted values and folded blocks."""
-    out, folded = [], False
-    for line in text.split("\n"):
-        if folded and (not line.strip() or line.startswith("    ")):
-            line = line[4:]
-        else:
-            folded = False
-            if m := re.match(r'(?:\?\?\?|!!!)\+? [\w-]+(?: "([^"]*)")?$', line):
-                out.append(f"{m[1]}:" if m[1] else "")
-                folded = True
-                continue
-        if m := re.match(r"PASS(?: \[[^\]]*\])? (.*?)(?: — (.*))?$", line):
-            line = f"✓ {m[1]} ({m[2]})" if m[2] else f"✓ {m[1]}"
-        elif m := re.match(r"value (\w+) = (.*?)(?:  \[[^\[]* of .*\])?$", line):
-            line = f"{m[1]} = {m[2]}"
-        elif line == " ":
-            line = ""
-        out.append(line)
-    return "\n".join(out)
-
 
 _FROM_ESM = re.compile(r"^[ \t]*from[ \t]+(esm(?:\.\w+)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 _ESM_ATTR = re.compile(r"\besm\.(\w+)")
@@ -190,10 +156,12 @@ class Helpers:
 
     def records(self, codes: list[str]) -> list[tuple[str, str]]:
         """The seed-sweep records the demos read (``record("name")`` of esm.sweeps), as
-        (``records/<name>.json``, its text): the notebook's demos check their run against them."""
+        (``records/<name>.json``, its data as one compact line: a notebook shows the cell, which no
+        reader needs to read): the notebook's demos check their run against them."""
         names = sorted({m for code in codes if re.search(r"\besm\.sweeps\b", code)
                         for m in re.findall(r"\brecord\(\s*[\"']([\w.-]+)[\"']", code)})
-        return [(f"records/{n}.json", (self.dir / "records" / f"{n}.json").read_text(encoding="utf-8")) for n in names]
+        return [(f"records/{n}.json", json.dumps(json.loads((self.dir / "records" / f"{n}.json").read_text(encoding="utf-8")),
+                                                  separators=(",", ":"), ensure_ascii=False) + "\n") for n in names]
 
     def _resolve(self, mod: str, name: str, depth: int = 0) -> tuple[str, str] | None:
         """Where ``name``, as module ``mod`` sees it, is defined in esm."""
@@ -340,9 +308,9 @@ SETUP = '''\
 # that is removed when the kernel stops; nothing is written anywhere else.
 import builtins
 import os
-import re
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 from IPython.core.magic import register_cell_magic
@@ -367,25 +335,52 @@ def esm_module(line, cell):
     path.write_text(cell, encoding="utf-8")
 
 
-_TABLE = re.compile(r"@TABLE@", re.M)
+@register_cell_magic
+def esm_reader(line, cell):
+    """`%%esm_reader`: the module that puts what the demos print in words (the next cell)."""
+    module = types.ModuleType("esm_reader")
+    exec(compile(cell, "esm_reader.py", "exec"), module.__dict__)
+    module.flow = module.Flow()
+    sys.modules["esm_reader"] = module
 
-
-@READER@
 
 def print(*args, sep=" ", end="\\n", **kwargs):
-    """print, except that a figure or a Markdown table the helpers return is shown as one
-    (its text stays the output's plain-text form), and that the checks' and values' lines read as
-    a person would write them (reader_text). The build's own run of the theory notebook
-    (_esm_build_run) keeps the lines the build reads."""
-    if kwargs or globals().get("_esm_build_run"):
+    """print, except that the helpers' lines read as a person would write them: a check as
+    ✓ claim (detail), the values a demo publishes gathered at the end of its cell, a figure, a
+    table or a folded block shown as one (esm_reader, the next cell). The build's own run of the
+    theory notebook (_esm_build_run) keeps the lines the build reads."""
+    reader = sys.modules.get("esm_reader")
+    if kwargs or reader is None or globals().get("_esm_build_run"):
         return builtins.print(*args, sep=sep, end=end, **kwargs)
-    text = reader_text(sep.join(str(a) for a in args))
-    if "<figure" in text or _TABLE.search(text):
-        kind = "text/html" if "<figure" in text else "text/markdown"
-        display({"text/plain": text, kind: text}, metadata={"esm_print_end": end}, raw=True)
-    else:
-        builtins.print(text, end=end)
-'''.replace("@TABLE@", TABLE).replace("@READER@", inspect.getsource(reader_text))
+    for kind, text in reader.pieces(sep.join(str(a) for a in args) + end):
+        if kind == "text":
+            builtins.print(reader.flow.text(text), end="")
+        else:
+            reader.flow.display()
+            display(reader.bundle(kind, text), metadata={"esm_print_end": ""}, raw=True)
+
+
+def _esm_cell_starts(*_):
+    if "esm_reader" in sys.modules:
+        sys.modules["esm_reader"].flow = sys.modules["esm_reader"].Flow()
+
+
+def _esm_cell_ends(*_):
+    quoted = sys.modules["esm_reader"].flow.quoted() if "esm_reader" in sys.modules else None
+    if quoted is not None:
+        display(quoted, metadata={"esm_print_end": ""}, raw=True)
+
+
+_ip = get_ipython()
+for _event, _hook in (("pre_run_cell", _esm_cell_starts), ("post_run_cell", _esm_cell_ends)):
+    for _old in [f for f in _ip.events.callbacks[_event] if getattr(f, "__name__", "") == _hook.__name__]:
+        _ip.events.unregister(_event, _old)          # the setup run again
+    _ip.events.register(_event, _hook)
+'''
+
+#: the setup cell after SETUP: esm_reader, the module (nbreader.py) that puts printed output in words
+READER_CELL = "%%esm_reader\n" + inspect.getsource(nbreader)
+
 
 
 #: what the recorder's displays carry: one record of esm's helpers (output.RECORD_EVENTS)
@@ -432,58 +427,89 @@ def cell(kind: str, source: str, cid: str, tags=(), hidden=False) -> dict:
 
 
 def setup_cells(helpers: Helpers, codes: list[str]) -> list[dict]:
-    """The setup cells that embed esm for ``codes``: the setup, then one ``%%esm_module`` cell
+    """The setup cells that embed esm for ``codes``: the setup, the reader (nbreader.py), then one ``%%esm_module`` cell
     per module the code needs (``Helpers.modules``) and per seed record it reads, ``__init__.py`` last."""
     names = helpers.modules(codes)
     modules = [(name, helpers.init_source(names) if name == "__init__.py" else helpers.sources[name]) for name in names]
     modules[-1:-1] = helpers.records(codes)
-    cells = [cell("code", SETUP, "setup", tags=[SETUP_TAG], hidden=True)]
+    cells = [cell("code", SETUP, "setup", tags=[SETUP_TAG], hidden=True),
+             cell("code", READER_CELL, "setup-reader", tags=[SETUP_TAG], hidden=True)]
     for name, source in modules:
         cid = f"setup-{'record-' * name.endswith('.json')}{Path(name).stem.strip('_')}"
         cells.append(cell("code", f"%%esm_module {name}\n{source}", cid, tags=[SETUP_TAG], hidden=True))
     return cells
 
 
-def readable(printed: str, records: list[dict] = ()) -> str:
-    """``printed`` as a shipped notebook shows it, which is what the setup's print shows in a kernel
-    (`reader_text`): each value line (``value name = text  [fmt of json]``, found by its record:
-    ``records`` are the block's, each on the line it was printed on) as ``name = text``, its
-    text alone. The exact value in the bracket is for the build, and its last digits depend on the
-    CPU that ran the block; the site ships the same notebooks from every machine (make portable)."""
+def _with_texts(printed: str, records: list[dict] = ()) -> str:
+    """``printed`` with each value line (found by its record: ``records`` are the block's, each on
+    the line it was printed on) as ``value name = text``: the exact value in the bracket is for the
+    build, and its last digits depend on the CPU that ran the block; the site ships the same
+    notebooks from every machine (make portable)."""
     lines = printed.split("\n")
     for r in records:
         if r["kind"] == "value" and r["line"] is not None:
             lines[r["line"]] = f"value {r['name']} = {r['text']}"
-    return reader_text("\n".join(lines))
+    return "\n".join(lines)
+
+
+def reader_outputs(printed: str, flow: "nbreader.Flow", records: list[dict] = ()) -> list[dict]:
+    """What the notebook's ``print`` shows for ``printed`` (printed text, in order, of one cell,
+    and its ``records``), in the state ``flow`` (nbreader.Flow) it leaves for the cell's next text:
+    pieces of text as stdout, a figure, a table or a folded block as one display each."""
+    out: list[dict] = []
+    for kind, text in nbreader.pieces(_with_texts(printed, records)):
+        if kind == "text":
+            shown = flow.text(text)
+            if shown:
+                out.append({"output_type": "stream", "name": "stdout", "text": shown.splitlines(keepends=True)})
+        else:
+            flow.display()
+            data = nbreader.bundle(kind, text)
+            out.append({"output_type": "display_data", "metadata": {"esm_print_end": ""},
+                        "data": {k: v.splitlines(keepends=True) for k, v in data.items()}})
+    return out
+
+
+def quoted_output(flow: "nbreader.Flow") -> list[dict]:
+    """The display that ends a cell: the values it published (nbreader.Flow.quoted), if any."""
+    data = flow.quoted()
+    return [] if data is None else [{"output_type": "display_data", "metadata": {"esm_print_end": ""},
+                                     "data": {k: v.splitlines(keepends=True) for k, v in data.items()}}]
 
 
 def outputs(printed: str, records: list[dict] = ()) -> list[dict]:
-    """A code cell's outputs for what it printed (``printed``, the build's run of it, and its
-    ``records``), as the setup's ``print`` gives them in a kernel: text as stdout, a figure or a
-    Markdown table as one (its text the output's plain text). Together they print
-    ``readable(printed, records)`` exactly."""
-    printed = readable(printed, records)
-    spans = sorted([(m.start(), m.end(), "text/html") for m in _FIGURE.finditer(printed)]
-                   + [(m.start(), m.end(), "text/markdown") for m in _TABLE_BLOCK.finditer(printed)
-                      if "<figure" not in printed[max(0, m.start() - 1):m.end()]])
-    out: list[dict] = []
+    """A demo cell's outputs for what its block printed in the build (``printed``, with its
+    ``records``), as the setup's ``print`` gives them in a reader's kernel (nbreader: checks in
+    words, the values gathered at the end, a figure, a table or a folded block as one display)."""
+    flow = nbreader.Flow()
+    return reader_outputs(printed, flow, records) + quoted_output(flow)
 
-    def stream(text: str) -> None:
-        if text:
-            out.append({"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)})
 
-    last = 0
-    for start, end, kind in spans:
-        if start < last:            # a table inside a figure's text
-            continue
-        stream(printed[last:start])
-        text, tail = (printed[start:end - 1], "\n") if printed[start:end].endswith("\n") else (printed[start:end], "")
-        lines = text.splitlines(keepends=True)
-        out.append({"output_type": "display_data", "metadata": {"esm_print_end": tail},
-                    "data": {"text/plain": lines, kind: lines}})
-        last = end
-    stream(printed[last:])
-    return out
+def output_text(outputs: list) -> str:
+    """What a cell's outputs say, as text: its printed text (stdout, consecutive streams as one) and
+    the plain text of each display the notebook's ``print`` made (tagged ``esm_print_end``), one
+    output a line. What a test reads of a cell, shipped or run again."""
+    parts: list[str] = []
+    stream = False
+    for o in outputs:
+        if o["output_type"] == "stream" and o["name"] == "stdout":
+            text = "".join(o["text"])
+            if stream:
+                parts[-1] += text
+            else:
+                parts.append(text)
+            stream = True
+        elif o["output_type"] == "display_data" and "esm_print_end" in o.get("metadata", {}):
+            parts.append("".join(o["data"]["text/plain"]))
+            stream = False
+        else:
+            stream = False
+    return "\n".join(parts)
+
+
+def readable(printed: str, records: list[dict] = ()) -> str:
+    """The text of `outputs` (`output_text`)."""
+    return output_text(outputs(printed, records))
 
 
 def is_setup(c) -> bool:

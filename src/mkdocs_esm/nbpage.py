@@ -252,9 +252,9 @@ def rewrite(html: str, download_href: str, helper_summary: str) -> str:
 
 #: Appended to the first Markdown cell of the shipped notebook when its text quotes values.
 PUBLISHED_RUN_NOTE = (
-    "\n\n*The outputs and the numbers in the text are those of the published run. Each code cell "
-    "prints the values the text quotes (`name = ...`); when you change a parameter and re-run, read "
-    "those lines: the text does not change.*"
+    "\n\n*The outputs and the numbers in the text are those of the published run. The values the "
+    "text quotes end each code cell's output, on one line starting Quoted in the text; when you change "
+    "a parameter and re-run, read that line: the text does not change.*"
 )
 
 

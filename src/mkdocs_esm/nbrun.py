@@ -25,7 +25,7 @@ import logging
 import os
 import re
 
-from . import execcache, nbmake, output, page as pagemodel
+from . import execcache, nbmake, nbreader, output, page as pagemodel
 from .compat import mkdocs_jupyter
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
@@ -140,9 +140,11 @@ def reader_outputs(outputs: list) -> list[dict]:
     """A code cell's outputs from the build's run (``outputs``, the records among them) as the
     shipped notebook holds them: what a reader's kernel shows when it runs the cell. The records
     are taken out (`text_areas`); each run of printed text becomes the outputs the setup's
-    ``print`` gives for it (nbmake.outputs: checks and values in words, a printed table or
-    figure shown as one); every other output (a figure ``show`` displays) stays as it is."""
+    ``print`` gives for it (nbmake.reader_outputs, one nbreader.Flow for the whole cell), every
+    other output (a figure ``show`` displays) stays as it is, and the values the cell published
+    end it (nbmake.quoted_output)."""
     kept, areas = text_areas(outputs)
+    flow = nbreader.Flow()
     out: list[dict] = []
     text, k = None, 0
     for o in [*kept, None]:
@@ -150,11 +152,11 @@ def reader_outputs(outputs: list) -> list[dict]:
             text = (text or "") + ("".join(o["text"]) if isinstance(o["text"], list) else o["text"])
             continue
         if text is not None:                       # an area ends: text_areas counts it as here
-            out += nbmake.outputs(text, areas[k]["records"])
+            out += nbmake.reader_outputs(text, flow, areas[k]["records"])
             text, k = None, k + 1
         if o is not None:
             out.append(dict(o))
-    return out
+    return out + nbmake.quoted_output(flow)
 
 
 def describe_failure(error: Exception, *, name: str, nb, lines: list[int]) -> str:

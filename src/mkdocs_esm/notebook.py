@@ -63,7 +63,8 @@ log = logging.getLogger("mkdocs.plugins.esm.notebook")
 #: with, nbrun.reader_outputs and the reader's text of nbmake): an edit to it renders the page
 #: again, as an edit to the notebook does
 RENDERER = "".join(Path(m.__file__).read_text(encoding="utf-8")
-                   for m in (nbpage, nbpage.output, nbpage.markup, nbpage.glue, mkdocs_jupyter, nbrun, nbmake))
+                   for m in (nbpage, nbpage.output, nbpage.markup, nbpage.glue, mkdocs_jupyter, nbrun, nbmake,
+                             nbmake.nbreader))
 
 NOTEBOOK = "notebook/theory.py"          # docs-relative source, a jupytext percent file
 DOWNLOAD = "notebook/theory.ipynb"       # the notebook the site ships

@@ -111,8 +111,8 @@ def check_html(claim: str, detail: str, eq: str | None) -> str:
         # mathml.py replaces the text of .esm-eqref with the formula's number.
         ref = f' <a class="esm-eqref" href="#eq-{html.escape(eq)}">[{html.escape(eq)}]</a>'
         data = f' data-eq="{html.escape(eq)}"'
-    return (f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}: '
-            f"<code>{_literal(detail)}</code></div>\n")
+    tail = f": <code>{_literal(detail)}</code>" if detail else ""
+    return f'<div class="esm-check"{data}><strong>PASS</strong>{ref} {_literal(claim)}{tail}</div>\n'
 
 
 def fold(checks: list[tuple[str, str, str | None]]) -> str:

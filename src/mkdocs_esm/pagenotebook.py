@@ -57,6 +57,11 @@ LESSON_FOLDERS = ("part1/", "part2/", "part3/", "primer/")
 #: The heading of a lesson page's last section, whose folded blocks each change one setting of a demo and
 #: check what the reader should expect: the notebook puts it last, after an exercise page's solutions.
 TRY = "Try this"
+#: Above a demo that is one of esm's modules shown whole (the training loop): later demos import the
+#: setup's copy, so an edit of this cell reaches only what is called from it.
+MODULE_NOTE = ("*The next cell is the module `esm/{module}` itself, which the setup cells wrote and later cells "
+               "import (`from esm.{stem} import ...`). Running it defines its functions again here; an edit "
+               "changes what you call from this cell, not what later cells run.*")
 #: What the notebook adds under that heading: the cells are copies, the demos above keep their settings.
 TRY_NOTE = ("Each cell below copies the part of a demo it needs with one setting changed, says what to expect and "
             "checks it. Predict the result before you read its output; then change the setting again and rerun the "
@@ -79,10 +84,10 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
     intro = [f"# {title}", "",
              f"The page {where} of *{site_name}* as a notebook: its text, its demos and their outputs, in "
              "the page's order. The build made it from the page's sources; the numbers in the text and the "
-             "outputs it opens with are those of the published run. Each demo prints the values the text "
-             "quotes (`name = ...`), and each check it makes as a line starting ✓: a claim computed two "
-             "independent ways, and how closely they agree (a check that fails stops the demo with an "
-             "error instead).",
+             "outputs it opens with are those of the published run. Each check a demo makes prints as a "
+             "line starting ✓: a claim computed two independent ways, and how closely they agree (a check "
+             "that fails stops the demo with an error instead). The values the text quotes end the demo's "
+             "output, on one line starting *Quoted in the text*.",
              "", "**What it needs.** Python 3.11 or later with numpy and matplotlib"
              + (", and " + ", ".join(f"`{p}`" for p in packages) if packages else "") + ":", "",
              "```", "pip install numpy matplotlib" + "".join(f" {p}" for p in packages), "```"]
@@ -95,7 +100,7 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
                   "minute of CPU for each run; later cells reuse it."]
     intro += ["", "Run the cells from the top. The setup cells below (collapsed) write the site's helper "
               "package `esm` into a temporary folder, and each demo imports from it; they also make `print` show "
-              "the helpers' check and value lines in the form above. The cells under *Try this*, at the end, "
+              "the helpers' checks, values, tables and figures in the form above. The cells under *Try this*, at the end, "
               "invite you to change a demo."]
     note = nbmake.cell("markdown", "**Setup.** Run these cells; there is no need to read them. The lesson starts "
                        "after them.", "setup-note")
@@ -194,6 +199,10 @@ class PageNotebooks:
             if p.demo is None:
                 out.append((clean_prose(p.text, src, values, numbers, cites, **prose), None, None))
             else:
+                module = next((name for name, text in self.helpers.sources.items()
+                               if text.rstrip("\n") == p.demo.code.rstrip("\n")), None)
+                if module is not None:
+                    out.append((MODULE_NOTE.format(module=module, stem=module.removesuffix(".py")), None, None))
                 out.append((None, p.demo.code, printed.get(p.demo.block_id)))
         # demo cells keep the page's numbering: demo-NN is the page's block NN
         codes = [d.code for d in demos]

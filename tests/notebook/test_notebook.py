@@ -299,10 +299,8 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
 
 
 def _printed(cell) -> str:
-    """What a code cell printed: its stdout, with the tables its print shows as such given back as text."""
-    return "".join(o.text if o.output_type == "stream" else "".join(o.data["text/plain"]) + o.metadata["esm_print_end"]
-                   for o in cell.outputs if (o.output_type == "stream" and o.name == "stdout")
-                   or "esm_print_end" in o.get("metadata", {}))
+    """What a code cell's outputs say (nbmake.output_text)."""
+    return nbtools.hook().nbmake.output_text(cell.outputs)
 
 
 def _figures(cell) -> int:

@@ -163,15 +163,9 @@ def _record_times(src: str, nb, seconds: float) -> None:
 
 
 def _printed(cell) -> str:
-    """What a code cell printed: its stdout, with the figures and tables the notebook's print
-    shows as such given back as the text printed (their text/plain and the print's end)."""
-    out = []
-    for o in cell.outputs:
-        if o.output_type == "stream" and o.name == "stdout":
-            out.append(o.text)
-        elif o.output_type == "display_data" and "esm_print_end" in o.get("metadata", {}):
-            out.append(o.data["text/plain"] + o.metadata["esm_print_end"])
-    return "".join(out)
+    """What a code cell's outputs say (nbmake.output_text: its printed text and the plain text of
+    the figures, tables and folded blocks the notebook's print shows as such)."""
+    return load_hook("nbmake").output_text(cell.outputs)
 
 
 def _lines(text: str) -> list[str]:
@@ -211,13 +205,14 @@ def test_each_demo_prints_in_the_notebook_what_the_page_shows(site, page, tmp_pa
     cache = execcache.ExecCache(site.cache)
     # the build's environment as the key sees it (its process sets MPLBACKEND; no training cache)
     with environ(MPLBACKEND=os.environ.get("MPLBACKEND", "Agg")):
-        raws = [cache.get("block", execution._parts(code, block_id, 0, {})) for code, block_id in planned]
-    for k, (cell, raw, (_, block_id)) in enumerate(zip(demos, raws, planned, strict=True), 1):
-        assert raw is not None, f"{_src(page)} block {k} ({block_id}): not in the build's execution cache"
+        raws = [cache.get("block", execution._parts(code, block_id, 0, {}), records=True) for code, block_id in planned]
+    for k, (cell, found, (_, block_id)) in enumerate(zip(demos, raws, planned, strict=True), 1):
+        assert found is not None, f"{_src(page)} block {k} ({block_id}): not in the build's execution cache"
+        raw, records = found
         # line by line, trailing spaces aside: the build's print joins its arguments with " " whatever
         # their sep (markdown-exec's buffer print), which leaves a space the page does not show
-        # as a reader's kernel prints it (nbmake.reader_text: checks as ✓ lines, values as name = text)
-        assert _lines(_printed(cell)) == _lines(nbmake.reader_text(raw)), \
+        # as a reader's kernel prints it (nbreader: checks as ✓ lines, the values gathered at the end)
+        assert _lines(_printed(cell)) == _lines(nbmake.readable(raw, records)), \
             f"{_src(page)} block {k} ({block_id}) prints otherwise in the notebook"
 
 
@@ -336,36 +331,66 @@ def test_the_helper_modules_and_requirements_follow_the_code():
 
 
 def test_printed_text_becomes_the_outputs_the_notebooks_print_gives():
-    """nbmake.outputs: text as stdout, a figure or a Markdown table as one display (its text the
-    plain-text form, the print's end kept), together exactly what was printed."""
+    """nbmake.outputs: checks in words as stdout; a figure, a table, a folded block, a fenced sample
+    with its label each one display (Markdown, a figure HTML); the values gathered in one line at
+    the end; no empty line at the start, before a display or twice in a row."""
     nbmake = load_hook("nbmake")
-    printed = ("PASS a — 1\n\n<figure class=\"esm-figure\">\n<svg>\n</svg>\n</figure>\n\nvalue x = 2\n"
-               "\n| a | b |\n|---|---|\n| 1 | 2 |\nlast\n")
+    printed = ("PASS a — 1\n\n<figure class=\"esm-figure\">\n<svg>\n</svg>\n</figure>\n\n\nvalue x = 2  [ of 2]\n"
+               "\n| a | b |\n|---|---|\n| 1 | 2 |\nlast\n\n\n\nnext\n"
+               '\n??? abstract "Shapes in this demo"\n\n    | a |\n    |---|\n    | 1 |\n\n    Sizes: $d=4$.\n\n'
+               "**Step 0**, greedy:\n\n```text\nab\n```\n\nvalue y = `␣the`  [ of 3]\n")
 
     def shipped(text: str):         # a cell with those outputs, as the notebook is written and read
         cell = nbmake.cell("code", "", "demo-01") | {"outputs": nbmake.outputs(text)}
         return nbmake.node(nbmake.notebook([cell])).cells[0]
 
     outputs = shipped(printed).outputs
-    assert [o.output_type for o in outputs] == ["stream", "display_data", "stream", "display_data", "stream"]
-    assert "text/html" in outputs[1].data and "text/markdown" in outputs[3].data
-    assert _printed(shipped(printed)) == nbmake.reader_text(printed)
-    assert "✓ a (1)" in _printed(shipped(printed)) and "\nx = 2\n" in _printed(shipped(printed))
-    assert nbmake.outputs("") == [] and _printed(shipped("x\n")) == "x\n"
-    # a value line ships as its text (found by its record): the exact value's last digits are
-    # the CPU's (make portable)
+    kinds = [o.output_type if o.output_type == "stream" else next(k for k in o.data if k != "text/plain")
+             for o in outputs]
+    assert kinds == ["stream", "text/html", "text/markdown", "stream", "text/markdown", "text/markdown",
+                     "text/markdown"]
+    assert outputs[0].text == "✓ a (1)" and outputs[3].text == "last\n\nnext"
+    assert outputs[4].data["text/markdown"] == "**Shapes in this demo**\n\n| a |\n|---|\n| 1 |\n\nSizes: $d=4$."
+    assert outputs[5].data["text/markdown"] == "**Step 0**, greedy:\n\n```text\nab\n```"
+    assert outputs[6].data["text/plain"] == "Quoted in the text: x = 2, y = `␣the`"
+    assert outputs[6].data["text/markdown"] == "*Quoted in the text:* `x` = 2, `y` = `␣the`"
+    assert nbmake.outputs("") == [] and _printed(shipped("x\n")) == "x"
+    # a value is shipped as its text (found by its record): the exact value's last digits are the CPU's (make portable)
     from printed import records_of
     line = "value d = 1.55e-03  [.2e of 0.0015459014176387364]\n"
     cell = nbmake.cell("code", "", "demo-01") | {"outputs": nbmake.outputs(line, records_of(line))}
-    assert _printed(nbmake.node(nbmake.notebook([cell])).cells[0]) == "d = 1.55e-03\n"
+    assert _printed(nbmake.node(nbmake.notebook([cell])).cells[0]) == "Quoted in the text: d = 1.55e-03"
+
+
+def test_a_readers_kernel_printing_call_by_call_gives_what_the_build_ships():
+    """The kernel's print (nbmake.SETUP) applies nbreader to one call at a time, the build to a block's
+    whole output: the same outputs, since each rule is per line or runs over the printed text in order
+    (a figure, a table, a folded block or a sample is printed in one call)."""
+    nbmake, nbreader = load_hook("nbmake"), load_hook("nbreader")
+    calls = ["PASS a — 1\n", "\nvalue x = 2  [ of 2]\n\n", "\nvalue y = 3  [ of 3]\n \nvalue z = 4  [ of 4]\n\n",
+             "\n<figure>\n<svg/>\n</figure>\n\n", "plain\n", "\n\n\n", "**Prompt**:\n\n```text\nhi\n```\n\n",
+             "\n| a |\n|---|\n| 1 |\n", "after\n"]
+    flow, out = nbreader.Flow(), []
+    for text in calls:                        # what SETUP's print does, call by call
+        for kind, piece in nbreader.pieces(text):
+            if kind == "text":
+                shown = flow.text(piece)
+                if shown:
+                    out.append({"output_type": "stream", "name": "stdout", "text": shown})
+            else:
+                flow.display()
+                out.append({"output_type": "display_data", "metadata": {"esm_print_end": ""},
+                            "data": nbreader.bundle(kind, piece)})
+    out += nbmake.quoted_output(flow)
+    assert nbmake.output_text(out) == nbmake.readable("".join(calls))
+    assert "def print(" in nbmake.SETUP and "reader.pieces(" in nbmake.SETUP and "reader.flow.text(" in nbmake.SETUP
 
 
 def test_the_readers_output_is_the_builds_lines_in_words():
-    """nbmake.reader_text, which the shipped outputs and a reader's kernel both apply: a check's line
+    """nbreader.reader_text, which the shipped outputs and a reader's kernel both apply: a check's line
     as ✓ claim (detail), a value's as name = text (its exact value and format dropped), other text as
     printed; line by line, so that one print at a time gives what the whole output gives."""
-    nbmake = load_hook("nbmake")
-    rt = nbmake.reader_text
+    rt = load_hook("nbreader").reader_text
     assert rt("PASS [eq-a] the loop equals the matrix — largest difference 1e-15 <= 1e-12") == \
         "✓ the loop equals the matrix (largest difference 1e-15 <= 1e-12)"
     assert rt("PASS a claim — x — y") == "✓ a claim (x — y)" and rt("PASS bare") == "✓ bare"

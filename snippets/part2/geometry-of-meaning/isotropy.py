@@ -19,7 +19,7 @@ print(check_close("by hand: mean cosine of E, N, W, S over the 12 ordered pairs 
 m_h = np.array([2, 0])
 Xh_m = Xh + m_h
 dots_h = [int(Xh_m[i] @ Xh_m[j]) for i in range(4) for j in range(i + 1, 4)]
-print(check_true("by hand: after the shift every dot product is positive, so every cosine is", min(dots_h) > 0,
+print(check_true("by hand: after the shift every dot product is positive, so every cosine is positive", min(dots_h) > 0,
                  f"dot products of the six pairs: {dots_h}"))
 aniso_h = float(np.mean([cosine(Xh_m[i], Xh_m[j]) for i in range(4) for j in range(4) if i != j]))
 print(check_close("by hand: subtracting the mean row (2, 0) gives back the four unit vectors exactly",

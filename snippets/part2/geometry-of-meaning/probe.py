@@ -81,7 +81,7 @@ print(check_close("deviation(), written apart from the shown draw, rebuilds it: 
                   "deviation", deviation(42), abs(acc - bayes) / acc_se, atol=1e-12))
 print(check_less(f"the probe's held-out accuracy is within {n_se} sampling errors of the Bayes rate (the largest "
                  f"deviation over {len(draws)} other draws, seed 42 not among them, {z_max:.2f}, rounded up)",
-                 abs(acc - bayes), n_se * acc_se))
+                 abs(acc - bayes), n_se * acc_se, names=("|accuracy - Phi(margin)|", f"{n_se} sampling errors")))
 print(check_less("on this one test set the probe lands above the Bayes rate, which bounds the accuracy only on "
                  "average over test sets", bayes, acc, names=("Phi(margin)", "held-out accuracy")))
 print(glue("acc_se", acc_se, ".2f"))
