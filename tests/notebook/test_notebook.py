@@ -275,7 +275,7 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
     work.mkdir()
     NotebookClient(nb, kernel_name=nbtools.KERNEL_NAME, timeout=300, allow_errors=False,
                    resources={"metadata": {"path": str(work)}}).execute()
-    text = "".join(o.get("text", "") for c in code_cells(nb) for o in c.outputs if o.output_type == "stream")
+    text = "\n".join(o.get("text", "") for c in code_cells(nb) for o in c.outputs if o.output_type == "stream")
     assert "importable: []" in text, "the kernel could import more than numpy and matplotlib"
     where = re.search(r"^esm from: (.+)$", text, re.M)[1]
     assert "esm-notebook-" in where and not where.startswith(str(ROOT)), \
@@ -284,7 +284,7 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
     # the same checks as the build ran (the page shows one check line per PASS line; a reader's kernel
     # prints each as a line starting ✓, nbmake.reader_text)
     assert len(passes) == article(site).count('<div class="esm-check"') and "FAIL" not in text
-    html_outputs = [o for c in code_cells(nb) for o in c.outputs if o.output_type == "display_data"]
+    html_outputs = [o for c in code_cells(nb) for o in c.outputs if o.output_type == "display_data" and "text/html" in o.data]
     assert all("<svg" in o.data["text/html"] for o in html_outputs) and html_outputs
     assert list(work.iterdir()) == [], "the notebook wrote files"
     # it opens with the outputs of the build's run, which are what a reader's run shows (issue 50)
