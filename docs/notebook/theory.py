@@ -12,9 +12,11 @@
 # columns, matrices that stack tokens hold one token per row.
 #
 # The notebook needs only numpy and matplotlib. Its first code cells (collapsed, marked
-# *setup*) write the site's helper package `esm`, copied from `snippets/esm/` when the site is
+# *setup*) write the site's helper package `esm`, copied from the site's sources when it is
 # built, into a temporary folder; the next imports the helpers the demos use from it; the next
 # adds `show`, which displays a figure; the next holds the parameters that every later cell reads.
+# In JupyterLab or Notebook, the figures of a downloaded notebook show once you run its cells or
+# trust it (`jupyter trust theory.ipynb`): until then Jupyter shows its HTML outputs stripped.
 #
 # Demos 1-14 follow the lessons. Demos 15-18 are explorations that no page has: sweeps over
 # dimension, sequence length, temperature, position and group size, each with a law to check.

@@ -31,6 +31,9 @@ TABLE_RULE = re.compile(r"\|(?:\s*:?-+:?\s*\|)+[ \t]*$")
 #: a check's line, and a published value's
 CHECK = re.compile(r"PASS(?: \[[^\]]*\])? (.*?)(?: — (.*))?$")
 VALUE = re.compile(r"value (\w+) = (.*?)(?:  \[[^\[]* of .*\])?$")
+#: under an explorable figure: what a notebook shows of it
+EXPLORABLE_NOTE = ("The figure above is interactive on the book's page; a notebook shows its first view. "
+                   "To see another, change the demo's settings and run it again.")
 
 
 def reader_text(text: str) -> str:
@@ -128,6 +131,8 @@ def bundle(kind: str, text: str) -> dict:
     folded block's title in bold), its plain text as `reader_text` gives it."""
     block = text.rstrip("\n")
     if kind == "figure":
+        if 'class="esm-explore"' in block:       # its controls are the site's script: here, its first view
+            block += f"\n<p><em>{EXPLORABLE_NOTE}</em></p>"
         return {"text/html": block, "text/plain": block}
     if kind == "fold":
         title, _, body = block.partition("\n")

@@ -47,6 +47,7 @@ import tempfile
 import threading
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
@@ -82,7 +83,7 @@ def helper_imports(helpers: nbmake.Helpers, lines: list[list[str]]) -> str:
     if unknown:
         raise PluginError(f"{NOTEBOOK}: the helper cell names {unknown}, which the package esm does not export")
     intro = ("# The site's helpers, imported from its package esm, which the setup cells above write\n"
-             "# (copied from snippets/esm/ when the site was built): checks that print PASS lines,\n"
+             "# (copied from the site's sources when it was built): checks that print a ✓ line each,\n"
              "# figures, and the math the lessons share.")
     return intro + "\n" + "\n".join("from esm import " + ", ".join(names) for names in lines) + "\n"
 
@@ -313,7 +314,13 @@ class Notebook:
         html, quoted = nbpage.quote_values(html, self.nb, self.source.read_text(encoding="utf-8"), NOTEBOOK)
         download = files.get_file_from_path(DOWNLOAD)
         if download is not None:
-            download.content_string = nbmake.writes(self.executed(quoted or self.nb))
+            shipped = self.executed(quoted or self.nb)
+            if page.canonical_url:          # a link relative to the page leads nowhere in a download
+                for c in shipped.cells:
+                    if c.cell_type == "markdown":
+                        c.source = re.sub(r"\]\((\.\./[^)\s]*)\)",
+                                          lambda m: f"]({urljoin(page.canonical_url, m[1])})", c.source)
+            download.content_string = nbmake.writes(shipped)
         setup = [c for c in self.nb.cells if nbmake.is_setup(c)]
         modules = [c for c in setup if re.match(r"%%esm_module \S+\.py\b", c.source)]
         helper = next(c for c in self.nb.cells if HELPER_TAG in c.metadata.get("tags", []))

@@ -101,7 +101,9 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
     intro += ["", "Run the cells from the top. The setup cells below (collapsed) write the site's helper "
               "package `esm` into a temporary folder, and each demo imports from it; they also make `print` show "
               "the helpers' checks, values, tables and figures in the form above. The cells under *Try this*, at the end, "
-              "invite you to change a demo."]
+              "invite you to change a demo. In JupyterLab or Notebook, the figures of a downloaded notebook show once "
+              "you run its cells or trust it (`jupyter trust` and the file's name): until then Jupyter shows its HTML "
+              "outputs stripped."]
     note = nbmake.cell("markdown", "**Setup.** Run these cells; there is no need to read them. The lesson starts "
                        "after them.", "setup-note")
     cells = [nbmake.cell("markdown", "\n".join(intro), "intro"), note, *setup]
