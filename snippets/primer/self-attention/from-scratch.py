@@ -48,7 +48,8 @@ for i in range(T):
 print(check_close("A = softmax(S / sqrt(d_k)) over the allowed keys s <= t (math.exp loop)", A, loop_a, eq="weights"))
 loop_z = np.array([sum(A[i, j] * V[j] for j in range(T)) for i in range(T)])
 print(check_close("o_t = sum_s A_ts v_s (loop over keys)", O, loop_z, eq="output"))
-print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", O, attention(Q, K, V, mask)[0]))
+O_esm, _ = attention(Q, K, V, mask)            # esm's attention returns the outputs and the weights
+print(check_close("the same result as esm.attention(Q, K, V, causal_mask(T))", O, O_esm))
 print(check_equal("no weight on future keys: entries above the diagonal", A[np.triu_indices(T, 1)],
                   np.zeros(T * (T - 1) // 2)))
 print(check_close("token 0 can only see itself: A_00 = 1", A[0, 0], 1.0))
