@@ -7,7 +7,7 @@ the same output in words:
 
 - a check as ``✓ claim (detail)``;
 - the values a demo publishes gathered at the end of its cell in one line, "Quoted in the text:
-  name = text, ...", instead of one line each where they were printed;
+  name = text, ...", instead of one line each where they were printed (folded when they are many);
 - no run of more than one empty line, none at the start of an output or before a figure or table;
 - a figure (``<figure>``) as HTML; a Markdown table, a folded block (its title in bold above its
   text) and a fenced block with the paragraph above it (a sample of generated text and its
@@ -31,6 +31,8 @@ TABLE_RULE = re.compile(r"\|(?:\s*:?-+:?\s*\|)+[ \t]*$")
 #: a check's line, and a published value's
 CHECK = re.compile(r"PASS(?: \[[^\]]*\])? (.*?)(?: — (.*))?$")
 VALUE = re.compile(r"value (\w+) = (.*?)(?:  \[[^\[]* of .*\])?$")
+#: a cell's quoted values are listed folded when there are more than this many
+FOLD_QUOTED = 8
 #: under an explorable figure: what a notebook shows of it
 EXPLORABLE_NOTE = ("The figure above is interactive on the book's page; a notebook shows its first view. "
                    "To see another, change the demo's settings and run it again.")
@@ -179,5 +181,10 @@ class Flow:
         if not self.values:
             return None
         plain = "Quoted in the text: " + ", ".join(f"{n} = {t}" for n, t in self.values)
-        markdown = "*Quoted in the text:* " + ", ".join(f"`{n}` = {t}" for n, t in self.values)
+        listed = ", ".join(f"`{n}` = {t}" for n, t in self.values)
+        if len(self.values) <= FOLD_QUOTED:
+            markdown = "*Quoted in the text:* " + listed
+        else:                       # a long list folded: the outputs above it are the lesson
+            markdown = (f"<details><summary>Quoted in the text: {len(self.values)} values</summary>\n\n"
+                        f"{listed}\n\n</details>")
         return {"text/markdown": markdown, "text/plain": plain}

@@ -355,6 +355,10 @@ def test_printed_text_becomes_the_outputs_the_notebooks_print_gives():
     assert outputs[6].data["text/plain"] == "Quoted in the text: x = 2, y = `␣the`"
     assert outputs[6].data["text/markdown"] == "*Quoted in the text:* `x` = 2, `y` = `␣the`"
     assert nbmake.outputs("") == [] and _printed(shipped("x\n")) == "x"
+    many = "".join(f"\nvalue v{k} = {k}  [ of {k}]\n\n" for k in range(9))   # more than a few: folded
+    last = nbmake.outputs(many)[-1]["data"]
+    assert "".join(last["text/markdown"]).startswith("<details><summary>Quoted in the text: 9 values</summary>")
+    assert "".join(last["text/plain"]) == "Quoted in the text: " + ", ".join(f"v{k} = {k}" for k in range(9))
     # a value is shipped as its text (found by its record): the exact value's last digits are the CPU's (make portable)
     from printed import records_of
     line = "value d = 1.55e-03  [.2e of 0.0015459014176387364]\n"
