@@ -117,6 +117,9 @@ def make_notebook(*, title: str, page_url: str | None, site_name: str, setup: li
         cells.append(nbmake.cell("code", code.rstrip("\n"), f"demo-{k:02d}"))
         if printed is not None:
             cells[-1]["outputs"] = nbmake.outputs(*printed)
+    # numbered as a run from the top numbers them (Jupyter shows "[ ]" beside the outputs of a cell without)
+    for k, c in enumerate((c for c in cells if c["cell_type"] == "code"), 1):
+        c["execution_count"] = k
     return nbmake.notebook(cells)
 
 

@@ -238,6 +238,8 @@ def test_the_shipped_notebook_opens_with_the_outputs_of_the_builds_own_run(site,
                     if o.output_type == "display_data")
         assert shown == figures, f"{_src(page)} block {k}: a figure is not shown as one"
     assert any(c.outputs for c in demos)
+    counts = [c.execution_count for c in nb.cells if c.cell_type == "code"]
+    assert counts == list(range(1, len(counts) + 1)), f"{_src(page)}: not numbered as a run from the top"
 
 
 def test_each_page_with_demos_links_the_notebook_the_site_ships_and_no_other_page_does(site):
