@@ -40,7 +40,8 @@ def test_plain_lines_exactly(plain):
     assert esm.check_less("o", 1, 2) == "PASS o — a = 1 < b = 2"
     assert esm.check_less("o", 1, 2, eq="e") == "PASS [e] o — a = 1 < b = 2"
     assert esm.check_equal("ids", np.array([1, 2]), [1, 2]) == "PASS ids — [1, 2]"
-    assert esm.check_equal("holds", True, True) == "PASS holds" and esm.check_equal("z", np.zeros(9), np.zeros(9)) == "PASS z — all 9 entries equal"
+    assert esm.check_equal("holds", True, True) == "PASS holds" and esm.check_equal("z", np.zeros(9), np.zeros(9)) == "PASS z — all 9 entries 0"
+    assert esm.check_equal("r", np.arange(9), np.arange(9)) == "PASS r — all 9 entries as expected"
     assert esm.check_equal("ids", [1, 2], np.array([1, 2])).startswith("PASS")
     assert esm.check_close("x", 1.5, 1.0, atol=0.25, rtol=0.25) == \
         "PASS x — expected 1, |got - expected| <= 0.25 + 0.25·|expected|"

@@ -105,7 +105,8 @@ def _same(x) -> str:
     if isinstance(x, (bool, np.bool_)) or (isinstance(x, tuple) and x and all(isinstance(v, (bool, np.bool_)) for v in x)):
         return ""
     if isinstance(x, np.ndarray) and x.size > 8:
-        return f"all {' × '.join(map(str, x.shape))} entries equal"
+        shape = " × ".join(map(str, x.shape))
+        return f"all {shape} entries {_fmt(x.flat[0])}" if (x == x.flat[0]).all() else f"all {shape} entries as expected"
     return _fmt(x)
 
 

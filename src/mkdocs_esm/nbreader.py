@@ -40,7 +40,7 @@ EXPLORABLE_NOTE = ("The figure above is interactive on the book's page; a notebo
 
 def reader_text(text: str) -> str:
     """Printed text in words, line by line: a check's line ``PASS [label] claim — detail`` as
-    ``✓ claim (detail)``, a value's line ``value name = text  [fmt of exact]`` as ``name = text``,
+    ``✓ claim (detail)`` (``✓ claim: detail`` after a claim that ends in a parenthesis), a value's line ``value name = text  [fmt of exact]`` as ``name = text``,
     the lone space that print's separator leaves between two such lines as nothing, a folded
     block's first line as its title and a colon, its indented lines unindented."""
     out, folded = [], False
@@ -55,8 +55,8 @@ def reader_text(text: str) -> str:
                 folded = True
                 continue
         m = CHECK.match(line)
-        if m:
-            line = f"✓ {m[1]} ({m[2]})" if m[2] else f"✓ {m[1]}"
+        if m:                   # a claim that ends in a parenthesis takes its detail after a colon
+            line = f"✓ {m[1]}" + ("" if not m[2] else f": {m[2]}" if m[1].endswith(")") else f" ({m[2]})")
         else:
             m = VALUE.match(line)
             if m:

@@ -400,6 +400,7 @@ def test_the_readers_output_is_the_builds_lines_in_words():
     assert rt("PASS [eq-a] the loop equals the matrix — largest difference 1e-15 <= 1e-12") == \
         "✓ the loop equals the matrix (largest difference 1e-15 <= 1e-12)"
     assert rt("PASS a claim — x — y") == "✓ a claim (x — y)" and rt("PASS bare") == "✓ bare"
+    assert rt("PASS token for token (188,428 here) — 188428") == "✓ token for token (188,428 here): 188428"
     assert rt("\nvalue d = 1.55e-03  [.2e of 0.0015459]\n \nvalue L = [1, 2]  [ of [1, 2]]\n") == \
         "\nd = 1.55e-03\n\nL = [1, 2]\n"
     folded = '??? abstract "Shapes in this demo"\n\n    | a | b |\n    |---|---|\n    | 1 | 2 |\n\nPASS after — 1\n    x'
