@@ -211,16 +211,21 @@ def clean_prose(text: str, src: str, values: dict, numbers: dict, cites: dict, *
         where = url_of(target) if target.endswith(".md") else None
         return f"[{m['text']}]({where}{'#' + frag if frag else ''})" if where else m["text"]
 
-    def label(m: re.Match, group: int = 1) -> str:
-        number = (equations or {}).get(m[group])
-        return f"\\tag{{{number}}}" if number else ""
-
     text = REF.sub(ref, text)
     text = CITE.sub(cite, text)
     text = _LINK.sub(link, text)
     text = _REFLINK.sub(lambda m: m["text"], text)
+    return _ATTRS.sub("", tag_labels(text, equations))
+
+
+def tag_labels(text: str, equations: dict | None) -> str:
+    """Each formula's ``\\label{name}`` as its number on the page (``\\tag{number}``, ``equations``:
+    name -> number), or dropped: Jupyter's renderers number no formula, and KaTeX rejects ``\\label``."""
+    def label(m: re.Match, group: int = 1) -> str:
+        number = (equations or {}).get(m[group])
+        return f"\\tag{{{number}}}" if number else ""
+
     # a label on a line of its own goes with its line when the formula has no number to show
     text = re.sub(r"^([ \t>]*)\\label\{([^}]*)\}[ \t]*\n",
                   lambda m: f"{m[1]}{label(m, 2)}\n" if label(m, 2) else "", text, flags=re.M)
-    text = re.sub(r"[ \t]*\\label\{([^}]*)\}", label, text)
-    return _ATTRS.sub("", text)
+    return re.sub(r"[ \t]*\\label\{([^}]*)\}", label, text)

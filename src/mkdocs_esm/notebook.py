@@ -57,6 +57,7 @@ from mkdocs.utils import get_relative_url
 from . import execcache, nbmake, nbpage, nbrun
 from .compat import mkdocs_jupyter
 from .nbmake import HELPER_TAG
+from .nbprose import tag_labels
 
 log = logging.getLogger("mkdocs.plugins.esm.notebook")
 
@@ -153,6 +154,8 @@ class Notebook:
         self.made: Path | None = None   # the made notebook's percent file, which mkdocs-jupyter reads
         self.ahead = None           # (thread, result) of a render started at on_nav
         self.areas: list[dict] = []     # the page's text outputs and their records (nbpage.render_notebook)
+        self.pending = None         # (the download's File, the notebook it ships) until `ship`
+        self.state = None
         self.shipped: list[list[dict]] = []   # each code cell's outputs as the download holds them
 
     def _take_ahead(self):
@@ -172,6 +175,7 @@ class Notebook:
         self._cleanup()                   # the folder of a serve rebuild that fell back to this full build
         self.__init__()
         self.root = state.root
+        self.state = state
         self.esm_dir = state.esm_dir
         self.cache = execcache.ExecCache(state.cache_dir)
         self.options = repr([(k, plugin.config.get(k)) for k in nbpage.RENDER_OPTIONS]) if plugin is not None else ""
@@ -320,7 +324,7 @@ class Notebook:
                     if c.cell_type == "markdown":
                         c.source = re.sub(r"\]\((\.\./[^)\s]*)\)",
                                           lambda m: f"]({urljoin(page.canonical_url, m[1])})", c.source)
-            download.content_string = nbmake.writes(shipped)
+            self.pending = (download, shipped)      # written once the formulas are numbered (`ship`)
         setup = [c for c in self.nb.cells if nbmake.is_setup(c)]
         modules = [c for c in setup if re.match(r"%%esm_module \S+\.py\b", c.source)]
         helper = next(c for c in self.nb.cells if HELPER_TAG in c.metadata.get("tags", []))
@@ -332,6 +336,18 @@ class Notebook:
                    f"{lines:,} lines, copied at build time)")
         href = get_relative_url(DOWNLOAD, page.url)
         return nbpage.rewrite(html, href, summary)
+
+    def ship(self, page) -> None:
+        """Write the download, each formula's ``\\label`` as its number on the page (mathml.py has
+        numbered them: ``state``), as the page notebooks do (nbprose.tag_labels)."""
+        if page.file.src_uri != NOTEBOOK or self.pending is None:
+            return
+        (download, shipped), self.pending = self.pending, None
+        equations = self.state.page(NOTEBOOK).equations
+        for c in shipped.cells:
+            if c.cell_type == "markdown":
+                c.source = tag_labels(c.source, equations)
+        download.content_string = nbmake.writes(shipped)
 
     def executed(self, nb):
         """The notebook to ship: ``nb`` (the made notebook, its text quoting this run's values)

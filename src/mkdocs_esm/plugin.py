@@ -149,6 +149,7 @@ class EsmPlugin(BasePlugin[EsmConfig]):
         self.cite.on_page_content(page, config)
         self.xref.register_headings(page, config)
         html = self.mathml.on_page_content(html, page)
+        self.notebook.ship(page)                     # the theory notebook's download, its formulas numbered
         self.xref.register_equations(page, config)
         html = codeblocks.unwrap(html)
         read = content.read(html, ExecCache(self.state.cache_dir))       # the content parsed once
