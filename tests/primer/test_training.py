@@ -113,6 +113,7 @@ def test_page_attention_pieces_against_esm():
     assert np.allclose(bw.outer(A, dY), np.einsum("bti,btj->ij", A, dY), atol=1e-13)
 
 
+@pytest.mark.source
 def test_the_page_code_is_the_code_that_trains():
     """One copy: the names other code imports are the page's functions, and P10 and P11 show
     those files whole (each block pastes one; its checks follow)."""
@@ -131,6 +132,7 @@ def test_the_page_code_is_the_code_that_trains():
                                            ("initialise", {"math", "numpy"}),
                                            ("loop", {"numpy", "esm.initialise", "esm.backward", "esm.optim", "esm.modern"}),
                                            ("modern", {"math", "numpy", "esm.backward", "esm.math"})])
+@pytest.mark.source
 def test_the_page_code_is_plain_numpy(name, allowed):
     """What a reader copies runs in an empty file: no relative imports, nothing but numpy and math
     (and, for the loop, the blocks above it, as esm holds them)."""
