@@ -6,9 +6,9 @@ notebook (notebook.py) and every lesson page's (pagenotebook.py), are written.
 - esm embedded whole (`setup_cells`): setup cells (tagged ``esm-setup``, their source collapsed
   in Jupyter). The first makes a temporary folder (removed when the kernel exits), puts it first
   on ``sys.path``, defines the cell magic ``%%esm_module`` that writes a cell into that folder's
-  ``esm/`` package, and a ``print`` that shows a figure (``<figure>``) or a Markdown table the
-  helpers return as a figure or a table (anything else prints as usual; the text stays the
-  output's ``text/plain``). Then one ``%%esm_module`` cell per module of snippets/esm/ the code
+  ``esm/`` package, and a ``print`` that shows what the demos print as a reader reads it
+  (nbreader.py, which the next setup cell holds and the build applies to the outputs it ships:
+  `outputs`). Then one ``%%esm_module`` cell per module of snippets/esm/ the code
   needs, copied verbatim: the modules ``esm/__init__.py`` imports, and ``esm.<sub>`` modules the
   code imports (``esm.train``), with their relative imports, and the seed-sweep records the code
   reads through ``esm.sweeps`` (``records/<name>.json``). Whole modules keep
@@ -30,7 +30,6 @@ import sys
 from pathlib import Path
 
 from . import nbreader, output
-from .nbreader import reader_text  # noqa: F401 - the reader's text, asked of nbmake by its users
 
 SETUP_TAG = "esm-setup"
 #: the theory notebook's cell that imports the helpers its demos use (``from esm import ...``)
@@ -464,17 +463,20 @@ def reader_outputs(printed: str, flow: "nbreader.Flow", records: list[dict] = ()
                 out.append({"output_type": "stream", "name": "stdout", "text": shown.splitlines(keepends=True)})
         else:
             flow.display()
-            data = nbreader.bundle(kind, text)
-            out.append({"output_type": "display_data", "metadata": {"esm_print_end": ""},
-                        "data": {k: v.splitlines(keepends=True) for k, v in data.items()}})
+            out.append(_display(nbreader.bundle(kind, text)))
     return out
+
+
+def _display(data: dict) -> dict:
+    """A display the notebook's ``print`` makes (tagged ``esm_print_end``, which `output_text` reads)."""
+    return {"output_type": "display_data", "metadata": {"esm_print_end": ""},
+            "data": {k: v.splitlines(keepends=True) for k, v in data.items()}}
 
 
 def quoted_output(flow: "nbreader.Flow") -> list[dict]:
     """The display that ends a cell: the values it published (nbreader.Flow.quoted), if any."""
     data = flow.quoted()
-    return [] if data is None else [{"output_type": "display_data", "metadata": {"esm_print_end": ""},
-                                     "data": {k: v.splitlines(keepends=True) for k, v in data.items()}}]
+    return [] if data is None else [_display(data)]
 
 
 def outputs(printed: str, records: list[dict] = ()) -> list[dict]:

@@ -13,9 +13,9 @@ notebook is made from the page's Markdown and its ``--8<--`` includes at every b
   with its ``pip install`` line.
 - Setup cells that embed the site's helper package ``esm`` whole, as the theory notebook's do
   (nbmake.setup_cells: the modules the demos need, copied verbatim, and the seed-sweep records
-  they read). Nothing is written outside a temporary folder (the training chapter's run is kept in the
+  they read, each as one compact line of JSON). Nothing is written outside a temporary folder (the training chapter's run is kept in the
   kernel's memory: its cells share one run). The setup's ``print`` shows the checks' and values'
-  lines as a reader would write them (nbmake.reader_text: ``✓ claim (detail)``, ``name = text``).
+  lines as a reader would write them (nbreader.py: ``✓ claim (detail)``, the quoted values at the end).
 - Then the whole page in order (nbprose.lesson): its prose, cut into Markdown cells at each heading
   and each demo, with its ``{{name}}`` quotes filled with this build's values (the page's),
   cross-references numbered and citations as (author, year), both linked to the published site

@@ -284,7 +284,7 @@ def test_shipped_notebook_runs_in_a_fresh_numpy_and_matplotlib_kernel(site, tmp_
         f"the cells imported esm from {where}, not from the notebook's setup cells"
     passes = [line for line in text.splitlines() if line.startswith("✓ ")]
     # the same checks as the build ran (the page shows one check line per PASS line; a reader's kernel
-    # prints each as a line starting ✓, nbmake.reader_text)
+    # prints each as a line starting ✓, nbreader.reader_text)
     assert len(passes) == article(site).count('<div class="esm-check"') and "FAIL" not in text
     html_outputs = [o for c in code_cells(nb) for o in c.outputs if o.output_type == "display_data" and "text/html" in o.data]
     assert all("<svg" in o.data["text/html"] for o in html_outputs) and html_outputs
