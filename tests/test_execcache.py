@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import os
 import shutil
 import sys
 import textwrap
@@ -58,6 +59,16 @@ def modules(tmp_path, monkeypatch):
     yield d
     for name in set(sys.modules) - before:
         del sys.modules[name]
+
+
+def edit(path: Path, text: str) -> None:
+    """An author's later edit of a module: its time moves on by two seconds. Where Python writes
+    bytecode (every machine by default), an edit in the same second that keeps the file's size
+    would leave its old bytecode valid (a .pyc records the source's whole seconds and size), and
+    the test would see Python's import, not the cache."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text)
+    os.utime(path, ns=(before + 2_000_000_000, before + 2_000_000_000))
 
 
 def entries(cache) -> list[Path]:
@@ -119,7 +130,7 @@ def test_local_modules_count_transitively_even_when_already_imported(run, module
     code = "import helper_a\nprint(helper_a.VALUE)"
     assert run(code) == "1\n"
     # helper_a is in sys.modules now; an edit to helper_b must still be seen
-    (modules / "helper_b.py").write_text("VALUE = 2\n")
+    edit(modules / "helper_b.py", "VALUE = 2\n")
     for name in ("helper_a", "helper_b"):
         del sys.modules[name]           # what mkdocs_esm/execution.py does before each build
     run.cache.new_build()
@@ -144,7 +155,7 @@ def test_a_local_packages_relative_imports_count(run, modules):
     assert run(code) == "2\n" and run.runs == 2
     for path, text, expected in (("values.py", "from .inner.deep import BASE\nVALUE = BASE + 2\n", "3\n"),
                                  ("inner/deep.py", "BASE = 10\n", "12\n")):
-        (pkg / path).write_text(text)
+        edit(pkg / path, text)
         for name in [m for m in sys.modules if m == "helperpkg" or m.startswith("helperpkg.")]:
             del sys.modules[name]           # what the build does before each build
         run.cache.new_build()
@@ -167,7 +178,7 @@ def test_a_function_level_import_of_a_local_module_counts(run, modules):
     (modules / "helper_d.py").write_text("V = 'd1'\n")
     code = "from helper_c import value\nprint(value())"
     assert run(code) == "d1\n"
-    (modules / "helper_d.py").write_text("V = 'd2'\n")
+    edit(modules / "helper_d.py", "V = 'd2'\n")
     for name in ("helper_c", "helper_d"):
         sys.modules.pop(name, None)
     run.cache.new_build()
