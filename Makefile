@@ -32,10 +32,11 @@ NODE_OK := node_modules/.package-lock.json
 export NO_MKDOCS_2_WARNING := 1
 # Dates in the built site (the sitemap's) come from the last commit: two builds are identical.
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
-# The suite's processes (pytest, its workers, and the builds, demos and kernels they start) write the
-# bytecode of the project's own modules and tests to __pycache__ (git-ignored), even where the shell
-# sets PYTHONDONTWRITEBYTECODE: there, every process compiled them again and rewrote every test
-# module's asserts (a collection of the suite: 4.3 s -> 1.9 s). Packages are compiled at install.
+# The suite's processes (pytest, its workers, the builds, demos and kernels they start, and mutmut's
+# run of each mutant) write the bytecode of the project's own modules and tests to __pycache__
+# (git-ignored), even where the shell sets PYTHONDONTWRITEBYTECODE: there, every process compiled
+# them again and rewrote every test module's asserts (a collection of the suite: 4.3 s -> 1.9 s).
+# Packages are compiled at install.
 SUITE := env -u PYTHONDONTWRITEBYTECODE
 
 .PHONY: serve build test check ci-build ci-part portable bench mutate pdf zensical-canary deps installed browser lighthouse clean check-tools \
@@ -97,11 +98,11 @@ MUTATE_SAMPLE ?= *7
 mutate: deps
 	@mkdir -p .cache
 	$(BIN)/python tools/mutation_score.py --gaps --sample '$(MUTATE_SAMPLE)' > .cache/mutate-earlier-survivors
-	$(BIN)/mutmut run --max-children $(MUTATE_JOBS) '$(MUTATE_SAMPLE)'
+	$(SUITE) $(BIN)/mutmut run --max-children $(MUTATE_JOBS) '$(MUTATE_SAMPLE)'
 	# An earlier run's survivors keep their verdict while their function is unchanged: examine them with
 	# today's tests. In a fresh clone there are none (the run above examined every mutant of the sample).
 	$(BIN)/python tools/mutation_score.py --gaps --sample '$(MUTATE_SAMPLE)' | grep -Fxf .cache/mutate-earlier-survivors \
-	  | xargs -r $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
+	  | xargs -r $(SUITE) $(BIN)/mutmut run --max-children $(MUTATE_JOBS)
 	$(BIN)/python tools/mutation_score.py --sample '$(MUTATE_SAMPLE)'
 
 # Seed sweeps: a page's claims about a run too costly to repeat in a build (P11's training) are
