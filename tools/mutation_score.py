@@ -36,20 +36,25 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", None: "not checked", 5: "no t
 
 
 def mutant_diffs() -> dict[str, tuple[str, str]]:
-    """Mutant function name -> (original line, mutated line), from mutmut's mutated modules."""
+    """mutmut's key of each mutant (``snippets.esm.<module>.<mangled function>__mutmut_<n>``: two
+    modules may have a function of the same name) -> (original line, mutated line), from mutmut's
+    mutated modules."""
     funcs = {}
     for path in sorted(PACKAGE.glob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE.parents[1]).with_suffix("").parts)
         src = path.read_text(encoding="utf-8")
         lines = src.splitlines()
         tree = ast.parse(src).body
         nodes = tree + [m for c in tree if isinstance(c, ast.ClassDef) for m in c.body]   # methods too
-        funcs |= {n.name: lines[n.lineno - 1:n.end_lineno] for n in nodes if isinstance(n, ast.FunctionDef)}
+        funcs |= {f"{module}.{n.name}": lines[n.lineno - 1:n.end_lineno]
+                  for n in nodes if isinstance(n, ast.FunctionDef)}
     out = {}
-    for name, body in funcs.items():
-        if "__mutmut_" not in name or name.endswith("__mutmut_orig"):
+    for key, body in funcs.items():
+        if "__mutmut_" not in key or key.endswith("__mutmut_orig"):
             continue
+        name = key.rpartition(".")[2]
         base = name.rpartition("__mutmut_")[0]
-        orig = funcs[base + "__mutmut_orig"]
+        orig = funcs[key.rpartition(".")[0] + "." + base + "__mutmut_orig"]
         # compare the def lines too (a mutated default value), under one name
         func = base.removeprefix("x_")
         orig = [orig[0].replace(base + "__mutmut_orig(", func + "(", 1)] + orig[1:]
@@ -58,7 +63,7 @@ def mutant_diffs() -> dict[str, tuple[str, str]]:
                 if d[:1] in "+-" and d[:3] not in ("+++", "---")]
         minus = " / ".join(d[1:].strip() for d in diff if d[0] == "-")
         plus = " / ".join(d[1:].strip() for d in diff if d[0] == "+")
-        out[name] = (minus, plus)
+        out[key] = (minus, plus)
     return out
 
 
@@ -75,14 +80,14 @@ def main() -> int:
     sample = sys.argv[sys.argv.index("--sample") + 1] if "--sample" in sys.argv else ""
     if sample:
         codes = {key: code for key, code in codes.items() if fnmatch.fnmatch(key, sample)}
-    status = {key.rpartition(".")[2]: STATUS.get(code, "suspicious") for key, code in codes.items()}
+    status = {key: STATUS.get(code, "suspicious") for key, code in codes.items()}
     reviewed = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))["equivalent"] if EQUIVALENT.exists() else []
     diffs = mutant_diffs()
 
-    def equivalent(name: str) -> str | None:
-        func = name.split("__mutmut_")[0].removeprefix("x_")
+    def equivalent(key: str) -> str | None:
+        func = key.rpartition(".")[2].split("__mutmut_")[0].removeprefix("x_")
         for entry in reviewed:
-            if entry["function"] == func and entry["mutant"] == diffs[name][1]:
+            if entry["function"] == func and entry["mutant"] == diffs[key][1]:
                 return entry["reason"]
         return None
 
@@ -97,15 +102,14 @@ def main() -> int:
     if "--gaps" in sys.argv:
         # mutmut keeps a survivor's verdict until its function changes: after tests were added,
         # `mutmut run $(python tools/mutation_score.py --gaps)` examines these again.
-        keys = {key.rpartition(".")[2]: key for key in codes}
-        print("\n".join(keys[n] for n in gaps if status[n] == "survived"))
+        print("\n".join(n for n in gaps if status[n] == "survived"))
         return 0
     for name in survivors:
         if judged[name] and not show_all:
             continue
         minus, plus = diffs[name]
         tag = "equivalent" if judged[name] else status[name]
-        print(f"{tag:12} {name}\n    - {minus}\n    + {plus}")
+        print(f"{tag:12} {name.removeprefix('snippets.esm.')}\n    - {minus}\n    + {plus}")
         if judged[name]:
             print(f"    why: {judged[name]}")
     score = killed / total if total else 0.0
