@@ -495,3 +495,21 @@ def test_svg_keeps_no_bare_group_and_draws_the_same(monkeypatch):
     nested = figure()
     assert nested.count("<g>") > 20
     assert drawn(made) == drawn(nested)
+
+
+def test_a_passing_equality_of_eight_entries_lists_them():
+    """Up to 8 entries an array is listed (as `_fmt` lists it); beyond, "all N entries"."""
+    assert esm.check_equal("ids", np.arange(8), np.arange(8)) == "PASS ids — [0, 1, 2, 3, 4, 5, 6, 7]"
+    assert esm.check_equal("z", np.zeros(8), np.zeros(8)) == "PASS z — [0, 0, 0, 0, 0, 0, 0, 0]"
+
+
+def test_check_less_prints_floats_short_unless_they_print_alike():
+    """Six significant digits, unless both sides read alike there: 1 + 2^-40 reads "1" at .6g and
+    1.0000000000009095 at .17g (2^-40 = 9.094947e-13)."""
+    assert esm.check_less("o", 0.1, 0.2) == "PASS o — a = 0.1 < b = 0.2"
+    assert esm.check_less("o", 1.0, 1.0 + 2**-40) == "PASS o — a = 1 < b = 1.0000000000009095"
+
+
+def test_check_less_prints_a_constant_named_by_its_value_once():
+    assert esm.check_less("o", 0.5, 0.9, names=("x", "0.9")) == "PASS o — x = 0.5 < 0.9"
+    assert esm.check_less("o", 0.1, 0.3, names=("0.1", "y")) == "PASS o — 0.1 < y = 0.3"

@@ -142,3 +142,17 @@ def test_the_seeds_at_the_extremes_of_the_sgns_record_rerun_to_it():
     for seed in extremes:
         ok, detail = rec.matches(seed, seed_sweep.sgns(seed))
         assert ok, detail
+
+
+def test_a_passing_match_says_how_and_nothing_more():
+    rec = _fake()
+    assert rec.matches(2, {"x": 3.0}) == (True, "seed 2 is recorded: 1 value equal to rtol 1e-09")
+    assert rec.matches(7, {"x": 2.0}) == (True, "seed 7 is not recorded: 1 value inside the recorded [min, max]")
+
+
+def test_spread_rounds_outward_to_the_decimals_asked():
+    """0.123 and 0.456: the minimum rounded down, the maximum up."""
+    rec = sweeps.Record({**_fake().data, "per_seed": {"1": {"x": 0.123}, "2": {"x": 0.456}}})
+    assert rec.spread("x", 2) == (0.12, 0.46)
+    assert rec.spread("x", 0) == (0.0, 1.0)
+    assert rec.spread("x", 1) == (0.1, 0.5)

@@ -264,3 +264,28 @@ def test_lr_schedule():
     assert op.lr_at(0, cfg) == pytest.approx(cfg["lr"] / cfg["warmup"])
     assert op.lr_at(cfg["warmup"], cfg) == pytest.approx(cfg["lr"])
     assert op.lr_at(cfg["steps"], cfg) == pytest.approx(cfg["min_lr"])
+
+
+def test_plain_strips_marks_and_collapses_blank_runs():
+    """A heading loses its #, a bold speaker becomes NAME:, a hard break its two spaces, and a run
+    of blank lines becomes one."""
+    assert tk._plain("# ACT I\n\n\n\n**HAMLET**\nTo be  \n") == "ACT I\n\nHAMLET:\nTo be\n"
+
+
+def test_init_gpt2_in_float32_rounds_every_array():
+    """Drawn in float64 (the same numbers), then rounded: every array, the blocks' too."""
+    m = bp.init_gpt2(1, V=11, T_max=6, d=8, L=2, n_heads=2)
+    m32 = bp.init_gpt2(1, V=11, T_max=6, d=8, L=2, n_heads=2, dtype=np.float32)
+    a, a32 = bp.param_arrays(m), bp.param_arrays(m32)
+    assert a32.keys() == a.keys() and len(a) == 4 + 2 * 16
+    for k in a:
+        assert a32[k].dtype == np.float32, k
+        assert np.array_equal(a32[k], a[k].astype(np.float32)), k
+
+
+def test_run_name_depends_on_the_token_values_not_their_dtype():
+    cfg = {"seed": 0}
+    a = et.run_name([1, 2, 3], [4, 5], 7, cfg)
+    assert et.run_name(np.array([1, 2, 3], np.int32), np.array([4, 5], np.int32), 7, cfg) == a
+    assert et.run_name(np.array([1, 2, 3], np.uint16), np.array([4, 5], np.uint16), 7, cfg) == a
+    assert et.run_name([1, 2, 3], [4, 6], 7, cfg) != a
