@@ -29,8 +29,9 @@ _ZERO_SCI = re.compile(r"\b0(?:\.0+)?(?:e[+-]0+\b|×10⁰)")
 @pytest.mark.parametrize("value, fmt", [(2.2e-16, ".1e"), (-4.4e-16, ".0e"), (1e-17, ".3f"), (3e-10, "g"),
                                         (0.0, ".0e"), (0.0, ".1e"), ([0.5, 1e-15], ".2f")])
 def test_glue_refuses_a_rounding_level_value(value, fmt):
-    with pytest.raises(ValueError, match="rounding level"):
-        esm.glue("x", value, fmt)
+    with pytest.raises(ValueError, match=r"rounding level.* Let the check below the demo state the bound, "
+                                         r"and say 'to rounding' in the text$"):
+        esm.glue("x", value, fmt)         # and says what to do instead
 
 
 @pytest.mark.parametrize("value, fmt", [(0.0, ".3f"), (0.0, "g"), (1.2e-7, ".1e"), (1e-6, ".1e"), (0.5, ".2f"), (0, "")])
