@@ -52,9 +52,9 @@ def mutant_diffs() -> dict[str, tuple[str, str]]:
     for key, body in funcs.items():
         if "__mutmut_" not in key or key.endswith("__mutmut_orig"):
             continue
-        name = key.rpartition(".")[2]
+        module, _, name = key.rpartition(".")
         base = name.rpartition("__mutmut_")[0]
-        orig = funcs[key.rpartition(".")[0] + "." + base + "__mutmut_orig"]
+        orig = funcs[f"{module}.{base}__mutmut_orig"]
         # compare the def lines too (a mutated default value), under one name
         func = base.removeprefix("x_")
         orig = [orig[0].replace(base + "__mutmut_orig(", func + "(", 1)] + orig[1:]
